@@ -1,0 +1,176 @@
+// Package manifest reads a manifests tree (files, directories, or a stream)
+// and returns the mirror-related objects it holds, each decoded into the real
+// openshift/api type and kept with the YAML node it came from, so that any
+// field can be traced back to file:line:column.
+package manifest
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	configv1 "github.com/openshift/api/config/v1"
+	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Kind names the object kinds mirrorlint understands.
+type Kind string
+
+const (
+	KindICSP          Kind = "ImageContentSourcePolicy"
+	KindIDMS          Kind = "ImageDigestMirrorSet"
+	KindITMS          Kind = "ImageTagMirrorSet"
+	KindImage         Kind = "Image"
+	KindMachineConfig Kind = "MachineConfig"
+)
+
+// APIVersion returns the only apiVersion the API server serves the kind under.
+func (k Kind) APIVersion() string {
+	switch k {
+	case KindICSP:
+		return "operator.openshift.io/v1alpha1"
+	case KindIDMS, KindITMS, KindImage:
+		return "config.openshift.io/v1"
+	case KindMachineConfig:
+		return "machineconfiguration.openshift.io/v1"
+	}
+	return ""
+}
+
+// Position is a place in a source file. Line and Column are 1-based;
+// EndLine/EndColumn are 0 when unknown.
+type Position struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine,omitempty"`
+	EndColumn int    `json:"endColumn,omitempty"`
+}
+
+func (p Position) String() string {
+	if p.Line == 0 {
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+}
+
+// Path addresses a field inside an object: each element is a string (a
+// mapping key) or an int (a sequence index).
+type Path []any
+
+// ParsePath reads the dotted form produced by Path.String, e.g.
+// "spec.imageDigestMirrors[0].mirrors[1]".
+func ParsePath(s string) Path {
+	var p Path
+	for _, part := range strings.Split(s, ".") {
+		if part == "" {
+			continue
+		}
+		for {
+			open := strings.IndexByte(part, '[')
+			if open < 0 {
+				p = append(p, part)
+				break
+			}
+			if open > 0 {
+				p = append(p, part[:open])
+			}
+			end := strings.IndexByte(part[open:], ']')
+			if end < 0 {
+				p = append(p, part[open:])
+				break
+			}
+			if n, err := strconv.Atoi(part[open+1 : open+end]); err == nil {
+				p = append(p, n)
+			} else {
+				p = append(p, part[open+1:open+end])
+			}
+			part = part[open+end+1:]
+			if part == "" {
+				break
+			}
+		}
+	}
+	return p
+}
+
+func (p Path) String() string {
+	var b strings.Builder
+	for _, e := range p {
+		switch v := e.(type) {
+		case int:
+			fmt.Fprintf(&b, "[%d]", v)
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			fmt.Fprint(&b, v)
+		}
+	}
+	return b.String()
+}
+
+// Child returns a copy of p extended by elems.
+func (p Path) Child(elems ...any) Path {
+	out := make(Path, 0, len(p)+len(elems))
+	return append(append(out, p...), elems...)
+}
+
+// Object is one Kubernetes object whose kind mirrorlint cares about.
+// Exactly one of the typed pointers is set when Known is true.
+type Object struct {
+	APIVersion string
+	Kind       Kind
+	Name       string
+	// Known is true when apiVersion+kind is one the cluster serves; an
+	// object with a mirror kind under a wrong apiVersion is kept (Known
+	// false) so rules can say so, but the renderer ignores it.
+	Known bool
+
+	// File is the path as given on the command line joined with the path
+	// inside it ("-" for stdin). Origin is the file named by a
+	// config.kubernetes.io/origin or path annotation, when one was present.
+	File   string
+	Origin string
+	// Doc is the 0-based index of the YAML document in File; Item the index
+	// inside a List (-1 when not from a List).
+	Doc  int
+	Item int
+
+	// Node is the object's mapping node; line/column are file-absolute.
+	Node *yaml.Node
+	// Content is the object as plain data (maps, slices, scalars), as the
+	// API server would see it after YAML→JSON conversion.
+	Content map[string]any
+
+	ICSP          *operatorv1alpha1.ImageContentSourcePolicy
+	IDMS          *configv1.ImageDigestMirrorSet
+	ITMS          *configv1.ImageTagMirrorSet
+	Image         *configv1.Image
+	MachineConfig *mcfgv1.MachineConfig
+}
+
+// Ref is a short human name: "ImageDigestMirrorSet/foo".
+func (o *Object) Ref() string { return string(o.Kind) + "/" + o.Name }
+
+// Problem is a positioned loading error: a file that does not parse, an
+// object that does not decode, a file skipped for its size.
+type Problem struct {
+	Pos     Position
+	Message string
+	// Code is a stable identifier: "parse-error", "decode-error",
+	// "file-too-large", "binary-file", "symlink-outside", "read-error", ...
+	Code string
+}
+
+func (p Problem) String() string { return p.Pos.String() + ": " + p.Message }
+
+// Set is everything read from one load.
+type Set struct {
+	Objects  []*Object
+	Problems []Problem
+	// Files lists every file that was read, in walk order.
+	Files []string
+}
