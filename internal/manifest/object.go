@@ -45,8 +45,8 @@ type Position struct {
 	File      string `json:"file"`
 	Line      int    `json:"line"`
 	Column    int    `json:"column"`
-	EndLine   int    `json:"endLine,omitempty"`
-	EndColumn int    `json:"endColumn,omitempty"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
 }
 
 func (p Position) String() string {

@@ -1,0 +1,270 @@
+package lint
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// The three ways to suppress a finding. Each needs a reason; a suppression
+// without one, or one that matches nothing, is itself reported.
+const (
+	// IgnoreAnnotation on an object: "<rule-id>: <reason>", one per line.
+	IgnoreAnnotation = "mirrorlint.io/ignore"
+	// ignoreComment on the offending line or the line above it:
+	// "# mirrorlint:ignore <rule-id> <reason>".
+	ignoreComment = "mirrorlint:ignore"
+)
+
+var commentDirective = regexp.MustCompile(`#\s*mirrorlint:ignore(?:\s+(\S+))?(?:\s+(.*?))?\s*$`)
+
+// UnusedSuppressionRule and InvalidSuppressionRule report suppressions
+// themselves; they have no Check of their own.
+var (
+	UnusedSuppressionRule = &Rule{
+		ID: "unused-suppression", Severity: Warning, Origin: OriginTool,
+		Summary: "A suppression matches no finding.",
+		Doc: `An ignore annotation, an inline ` + "`# mirrorlint:ignore`" + ` comment or a config-file ignore entry
+that suppresses nothing. It usually outlived the problem it was written for, or names the
+wrong rule id; left in place it would silently hide a future finding. Remove it.`,
+	}
+	InvalidSuppressionRule = &Rule{
+		ID: "invalid-suppression", Severity: Error, Origin: OriginTool,
+		Summary: "A suppression has no rule id or no reason.",
+		Doc: `Every suppression must say which rule it silences and why:
+` + "`mirrorlint.io/ignore: \"icsp-deprecated: migrating in Q3\"`" + ` on the object, or
+` + "`# mirrorlint:ignore icsp-deprecated migrating in Q3`" + ` on the line. A suppression without a
+reason does not suppress anything.`,
+	}
+)
+
+type directive struct {
+	kind   string // annotation | comment | config
+	rule   string
+	reason string
+	pos    manifest.Position
+	file   string // comment: file; annotation: object file
+	line   int    // comment line
+	object string // annotation: Kind/name
+	ignore int    // config: index in Config.Ignore
+	used   bool
+	bad    string // why it is invalid
+}
+
+type suppressions struct {
+	byKey map[string]*directive
+	order []*directive
+}
+
+func (s *suppressions) add(key string, d *directive) *directive {
+	if s.byKey == nil {
+		s.byKey = map[string]*directive{}
+	}
+	if old, ok := s.byKey[key]; ok {
+		return old
+	}
+	s.byKey[key] = d
+	s.order = append(s.order, d)
+	return d
+}
+
+func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
+	if e.sup == nil {
+		e.sup = &suppressions{}
+	}
+	// Annotations, per object.
+	annots := map[string][]*directive{} // file|Kind/name → directives
+	files := map[string]bool{}
+	for _, o := range cl.Objects {
+		files[o.File] = true
+		raw := annotation(o)
+		if raw == "" {
+			continue
+		}
+		for i, line := range splitDirectives(raw) {
+			rule, reason, _ := strings.Cut(line, ":")
+			d := &directive{kind: "annotation", rule: strings.TrimSpace(rule), reason: strings.TrimSpace(reason),
+				pos: o.Locate(manifest.Path{"metadata", "annotations", IgnoreAnnotation}), file: o.File, object: o.Ref()}
+			d = e.sup.add("a|"+o.File+"|"+o.Ref()+"|"+strconv.Itoa(i), d)
+			annots[o.File+"|"+o.Ref()] = append(annots[o.File+"|"+o.Ref()], d)
+		}
+	}
+	for _, f := range fs {
+		files[f.File] = true
+	}
+	// Inline comments, in files that hold objects or findings.
+	comments := map[string]map[int]*directive{}
+	for file := range files {
+		if file == "" || file == "-" {
+			continue
+		}
+		data, err := e.source(file)
+		if err != nil || !bytes.Contains(data, []byte(ignoreComment)) {
+			continue
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+		for n := 1; sc.Scan(); n++ {
+			m := commentDirective.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			col := strings.Index(sc.Text(), "#") + 1
+			d := &directive{kind: "comment", rule: m[1], reason: m[2], file: file, line: n,
+				pos: manifest.Position{File: file, Line: n, Column: col}}
+			d = e.sup.add("c|"+file+"|"+strconv.Itoa(n), d)
+			if comments[file] == nil {
+				comments[file] = map[int]*directive{}
+			}
+			comments[file][n] = d
+		}
+	}
+	// Config entries.
+	var cfgDirs []*directive
+	if e.Config != nil {
+		for i, ig := range e.Config.Ignore {
+			d := &directive{kind: "config", rule: ig.Rule, reason: strings.TrimSpace(ig.Reason), ignore: i,
+				pos: manifest.Position{File: e.Config.Path}, object: ig.Object}
+			cfgDirs = append(cfgDirs, e.sup.add("g|"+strconv.Itoa(i), d))
+		}
+	}
+
+	for i := range fs {
+		f := &fs[i]
+		if f.Rule == ProblemRule.ID || f.Rule == InvalidSuppressionRule.ID || f.Rule == UnusedSuppressionRule.ID {
+			continue
+		}
+		match := func(d *directive) bool {
+			if d == nil || d.rule != f.Rule || d.reason == "" || d.rule == "" {
+				return false
+			}
+			d.used = true
+			if f.Suppressed == nil {
+				f.Suppressed = &Suppression{Kind: d.kind, Reason: d.reason}
+			}
+			return true
+		}
+		for _, d := range annots[f.File+"|"+f.Object.Kind+"/"+f.Object.Name] {
+			match(d)
+		}
+		if c := comments[f.File]; c != nil {
+			match(c[f.Line])
+			match(c[f.Line-1])
+		}
+		for _, d := range cfgDirs {
+			ig := e.Config.Ignore[d.ignore]
+			if ig.Path != "" && !GlobMatch(ig.Path, f.File) {
+				continue
+			}
+			if ig.Object != "" && ig.Object != f.Object.Kind+"/"+f.Object.Name {
+				continue
+			}
+			match(d)
+		}
+	}
+	return fs
+}
+
+// Finish reports invalid suppressions and those that matched nothing in
+// any cluster linted by this engine. Call it once, after every Lint.
+func (e *Engine) Finish() []Finding {
+	if e.sup == nil {
+		return nil
+	}
+	var out []Finding
+	for _, d := range e.sup.order {
+		var f Finding
+		switch {
+		case d.rule == "" || d.reason == "":
+			what := "a reason"
+			if d.rule == "" {
+				what = "a rule id and a reason"
+			}
+			f = Finding{Rule: InvalidSuppressionRule.ID, Severity: e.severity(InvalidSuppressionRule.ID, InvalidSuppressionRule.Severity),
+				Message: "suppression (" + d.kind + ") needs " + what + `: write "<rule-id> <reason>"`}
+		case e.Rules.Get(d.rule) == nil && !strings.Contains(d.rule, "/"):
+			f = Finding{Rule: UnusedSuppressionRule.ID, Severity: e.severity(UnusedSuppressionRule.ID, UnusedSuppressionRule.Severity),
+				Message: "suppression (" + d.kind + ") names unknown rule " + d.rule}
+		case !d.used:
+			f = Finding{Rule: UnusedSuppressionRule.ID, Severity: e.severity(UnusedSuppressionRule.ID, UnusedSuppressionRule.Severity),
+				Message: "suppression (" + d.kind + ") of " + d.rule + " matches no finding: remove it"}
+		default:
+			continue
+		}
+		if f.Severity == Off {
+			continue
+		}
+		f.Position = d.pos
+		if d.kind == "annotation" {
+			kind, name, _ := strings.Cut(d.object, "/")
+			f.Object = ObjectRef{Kind: kind, Name: name}
+			f.Path = "metadata.annotations." + IgnoreAnnotation
+		}
+		out = append(out, f)
+	}
+	Sort(out)
+	return out
+}
+
+func (e *Engine) source(file string) ([]byte, error) {
+	if e.Source != nil {
+		return e.Source(file)
+	}
+	return os.ReadFile(file)
+}
+
+func annotation(o *manifest.Object) string {
+	md, _ := o.Content["metadata"].(map[string]any)
+	an, _ := md["annotations"].(map[string]any)
+	s, _ := an[IgnoreAnnotation].(string)
+	return s
+}
+
+func splitDirectives(s string) []string {
+	var out []string
+	for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == ';' }) {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// GlobMatch matches slash paths against a pattern where "**" spans
+// directories and "*" does not; a pattern without "/" matches the base name.
+func GlobMatch(pattern, name string) bool {
+	name = strings.TrimPrefix(path.Clean(strings.ReplaceAll(name, "\\", "/")), "./")
+	pattern = strings.TrimPrefix(pattern, "./")
+	if !strings.Contains(pattern, "/") {
+		ok, _ := path.Match(pattern, path.Base(name))
+		return ok
+	}
+	return globParts(strings.Split(pattern, "/"), strings.Split(name, "/"))
+}
+
+func globParts(p, n []string) bool {
+	for len(p) > 0 {
+		if p[0] == "**" {
+			for i := 0; i <= len(n); i++ {
+				if globParts(p[1:], n[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(n) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(p[0], n[0]); !ok {
+			return false
+		}
+		p, n = p[1:], n[1:]
+	}
+	return len(n) == 0
+}

@@ -1,0 +1,58 @@
+// Package report prints lint results. Each format is one file implementing
+// Writer; New picks one by name.
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+)
+
+// Report is everything a format may print.
+type Report struct {
+	Findings []lint.Finding
+	// Rules documents every rule that can appear (built-in and policy).
+	Rules []*lint.Rule
+	// Rendered holds each cluster's registries.conf ("" key for a single
+	// unnamed cluster); Refused holds MCO's refusal message instead.
+	Rendered map[string][]byte
+	Refused  map[string]string
+	// Color enables ANSI colour in the text format.
+	Color bool
+}
+
+// Writer prints a report in one format.
+type Writer interface {
+	Write(w io.Writer, r *Report) error
+}
+
+// constructors maps format names to writers; a format adds one line here.
+var constructors = map[string]func() Writer{
+	"text": func() Writer { return textWriter{} },
+	"json": func() Writer { return jsonWriter{} },
+}
+
+// New returns the writer for format.
+func New(format string) (Writer, error) {
+	c, ok := constructors[format]
+	if !ok {
+		return nil, fmt.Errorf("unknown format %q: want one of %s", format, strings.Join(Formats(), ", "))
+	}
+	return c(), nil
+}
+
+// Formats lists the format names, sorted.
+func Formats() []string {
+	var out []string
+	for k := range constructors {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// register lets a format file add itself without editing this file.
+func register(name string, c func() Writer) { constructors[name] = c }

@@ -1,0 +1,96 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+)
+
+// textWriter prints "file:line:col: severity rule-id: message", grouped by
+// file, then a one-line summary.
+type textWriter struct{}
+
+func (textWriter) Write(w io.Writer, r *Report) error {
+	bw := &errWriter{w: w}
+	lastFile := ""
+	for _, f := range r.Findings {
+		if f.Suppressed != nil {
+			continue
+		}
+		if f.File != lastFile && lastFile != "" {
+			bw.printf("\n")
+		}
+		lastFile = f.File
+		bw.printf("%s: %s %s: %s", location(f), paint(r.Color, f.Severity), f.Rule, f.Message)
+		if len(f.Clusters) > 0 && !(len(f.Clusters) == 1 && f.Clusters[0] == "") {
+			bw.printf(" [cluster %s]", strings.Join(f.Clusters, ", "))
+		}
+		bw.printf("\n")
+		for _, rel := range f.Related {
+			bw.printf("    also %s (%s/%s %s)\n", rel.Position.String(), rel.Object.Kind, rel.Object.Name, rel.Path)
+		}
+	}
+	c := lint.Count(r.Findings)
+	if len(r.Findings) > 0 && c.Error+c.Warning+c.Info > 0 {
+		bw.printf("\n")
+	}
+	bw.printf("%s\n", Summary(c))
+	return bw.err
+}
+
+// Summary is the one-line tally every human-facing format ends with.
+func Summary(c lint.Counts) string {
+	total := c.Error + c.Warning + c.Info
+	if total == 0 {
+		s := "no problems found"
+		if c.Suppressed > 0 {
+			s += fmt.Sprintf(" (%d suppressed)", c.Suppressed)
+		}
+		return s
+	}
+	s := fmt.Sprintf("%d %s (%d %s, %d %s, %d info)", total, plural(total, "problem"),
+		c.Error, plural(c.Error, "error"), c.Warning, plural(c.Warning, "warning"), c.Info)
+	if c.Suppressed > 0 {
+		s += fmt.Sprintf(", %d suppressed", c.Suppressed)
+	}
+	return s
+}
+
+func location(f lint.Finding) string {
+	if f.File == "" {
+		return "mirrorlint"
+	}
+	if f.Line == 0 {
+		return f.File
+	}
+	return fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+func paint(color bool, s lint.Severity) string {
+	if !color {
+		return s.String()
+	}
+	code := map[lint.Severity]string{lint.Error: "31", lint.Warning: "33", lint.Info: "36"}[s]
+	return "\x1b[" + code + "m" + s.String() + "\x1b[0m"
+}
+
+// errWriter keeps the first write error so formatting code stays linear.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
