@@ -1,0 +1,49 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// Flags shared by the commands that load a tree.
+var (
+	releaseImageFlag = &cli.StringFlag{
+		Name:    "release-image",
+		Usage:   "the cluster's release payload (ClusterVersion status.desired.image); enables the payload rules MCO applies to blocked registries",
+		EnvVars: []string{"MIRRORLINT_RELEASE_IMAGE"},
+	}
+	versionFlag = &cli.StringFlag{
+		Name:    "openshift-version",
+		Usage:   "target OpenShift release, 4.MINOR or 4.MINOR.PATCH: picks the registries.conf encoding and the version-dependent rules (default: the newest supported)",
+		EnvVars: []string{"MIRRORLINT_OPENSHIFT_VERSION"},
+	}
+	configFlag = &cli.StringFlag{
+		Name:  "config",
+		Usage: "config file (default: .mirrorlint.yaml, looked up from the working directory upward; \"none\" to ignore it)",
+	}
+	clusterFlag = &cli.StringFlag{
+		Name:  "cluster",
+		Usage: "only this cluster, when the tree holds several (see `mirrorlint clusters`)",
+	}
+	maxFileSizeFlag = &cli.Int64Flag{
+		Name:  "max-file-size",
+		Usage: "skip (and report) manifest files larger than this many bytes",
+		Value: 8 << 20,
+	}
+)
+
+func treeFlags() []cli.Flag {
+	return []cli.Flag{releaseImageFlag, versionFlag, configFlag, clusterFlag, maxFileSizeFlag}
+}
+
+func projectOptions(c *cli.Context) project.Options {
+	return project.Options{
+		Paths:            c.Args().Slice(),
+		ConfigPath:       c.String(configFlag.Name),
+		ReleaseImage:     c.String(releaseImageFlag.Name),
+		OpenShiftVersion: c.String(versionFlag.Name),
+		MaxFileSize:      c.Int64(maxFileSizeFlag.Name),
+		Cluster:          c.String(clusterFlag.Name),
+	}
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/report"
+	"github.com/mirrorlint/mirrorlint/internal/rules"
+)
+
+func lintCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "lint",
+		Usage:     "report what the API server, MCO or the nodes would refuse or do surprisingly",
+		ArgsUsage: "[PATH...]",
+		Description: `Lints the mirror objects (ImageContentSourcePolicy, ImageDigestMirrorSet,
+ImageTagMirrorSet, Image/cluster, MachineConfig) under PATH (default .; "-" reads a
+stream such as kustomize build output from stdin). Every finding points at the
+offending value's file:line:column.
+
+Findings can be silenced, always with a reason: an annotation on the object
+  mirrorlint.io/ignore: "icsp-deprecated: migrating in Q3"
+a comment on the offending line (or the line above it)
+  # mirrorlint:ignore icsp-deprecated migrating in Q3
+or an ignore entry in .mirrorlint.yaml. See ` + "`mirrorlint rules`" + ` for every rule.
+
+Exit codes: 0 nothing at or above --fail-on; 1 findings at or above --fail-on;
+2 usage error or internal error.
+
+Examples:
+  mirrorlint lint clusters/prod
+  mirrorlint lint --format json --fail-on warning .
+  kustomize build overlays/prod | mirrorlint lint -`,
+		Flags: append(treeFlags(),
+			&cli.StringSliceFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT[=FILE]`, repeatable: " + strings.Join(report.Formats(), ", ") + " (default text on stdout)"},
+			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above this severity: error, warning, info (default error, or failOn in the config)"},
+			&cli.StringFlag{Name: "render", Usage: "also write the rendered registries.conf to `FILE` (an artifact for reviewers)"},
+		),
+		Action: runLint,
+	}
+}
+
+func runLint(c *cli.Context) error {
+	p, err := openProject(c)
+	if err != nil {
+		return err
+	}
+	failOn, err := failOnSeverity(c.String("fail-on"), p.Config.FailOn)
+	if err != nil {
+		return err
+	}
+	outputs, err := parseFormats(c.StringSlice("format"))
+	if err != nil {
+		return err
+	}
+	reg := rules.Registry()
+	if err := lint.CheckConfig(p.Config, reg, nil); err != nil {
+		return &project.UsageError{Err: err}
+	}
+	engine := &lint.Engine{Rules: reg, Config: p.Config}
+	rep := &report.Report{Rules: reg.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}}
+	var all [][]lint.Finding
+	for _, cl := range p.Clusters {
+		fs, ctx, err := engine.Lint(cl)
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		all = append(all, fs)
+		if ctx.Rendered != nil {
+			rep.Rendered[cl.Name] = ctx.Rendered.RegistriesConf
+		} else if ctx.Refusal != nil {
+			rep.Refused[cl.Name] = ctx.Refusal.Error()
+		}
+	}
+	all = append(all, engine.Finish())
+	rep.Findings = lint.Merge(all...)
+
+	if path := c.String("render"); path != "" {
+		if err := writeRenderArtifact(path, rep); err != nil {
+			return fail(exitUsage, "--render: %v", err)
+		}
+	}
+	for _, o := range outputs {
+		if err := o.write(c.App.Writer, rep); err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+	}
+	if lint.Fails(rep.Findings, failOn) {
+		return fail(exitFindings, "")
+	}
+	return nil
+}
+
+func failOnSeverity(flag, fromConfig string) (lint.Severity, error) {
+	v := flag
+	if v == "" {
+		v = fromConfig
+	}
+	if v == "" {
+		return lint.Error, nil
+	}
+	s, err := lint.ParseSeverity(v)
+	if err != nil || s == lint.Off {
+		return 0, &project.UsageError{Err: fmt.Errorf("--fail-on %q: want error, warning or info", v)}
+	}
+	return s, nil
+}
+
+// output is one --format FORMAT[=FILE].
+type output struct {
+	format string
+	file   string
+	w      report.Writer
+}
+
+func parseFormats(specs []string) ([]output, error) {
+	if len(specs) == 0 {
+		specs = []string{"text"}
+	}
+	var out []output
+	stdout := 0
+	for _, s := range specs {
+		format, file, _ := strings.Cut(s, "=")
+		w, err := report.New(format)
+		if err != nil {
+			return nil, &project.UsageError{Err: err}
+		}
+		if file == "" || file == "-" {
+			stdout++
+			file = ""
+		}
+		out = append(out, output{format: format, file: file, w: w})
+	}
+	if stdout > 1 {
+		return nil, &project.UsageError{Err: fmt.Errorf("only one --format may write to stdout; give the others a file: --format sarif=results.sarif")}
+	}
+	return out, nil
+}
+
+func (o output) write(stdout io.Writer, rep *report.Report) error {
+	if o.file == "" {
+		r := *rep
+		r.Color = o.format == "text" && isTerminal(stdout)
+		return o.w.Write(stdout, &r)
+	}
+	f, err := os.Create(o.file)
+	if err != nil {
+		return err
+	}
+	if err := o.w.Write(f, rep); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func writeRenderArtifact(path string, rep *report.Report) error {
+	if len(rep.Rendered) == 1 {
+		for _, b := range rep.Rendered {
+			return writeFileAtomic(path, b)
+		}
+	}
+	var b strings.Builder
+	for _, name := range sortedKeys(rep.Rendered) {
+		fmt.Fprintf(&b, "# cluster %s\n%s\n", name, rep.Rendered[name])
+	}
+	for _, name := range sortedKeys(rep.Refused) {
+		fmt.Fprintf(&b, "# cluster %s: MCO would refuse to render: %s\n", name, rep.Refused[name])
+	}
+	return writeFileAtomic(path, []byte(b.String()))
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,103 @@
+// Command mirrorlint checks OpenShift image-mirroring manifests before the
+// cluster sees them. This package is wiring only: flags → calls → exit code.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// Exit codes, the same for every command.
+const (
+	exitOK       = 0 // success, nothing at or above --fail-on
+	exitFindings = 1 // findings at or above --fail-on / MCO refuses / drain
+	exitUsage    = 2 // usage error, unreadable input, internal error
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes the command line and returns the process exit code; tests
+// call it directly.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.Run(args)
+	return exitCode(err, stderr)
+}
+
+// exitError carries an exit code and, optionally, a message for stderr.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func fail(code int, format string, args ...any) error {
+	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, "mirrorlint:", ee.msg)
+		}
+		return ee.code
+	}
+	var ue *project.UsageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(stderr, "mirrorlint:", ue.Error())
+		return exitUsage
+	}
+	// Flag parsing errors and anything unexpected.
+	fmt.Fprintln(stderr, "mirrorlint:", err)
+	return exitUsage
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:    "mirrorlint",
+		Usage:   "check OpenShift image-mirroring manifests before the cluster sees them",
+		Version: version,
+		Description: `mirrorlint reads a GitOps manifests tree (YAML and JSON, multi-document files,
+kind: List, kustomize trees) and finds what the API server or the Machine Config
+Operator would refuse, or do surprisingly, with ImageContentSourcePolicy,
+ImageDigestMirrorSet, ImageTagMirrorSet and Image/cluster objects. It renders the
+/etc/containers/registries.conf every node would get, tells whether a change drains
+the nodes, and shows where a node pulls an image from. Everything runs offline.
+
+Exit codes: 0 success; 1 findings at or above --fail-on, MCO would refuse the input
+(render), or the change drains nodes (diff --fail-on-drain); 2 usage error,
+unreadable input or internal error.`,
+		Reader:                 stdin,
+		Writer:                 stdout,
+		ErrWriter:              stderr,
+		UseShortOptionHandling: true,
+		EnableBashCompletion:   true,
+		ExitErrHandler:         func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return &project.UsageError{Err: err}
+		},
+		Commands: commands(),
+	}
+	for _, c := range app.Commands {
+		if c.OnUsageError == nil {
+			c.OnUsageError = app.OnUsageError
+		}
+	}
+	return app
+}

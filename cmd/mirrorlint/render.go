@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// Node file locations, relative to the -o directory.
+const (
+	registriesConfFile = "registries.conf"
+	searchDropInFile   = "registries.conf.d/01-image-searchRegistries.conf"
+)
+
+func renderCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "render",
+		Usage:     "print the /etc/containers/registries.conf the nodes would get",
+		ArgsUsage: "[PATH...]",
+		Description: `Renders the registries.conf that the Machine Config Operator writes to every node,
+byte for byte, from the mirror objects and Image/cluster found under PATH (default .;
+"-" reads a stream from stdin).
+
+When the tree holds no Image object, the cluster's Image/cluster is taken to exist with
+an empty spec (every cluster has one). When MCO would write nothing, the node keeps the
+template file, and that is what is printed.
+
+With -o DIR, writes DIR/registries.conf and, when MCO writes it,
+DIR/registries.conf.d/01-image-searchRegistries.conf (a drop-in left from an earlier
+run is removed, so DIR always mirrors what the node holds). A tree with several
+clusters is written to DIR/<cluster>/.
+
+Exit codes: 0 rendered; 1 MCO would refuse this input (its reason, and the file:line
+of the offending value, on stderr; the cluster would keep its previous config);
+2 usage error or unreadable input.
+
+Example:
+  mirrorlint render -o out --release-image quay.io/openshift-release-dev/ocp-release@sha256:… clusters/prod`,
+		Flags: append(treeFlags(), &cli.StringFlag{
+			Name: "output", Aliases: []string{"o"}, Usage: "write the node files under `DIR` instead of printing registries.conf",
+		}),
+		Action: func(c *cli.Context) error {
+			p, err := openProject(c)
+			if err != nil {
+				return err
+			}
+			if len(p.Set.Problems) > 0 {
+				for _, pr := range p.Set.Problems {
+					fmt.Fprintf(c.App.ErrWriter, "%s: error: %s\n", pr.Pos, pr.Message)
+				}
+				return fail(exitUsage, "cannot render: %d unreadable input(s) (see above)", len(p.Set.Problems))
+			}
+			out := c.String("output")
+			if out == "" && len(p.Clusters) > 1 {
+				return fail(exitUsage, "the tree holds %d clusters: name one with --cluster, or write them all with -o DIR", len(p.Clusters))
+			}
+			refused := 0
+			for _, cl := range p.Clusters {
+				r := project.Render(cl)
+				reportRender(c.App.ErrWriter, r)
+				if r.Refusal != nil {
+					refused++
+					continue
+				}
+				if out == "" {
+					if _, err := c.App.Writer.Write(r.Output.RegistriesConf); err != nil {
+						return err
+					}
+					continue
+				}
+				dir := out
+				if len(p.Clusters) > 1 {
+					dir = filepath.Join(out, cl.Name)
+				}
+				if err := writeNodeFiles(dir, r); err != nil {
+					return fail(exitUsage, "%v", err)
+				}
+			}
+			if refused > 0 {
+				return fail(exitFindings, "")
+			}
+			return nil
+		},
+	}
+}
+
+// reportRender prints MCO's refusal or warnings on stderr with positions.
+func reportRender(w io.Writer, r *project.Rendered) {
+	prefix := ""
+	if r.Cluster.Name != "" {
+		prefix = "[cluster " + r.Cluster.Name + "] "
+	}
+	if r.Refusal != nil {
+		fmt.Fprintf(w, "%s%s: error: MCO would refuse to render: %s\n", prefix, where(r.Where(r.Refusal.Subject)), r.Refusal.Error())
+		fmt.Fprintf(w, "%s  MCO only logs this and keeps the previous registries.conf: every later registry change stops applying until it is fixed\n", prefix)
+		return
+	}
+	for _, wn := range r.Output.Warnings {
+		fmt.Fprintf(w, "%s%s: warning: MCO logs: %s\n", prefix, where(r.Where(wn.Subject)), wn.Message)
+	}
+}
+
+func where(pos interface{ String() string }) string {
+	if s := pos.String(); s != "" {
+		return s
+	}
+	return "mirrorlint"
+}
+
+func writeNodeFiles(dir string, r *project.Rendered) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, registriesConfFile), r.Output.RegistriesConf); err != nil {
+		return err
+	}
+	dropIn := filepath.Join(dir, searchDropInFile)
+	if r.Output.SearchRegistriesConf == nil {
+		if err := os.Remove(dropIn); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dropIn), 0o755); err != nil {
+		return err
+	}
+	return writeFileAtomic(dropIn, r.Output.SearchRegistriesConf)
+}
+
+// writeFileAtomic writes through a temporary file and a rename, so a reader
+// never sees half a file.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func openProject(c *cli.Context) (*project.Project, error) {
+	return project.Open(projectOptions(c))
+}
