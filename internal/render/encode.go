@@ -1,0 +1,54 @@
+package render
+
+import (
+	"bytes"
+
+	"github.com/BurntSushi/toml"
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+)
+
+// templateBytes is what the worker/master templates put in
+// /etc/containers/registries.conf. Nodes keep these bytes verbatim (single
+// quotes included) whenever MCO has nothing to add.
+const templateBytes = "unqualified-search-registries = ['registry.access.redhat.com', 'docker.io']\n"
+
+// Template returns the template registries.conf bytes.
+func Template() []byte { return []byte(templateBytes) }
+
+// templateConf is the template decoded, the starting point of every render.
+func templateConf() sysregistriesv2.V2RegistriesConf {
+	return sysregistriesv2.V2RegistriesConf{
+		UnqualifiedSearchRegistries: []string{"registry.access.redhat.com", "docker.io"},
+	}
+}
+
+// alsHelperLine is the top-level key containers/image v5.34+ added to
+// V2RegistriesConf. MCO 4.19+ vendors such a version and, the field having
+// no omitempty, always writes it; 4.14–4.18 vendored older releases whose
+// struct lacked it. Everything else about the encoding is unchanged.
+var alsHelperLine = []byte("additional-layer-store-auth-helper = \"\"\n")
+
+// encodeConf writes conf as MCO does (BurntSushi toml's encoder, which MCO
+// uses too) for release v.
+func encodeConf(conf *sysregistriesv2.V2RegistriesConf, v Version) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(64 + 160*len(conf.Registries))
+	if err := toml.NewEncoder(&buf).Encode(conf); err != nil {
+		return nil, err
+	}
+	out := buf.Bytes()
+	if !v.AtLeast(19) && conf.AdditionalLayerStoreAuthHelper == "" {
+		if i := bytes.Index(out, alsHelperLine); i >= 0 && (i == 0 || out[i-1] == '\n') {
+			out = append(out[:i:i], out[i+len(alsHelperLine):]...)
+		}
+	}
+	return out, nil
+}
+
+// DecodeConf decodes registries.conf bytes the way MCO's daemon does before
+// comparing two versions (a plain toml decode, no post-processing).
+func DecodeConf(data []byte) (sysregistriesv2.V2RegistriesConf, error) {
+	var conf sysregistriesv2.V2RegistriesConf
+	_, err := toml.Decode(string(data), &conf)
+	return conf, err
+}

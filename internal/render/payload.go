@@ -1,0 +1,165 @@
+package render
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/containers/image/v5/docker/reference"
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	"github.com/containers/image/v5/types"
+)
+
+// payloadResult is the Image blocked/allowed lists after MCO's payload rule.
+type payloadResult struct {
+	registriesBlocked []indexedScope // for registries.conf
+	policyBlocked     []indexedScope // for policy.json
+	allowed           []string       // for policy.json
+	allowedIndex      []int          // index into allowedRegistries, -1 for the payload repo MCO adds
+	warnings          []Finding
+}
+
+// applyPayloadRule reproduces how MCO keeps the release payload pullable:
+// a blocked entry containing the payload repository is kept only if the
+// payload has a digest mirror outside every blocked scope; otherwise it is
+// dropped from both files with a logged message. A kept entry is not put in
+// policy.json when it is exactly the payload repository, and the payload
+// repository is then added to the allowed list so that its mirrors resolve.
+//
+// digest are the IDMS+ICSP sets, merged; MCO evaluates them through a
+// scratch registries.conf built from the raw Image lists (unvalidated) and
+// containers/image itself. If that machinery fails, MCO logs the error and
+// continues with no blocked and no allowed registries at all.
+func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []string, digest []mergedSet) payloadResult {
+	var res payloadResult
+	repo := payload.Name()
+	var (
+		checked   bool
+		hasMirror bool
+		blockErr  []string
+		firstErr  = -1
+	)
+	for i, reg := range blocked {
+		if !ScopeIsNested(repo, reg) {
+			res.registriesBlocked = append(res.registriesBlocked, indexedScope{reg, i})
+			res.policyBlocked = append(res.policyBlocked, indexedScope{reg, i})
+			continue
+		}
+		if !checked {
+			var err error
+			hasMirror, err = payloadHasUnblockedMirror(payload, blocked, insecure, digest)
+			if err != nil {
+				return payloadResult{warnings: []Finding{{
+					Message: err.Error(),
+					Subject: imageSubject("blockedRegistries", i),
+				}}}
+			}
+			checked = true
+		}
+		if !hasMirror {
+			blockErr = append(blockErr, reg)
+			if firstErr < 0 {
+				firstErr = i
+			}
+			continue
+		}
+		res.warnings = append(res.warnings, Finding{
+			Message: fmt.Sprintf("%q matches the payload repository, but will add it to the list of blocked registries as there are mirror rules configured for it", reg),
+			Subject: imageSubject("blockedRegistries", i),
+		})
+		res.registriesBlocked = append(res.registriesBlocked, indexedScope{reg, i})
+		if reg != repo {
+			res.policyBlocked = append(res.policyBlocked, indexedScope{reg, i})
+		}
+		res.allowed = append(res.allowed, repo)
+		res.allowedIndex = append(res.allowedIndex, -1)
+	}
+	if len(blockErr) > 0 {
+		res.warnings = append(res.warnings, Finding{
+			Message: fmt.Sprintf("error adding %q to blocked registries, cannot block the repository being used by the payload", blockErr),
+			Subject: imageSubject("blockedRegistries", firstErr),
+		})
+	}
+	for i, a := range allowedRegs {
+		res.allowed = append(res.allowed, a)
+		res.allowedIndex = append(res.allowedIndex, i)
+	}
+	return res
+}
+
+// scratch is the one scratch registries.conf the payload check loads through
+// containers/image. A single path keeps containers/image's per-path cache
+// from growing; the mutex serialises writers and readers of that file.
+var scratch struct {
+	sync.Mutex
+	dir string
+	err error
+}
+
+func scratchPaths() (conf, dropIns string, err error) {
+	if scratch.dir == "" && scratch.err == nil {
+		scratch.dir, scratch.err = os.MkdirTemp("", "mirrorlint-payload-")
+		if scratch.err == nil {
+			scratch.err = os.Mkdir(filepath.Join(scratch.dir, "d"), 0o700)
+		}
+	}
+	if scratch.err != nil {
+		return "", "", scratch.err
+	}
+	return filepath.Join(scratch.dir, "registries.conf"), filepath.Join(scratch.dir, "d"), nil
+}
+
+// payloadHasUnblockedMirror asks containers/image which pull sources the
+// payload reference has under the Image lists and digest mirrors, and
+// whether any of them lies outside every blocked scope.
+func payloadHasUnblockedMirror(payload reference.Named, blocked, insecure []string, digest []mergedSet) (bool, error) {
+	regs, err := buildEntries(insecure, blocked, digest, nil)
+	if err != nil {
+		return false, err
+	}
+	conf := sysregistriesv2.V2RegistriesConf{Registries: regs}
+	data, err := encodeConf(&conf, Newest)
+	if err != nil {
+		return false, err
+	}
+
+	scratch.Lock()
+	defer scratch.Unlock()
+	path, dir, err := scratchPaths()
+	if err != nil {
+		return false, err
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return false, err
+	}
+	ctx := &types.SystemContext{SystemRegistriesConfPath: path, SystemRegistriesConfDirPath: dir}
+	if _, err := sysregistriesv2.TryUpdatingCache(ctx); err != nil {
+		return false, err
+	}
+	reg, err := sysregistriesv2.FindRegistry(ctx, payload.Name())
+	if err != nil {
+		return false, err
+	}
+	if reg == nil {
+		// Cannot happen when a blocked scope contains the payload (the scope
+		// has an entry); MCO would crash here. Count it as "no mirror".
+		return false, nil
+	}
+	sources, err := reg.PullSourcesFromReference(payload)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range sources {
+		usable := true
+		for _, b := range blocked {
+			if ScopeIsNested(s.Reference.Name(), b) {
+				usable = false
+			}
+		}
+		if usable {
+			return true, nil
+		}
+	}
+	return false, nil
+}
