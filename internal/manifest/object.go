@@ -150,6 +150,9 @@ type Object struct {
 	ITMS          *configv1.ImageTagMirrorSet
 	Image         *configv1.Image
 	MachineConfig *mcfgv1.MachineConfig
+
+	// src is the text of File, used to find where scalars end.
+	src *source
 }
 
 // Ref is a short human name: "ImageDigestMirrorSet/foo".

@@ -1,0 +1,302 @@
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// fileResult is what one file contributes to the Set.
+type fileResult struct {
+	objects  []*Object
+	problems []Problem
+}
+
+// parseFile decodes every document of one file. One yaml.v3 decoder reads
+// the whole file so node positions are file-absolute (splitting the stream
+// into documents first, as kio.ByteReader does, restarts line numbers at
+// each document). Every document is parsed, so malformed YAML is reported
+// in any file, but only mirror-related objects are converted and kept.
+func parseFile(name string, data []byte) fileResult {
+	var res fileResult
+	if p := checkText(name, data); p != nil {
+		res.problems = append(res.problems, *p)
+		return res
+	}
+	fp := &fileParse{name: name, data: data, res: &res}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for doc := 0; ; doc++ {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			res.problems = append(res.problems, fp.parseProblem(err, doc))
+			break
+		}
+		fp.lastLine = maxLine(&n, fp.lastLine)
+		fp.document(&n, doc)
+	}
+	return res
+}
+
+type fileParse struct {
+	name     string
+	data     []byte
+	res      *fileResult
+	src      *source // shared by the objects kept from this file
+	lastLine int     // the last line seen in a decoded document
+}
+
+func (fp *fileParse) source() *source {
+	if fp.src == nil {
+		fp.src = newSource(fp.data)
+	}
+	return fp.src
+}
+
+// document handles one YAML document: a single object or a List of them.
+func (fp *fileParse) document(n *yaml.Node, doc int) {
+	root := n
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			return
+		}
+		root = root.Content[0]
+	}
+	root = deref(root)
+	if root == nil || root.Kind != yaml.MappingNode {
+		return
+	}
+	apiVersion, kind := typeMeta(root)
+	if strings.HasSuffix(kind, "List") {
+		if items := deref(mapValue(root, "items")); items != nil && items.Kind == yaml.SequenceNode {
+			fp.list(apiVersion, kind, items, doc)
+			return
+		}
+	}
+	fp.object(root, doc, -1, apiVersion, kind, false)
+}
+
+// list handles kind: List and typed lists such as ImageDigestMirrorSetList.
+// Items of a typed list may omit apiVersion and kind (the API server writes
+// them that way); they take them from the list.
+func (fp *fileParse) list(apiVersion, kind string, items *yaml.Node, doc int) {
+	elemKind := strings.TrimSuffix(kind, "List")
+	for i, it := range items.Content {
+		it = deref(it)
+		if it == nil || it.Kind != yaml.MappingNode {
+			continue
+		}
+		av, k := typeMeta(it)
+		inferred := false
+		if k == "" && kind != "List" {
+			k, inferred = elemKind, true
+			if av == "" {
+				av = apiVersion
+			}
+		}
+		fp.object(it, doc, i, av, k, inferred)
+	}
+}
+
+// typeMeta reads apiVersion and kind without converting anything else: this
+// is all the work done for the ordinary workload objects of a repository.
+func typeMeta(m *yaml.Node) (apiVersion, kind string) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		switch k.Value {
+		case "apiVersion":
+			if v := deref(m.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode {
+				apiVersion = v.Value
+			}
+		case "kind":
+			if v := deref(m.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode {
+				kind = v.Value
+			}
+		}
+	}
+	return apiVersion, kind
+}
+
+// classify decides whether an object is kept and whether it is served by
+// the cluster under that apiVersion.
+func classify(apiVersion, kind string) (k Kind, known, keep bool) {
+	k = Kind(kind)
+	switch k {
+	case KindICSP, KindIDMS, KindITMS:
+		// A mirror kind under any other apiVersion is a real mistake (the
+		// Konflux sample's operator.openshift.io IDMS): keep it to report.
+		return k, apiVersion == k.APIVersion(), true
+	case KindImage:
+		if apiVersion == k.APIVersion() {
+			return k, true, true
+		}
+		// image.openshift.io/v1 Image is another API (an image stream
+		// image); only config.openshift.io at the wrong version is ours.
+		return k, false, strings.HasPrefix(apiVersion, "config.openshift.io/")
+	case KindMachineConfig:
+		return k, true, apiVersion == k.APIVersion()
+	}
+	return k, false, false
+}
+
+func (fp *fileParse) object(n *yaml.Node, doc, item int, apiVersion, kind string, inferred bool) {
+	k, known, keep := classify(apiVersion, kind)
+	if !keep {
+		return
+	}
+	o := &Object{
+		APIVersion: apiVersion,
+		Kind:       k,
+		File:       fp.name,
+		Doc:        doc,
+		Item:       item,
+		Node:       n,
+		src:        fp.source(),
+	}
+	if m := deref(mapValue(n, "metadata")); m != nil {
+		if v := deref(mapValue(m, "name")); v != nil && v.Kind == yaml.ScalarNode {
+			o.Name = v.Value
+		}
+	}
+	content, err := toContent(n)
+	if err != nil {
+		code := "decode-error"
+		if errors.Is(err, errAliasExpansion) {
+			code = "alias-expansion"
+		}
+		fp.res.problems = append(fp.res.problems, Problem{Pos: o.Position(), Code: code,
+			Message: fmt.Sprintf("%s: %v", o.Ref(), err)})
+		// Without Content no rule can look at the object; positions alone
+		// would only produce misleading findings.
+		return
+	}
+	if inferred {
+		content["apiVersion"], content["kind"] = apiVersion, kind
+	}
+	o.Content = content
+	if name, ok := nestedString(content, "metadata", "name"); ok {
+		o.Name = name
+	}
+	o.Origin = originOf(content)
+	if known {
+		if err := o.decodeTyped(); err != nil {
+			fp.res.problems = append(fp.res.problems, Problem{Pos: o.Position(), Code: "decode-error",
+				Message: fmt.Sprintf("%s: %v", o.Ref(), err)})
+			known = false
+		}
+	}
+	o.Known = known
+	fp.res.objects = append(fp.res.objects, o)
+}
+
+// deref follows alias nodes (bounded, in case of a malformed graph).
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n
+}
+
+// mapValue returns the value of the last entry with key in mapping m (the
+// last one wins, as in the YAML-to-JSON conversion kubectl does).
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	var v *yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := m.Content[i]; k.Kind == yaml.ScalarNode && k.Value == key {
+			v = m.Content[i+1]
+		}
+	}
+	return v
+}
+
+func maxLine(n *yaml.Node, cur int) int {
+	// The document node's last child is enough for an estimate of where the
+	// next document starts; walking the whole tree is not worth it.
+	for n != nil {
+		if n.Line > cur {
+			cur = n.Line
+		}
+		if len(n.Content) == 0 {
+			break
+		}
+		n = n.Content[len(n.Content)-1]
+	}
+	return cur
+}
+
+var (
+	lineErrRE   = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	anchorErrRE = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+)
+
+// parseProblem turns a yaml.v3 error into a positioned Problem. yaml.v3
+// reports positions only inside the message ("yaml: line N: ..."), and some
+// errors carry none; those are placed as well as we can.
+func (fp *fileParse) parseProblem(err error, doc int) Problem {
+	msg := err.Error()
+	pos := Position{File: fp.name}
+	if m := lineErrRE.FindStringSubmatch(msg); m != nil {
+		pos.Line, _ = strconv.Atoi(m[1])
+	} else if m := anchorErrRE.FindStringSubmatch(msg); m != nil {
+		pos.Line, pos.Column = fp.findAlias(m[1])
+	}
+	if pos.Line == 0 {
+		// The failing document starts after the last one decoded.
+		pos.Line = fp.lastLine + 1
+		if doc == 0 {
+			pos.Line = 1
+		}
+	}
+	src := newSource(fp.data)
+	if pos.Line > src.lines() {
+		pos.Line = src.lines()
+	}
+	if pos.Column == 0 {
+		// yaml.v3 reports only a line: point at its first non-blank
+		// character, which is where editors put line-only diagnostics.
+		pos.Column = src.firstNonBlank(pos.Line)
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if m := lineErrRE.FindStringSubmatch(err.Error()); m != nil {
+		msg = m[2]
+	}
+	msg = "YAML syntax error: " + msg
+	if doc > 0 {
+		msg += fmt.Sprintf(" (in document %d; the documents before it were read, nothing after this error was)", doc+1)
+	} else {
+		msg += " (nothing after this error in the file was read)"
+	}
+	if looksTemplated(fp.data) {
+		msg += "; the file looks like a Helm/Jinja template ({{ }}): lint the rendered output instead"
+	}
+	return Problem{Pos: pos, Code: "parse-error", Message: msg}
+}
+
+func (fp *fileParse) findAlias(name string) (line, col int) {
+	if i := bytes.Index(fp.data, []byte("*"+name)); i >= 0 {
+		return offsetPosition(fp.data, i)
+	}
+	return 0, 0
+}
+
+func looksTemplated(data []byte) bool {
+	return bytes.Contains(data, []byte("{{")) && bytes.Contains(data, []byte("}}"))
+}

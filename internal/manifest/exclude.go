@@ -1,0 +1,54 @@
+package manifest
+
+import (
+	"path"
+	"strings"
+)
+
+// excluded reports whether the slash path rel matches an Exclude pattern.
+func (w *walker) excluded(rel string) bool {
+	for _, p := range w.exclude {
+		if matchExclude(p, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchExclude matches a pattern against a slash path. A pattern without a
+// slash is compared with the base name (so "vendor" or "*.tmpl.yaml" work at
+// any depth, as in .gitignore); otherwise it is anchored at the root and
+// "**" stands for any number of directories. A bad pattern matches nothing.
+func matchExclude(pattern, rel string) bool {
+	rel = strings.TrimPrefix(rel, "./")
+	if !strings.Contains(pattern, "/") {
+		ok, _ := path.Match(pattern, path.Base(rel))
+		return ok
+	}
+	return matchSegments(strings.Split(pattern, "/"), strings.Split(rel, "/"))
+}
+
+func matchSegments(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			pat = pat[1:]
+			if len(pat) == 0 {
+				return true
+			}
+			for i := 0; i <= len(segs); i++ {
+				if matchSegments(pat, segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], segs[0]); !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}

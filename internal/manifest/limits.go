@@ -1,0 +1,134 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"unicode/utf8"
+)
+
+// maxAliasExpansion bounds how many nodes may be reached through YAML
+// aliases when an object is turned into plain data. Node trees share aliased
+// subtrees, so a "billion laughs" document is small as nodes; only expanding
+// it (Content, JSON) explodes. Real manifests use few anchors, if any.
+const maxAliasExpansion = 100_000
+
+// readInput reads a file (or stdin) but never more than max+1 bytes, so a
+// huge file, or one that grows while we read it, cannot exhaust memory.
+func readInput(it walkItem, max int64, stdin io.Reader) ([]byte, *Problem) {
+	pos := Position{File: it.name}
+	var r io.Reader
+	if it.stdin {
+		r = stdin
+	} else {
+		f, err := os.Open(it.osPath)
+		if err != nil {
+			return nil, &Problem{Pos: pos, Code: "read-error", Message: err.Error()}
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.Size() > max {
+			return nil, tooLarge(pos, fi.Size(), max, false)
+		}
+		r = f
+	}
+	var buf bytes.Buffer
+	n, err := buf.ReadFrom(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, &Problem{Pos: pos, Code: "read-error", Message: err.Error()}
+	}
+	if n > max {
+		return nil, tooLarge(pos, n, max, true)
+	}
+	return buf.Bytes(), nil
+}
+
+func tooLarge(pos Position, size, max int64, atLeast bool) *Problem {
+	what := fmt.Sprintf("%d bytes", size)
+	if atLeast {
+		what = "more than " + fmt.Sprintf("%d bytes", max)
+	}
+	return &Problem{Pos: pos, Code: "file-too-large", Message: fmt.Sprintf(
+		"file is %s, over the %d-byte (%s) limit; not read. Raise the limit with --max-file-size (Options.MaxFileSize) or exclude the file",
+		what, max, humanBytes(max))}
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// checkText rejects input that is not UTF-8 text before the YAML parser sees
+// it: the parser's own messages for these cases carry no position, and a NUL
+// almost always means the file is not a manifest at all.
+func checkText(name string, data []byte) *Problem {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		line, col := offsetPosition(data, i)
+		return &Problem{Pos: Position{File: name, Line: line, Column: col}, Code: "binary-file",
+			Message: fmt.Sprintf("binary data (NUL byte at offset %d); not a YAML or JSON manifest (UTF-16 files must be converted to UTF-8)", i)}
+	}
+	if utf8.Valid(data) {
+		return nil
+	}
+	i := 0
+	for i < len(data) {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		i += size
+	}
+	line, col := offsetPosition(data, i)
+	return &Problem{Pos: Position{File: name, Line: line, Column: col}, Code: "parse-error",
+		Message: fmt.Sprintf("invalid UTF-8 (byte 0x%02x); YAML manifests must be UTF-8, so the file was not read", data[i])}
+}
+
+// offsetPosition converts a byte offset to the 1-based line and column the
+// YAML parser would report: lines break at LF, CRLF, lone CR, NEL, LS and
+// PS, columns count characters, and a leading BOM takes no column.
+func offsetPosition(data []byte, off int) (line, col int) {
+	line, col = 1, 1
+	i := 0
+	if bytes.HasPrefix(data, bom) {
+		i = len(bom)
+	}
+	for i < off && i < len(data) {
+		if n := lineBreakLen(data[i:]); n > 0 {
+			line++
+			col = 1
+			i += n
+			continue
+		}
+		_, size := utf8.DecodeRune(data[i:])
+		i += size
+		col++
+	}
+	return line, col
+}
+
+var bom = []byte("\xef\xbb\xbf")
+
+// lineBreakLen returns the length of the line break starting b, 0 if none.
+func lineBreakLen(b []byte) int {
+	switch {
+	case len(b) == 0:
+		return 0
+	case b[0] == '\n':
+		return 1
+	case b[0] == '\r':
+		if len(b) > 1 && b[1] == '\n' {
+			return 2
+		}
+		return 1
+	case b[0] == 0xc2 && len(b) > 1 && b[1] == 0x85: // NEL
+		return 2
+	case b[0] == 0xe2 && len(b) > 2 && b[1] == 0x80 && (b[2] == 0xa8 || b[2] == 0xa9): // LS, PS
+		return 3
+	}
+	return 0
+}

@@ -1,0 +1,115 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+)
+
+// DefaultMaxFileSize is the largest file read when Options.MaxFileSize is 0.
+// Real manifests are kilobytes; the largest real-world ICSP we know of (630
+// entries) is under 100 KiB, so 8 MiB leaves room while keeping one hostile
+// file from costing gigabytes once parsed into nodes.
+const DefaultMaxFileSize = 8 << 20
+
+// Options controls Load and LoadReader. The zero value is ready to use.
+type Options struct {
+	// MaxFileSize is the largest file, in bytes, that is parsed; larger files
+	// give a "file-too-large" Problem. 0 means DefaultMaxFileSize.
+	MaxFileSize int64
+	// Workers is the number of files parsed at once. 0 means GOMAXPROCS.
+	Workers int
+	// Exclude holds glob patterns (path.Match syntax plus "**" for any
+	// number of directories) matched against slash paths relative to the
+	// root they were found under. A pattern without a slash matches a base
+	// name at any depth, like .gitignore. A matching directory is not
+	// entered. Explicit file arguments are matched as given.
+	Exclude []string
+}
+
+func (o Options) maxFileSize() int64 {
+	if o.MaxFileSize <= 0 {
+		return DefaultMaxFileSize
+	}
+	return o.MaxFileSize
+}
+
+func (o Options) workers() int {
+	if o.Workers <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return o.Workers
+}
+
+// ErrNotFound is wrapped by the error Load returns for a path argument that
+// does not exist; it is the only error Load returns.
+var ErrNotFound = errors.New("no such file or directory")
+
+// Load reads every manifest under paths (files, directories, or "-" for
+// standard input; "." when paths is empty). Everything wrong with the input
+// is reported as a Problem in the Set; the error is only for a path argument
+// that does not exist, which the CLI turns into a usage error.
+func Load(paths []string, opts Options) (*Set, error) {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	w := newWalker(opts)
+	for _, p := range paths {
+		if err := w.root(p); err != nil {
+			return nil, err
+		}
+	}
+	return runJobs(w.items, opts, os.Stdin), nil
+}
+
+// LoadReader reads one stream (for example standard input, or a file the
+// caller already opened) as if it were a file called name.
+func LoadReader(name string, r io.Reader, opts Options) (*Set, error) {
+	items := []walkItem{{name: name, stdin: true}}
+	return runJobs(items, opts, r), nil
+}
+
+// runJobs parses the walked files in parallel and assembles the Set in walk
+// order, so the result does not depend on scheduling.
+func runJobs(items []walkItem, opts Options, stdin io.Reader) *Set {
+	results := make([]fileResult, len(items))
+	parallel(opts.workers(), len(items), func(i int) {
+		it := items[i]
+		if it.problem != nil {
+			results[i].problems = []Problem{*it.problem}
+			return
+		}
+		results[i] = loadOne(it, opts, stdin)
+	})
+	set := &Set{}
+	for i, it := range items {
+		if it.problem == nil {
+			set.Files = append(set.Files, it.name)
+		}
+		set.Objects = append(set.Objects, results[i].objects...)
+		set.Problems = append(set.Problems, results[i].problems...)
+	}
+	return set
+}
+
+// loadOne reads and parses one file. A panic anywhere in parsing (a bug in
+// us or in the YAML library) becomes a Problem for that file rather than
+// taking the whole run down.
+func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = fileResult{problems: []Problem{{
+				Pos:     Position{File: it.name},
+				Code:    "internal-error",
+				Message: fmt.Sprintf("internal error while reading this file (please report it): %v", r),
+			}}}
+		}
+	}()
+	data, prob := readInput(it, opts.maxFileSize(), stdin)
+	if prob != nil {
+		return fileResult{problems: []Problem{*prob}}
+	}
+	return parseFile(it.name, data)
+}

@@ -1,0 +1,203 @@
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// walkItem is one entry of the walk, in walk order: a file to parse, or a
+// problem found while walking (a symlink pointing outside the tree, an
+// unreadable directory) that keeps its place in the output.
+type walkItem struct {
+	osPath  string // path to open
+	name    string // Object.File: the argument joined with the path inside it
+	stdin   bool
+	problem *Problem
+}
+
+// pendingLink is a symlink met during the walk. Links are followed only
+// after the real tree has been walked, so a file reachable both directly and
+// through a link is reported under its real path.
+type pendingLink struct {
+	osPath, name, rel string
+	root              *walkRoot
+}
+
+type walkRoot struct {
+	real string // the root argument with symlinks resolved, absolute
+}
+
+type walker struct {
+	opts    Options
+	exclude []string
+	items   []walkItem
+	links   []pendingLink
+	// seenFiles and seenDirs hold real (symlink-free) absolute paths, so
+	// each file is read once per Load however many links lead to it, and a
+	// link to an ancestor directory cannot loop.
+	seenFiles map[string]bool
+	seenDirs  map[string]bool
+	stdinUsed bool
+}
+
+func newWalker(opts Options) *walker {
+	ex := make([]string, 0, len(opts.Exclude))
+	for _, p := range opts.Exclude {
+		if p = strings.Trim(filepath.ToSlash(p), "/"); p != "" {
+			ex = append(ex, p)
+		}
+	}
+	return &walker{opts: opts, exclude: ex, seenFiles: map[string]bool{}, seenDirs: map[string]bool{}}
+}
+
+// manifestExt reports whether a file found inside a directory is read.
+func manifestExt(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+func displayName(arg, rel string) string {
+	if rel == "" {
+		return filepath.ToSlash(filepath.Clean(arg))
+	}
+	return filepath.ToSlash(filepath.Join(arg, filepath.FromSlash(rel)))
+}
+
+func (w *walker) problem(name, code, msg string) {
+	w.items = append(w.items, walkItem{name: name, problem: &Problem{Pos: Position{File: name}, Code: code, Message: msg}})
+}
+
+// root walks one path argument.
+func (w *walker) root(arg string) error {
+	if arg == "-" {
+		if !w.stdinUsed {
+			w.stdinUsed = true
+			w.items = append(w.items, walkItem{name: "-", stdin: true})
+		}
+		return nil
+	}
+	info, err := os.Stat(arg)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w", arg, ErrNotFound)
+		}
+		w.problem(displayName(arg, ""), "read-error", err.Error())
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(arg)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		w.problem(displayName(arg, ""), "read-error", err.Error())
+		return nil
+	}
+	if !info.IsDir() {
+		// An explicit file is read whatever its extension: the user named it.
+		name := displayName(arg, "")
+		if w.excluded(name) || w.seenFiles[real] {
+			return nil
+		}
+		w.seenFiles[real] = true
+		w.items = append(w.items, walkItem{osPath: arg, name: name})
+		return nil
+	}
+	r := &walkRoot{real: real}
+	if !w.seenDirs[real] {
+		w.seenDirs[real] = true
+		w.dir(r, arg, arg, "", real)
+	}
+	for len(w.links) > 0 {
+		l := w.links[0]
+		w.links = w.links[1:]
+		w.follow(l, arg)
+	}
+	return nil
+}
+
+// dir walks one real directory; osPath is how to reach it, rel its slash
+// path relative to the root argument, real its symlink-free path.
+func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
+	entries, err := os.ReadDir(osPath)
+	if err != nil {
+		w.problem(displayName(arg, rel), "read-error", "cannot read directory: "+err.Error())
+		// ReadDir returns what it could read before the error.
+	}
+	for _, e := range entries {
+		name := e.Name()
+		childRel := path.Join(rel, name)
+		if w.excluded(childRel) {
+			continue
+		}
+		childOS := filepath.Join(osPath, name)
+		childReal := filepath.Join(real, name)
+		switch t := e.Type(); {
+		case t&fs.ModeSymlink != 0:
+			w.links = append(w.links, pendingLink{osPath: childOS, name: displayName(arg, childRel), rel: childRel, root: r})
+		case t.IsDir():
+			if name == ".git" || w.seenDirs[childReal] {
+				continue
+			}
+			w.seenDirs[childReal] = true
+			w.dir(r, arg, childOS, childRel, childReal)
+		case t.IsRegular():
+			// FIFOs, sockets and devices are skipped: opening a FIFO named
+			// x.yaml would block forever.
+			if manifestExt(name) && !w.seenFiles[childReal] {
+				w.seenFiles[childReal] = true
+				w.items = append(w.items, walkItem{osPath: childOS, name: displayName(arg, childRel)})
+			}
+		}
+	}
+}
+
+// follow resolves a symlink found in the walk. Links that stay inside the
+// root are followed (once per real target); links leaving the root are
+// reported and not read, so a checkout cannot make mirrorlint read
+// /etc or another repository.
+func (w *walker) follow(l pendingLink, arg string) {
+	target, err := filepath.EvalSymlinks(l.osPath)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) || strings.Contains(err.Error(), "too many links") {
+			w.problem(l.name, "symlink-loop", "symlink loop: "+err.Error()+"; not read")
+		} else if manifestExt(l.name) {
+			w.problem(l.name, "read-error", "broken symlink: "+err.Error())
+		}
+		return
+	}
+	if target, err = filepath.Abs(target); err != nil {
+		w.problem(l.name, "read-error", err.Error())
+		return
+	}
+	if rel, err := filepath.Rel(l.root.real, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		w.problem(l.name, "symlink-outside", fmt.Sprintf("symlink points outside %s (to %s); not followed", arg, target))
+		return
+	}
+	info, err := os.Stat(target)
+	if err != nil {
+		w.problem(l.name, "read-error", err.Error())
+		return
+	}
+	switch {
+	case info.IsDir():
+		if path.Base(l.rel) == ".git" || w.seenDirs[target] {
+			return
+		}
+		w.seenDirs[target] = true
+		w.dir(l.root, arg, l.osPath, l.rel, target)
+	case info.Mode().IsRegular():
+		if manifestExt(l.name) && !w.seenFiles[target] {
+			w.seenFiles[target] = true
+			w.items = append(w.items, walkItem{osPath: l.osPath, name: l.name})
+		}
+	}
+}
