@@ -1,0 +1,88 @@
+// Package drain predicts what a node does when the rendered registry files
+// change: reload CRI-O only, or cordon and drain (and possibly reboot). It
+// follows the Machine Config Daemon's default NodeDisruptionPolicy:
+// registries.conf is "Special" (drain only for unsafe changes), the
+// search-registries drop-in has no policy of its own and therefore reboots.
+package drain
+
+import (
+	"bytes"
+
+	"github.com/mirrorlint/mirrorlint/internal/render"
+)
+
+// File paths as they appear in Reasons.
+const (
+	RegistriesConfPath = "/etc/containers/registries.conf"
+	SearchDropInPath   = render.SearchDropInPath
+)
+
+// Verdict is the node's reaction to going from one rendering to another.
+type Verdict struct {
+	// Drain is what the MCD decides: cordon and drain before applying.
+	Drain bool
+	// Reboot is set when a changed file falls under the default Reboot
+	// action (the search drop-in); it implies Drain.
+	Reboot bool
+	// Reasons lists every change found, safe ones included (Drain false).
+	Reasons []Reason
+}
+
+// Reason is one change and its consequence.
+type Reason struct {
+	File    string
+	Scope   string // registry scope (prefix, else location), "" when file-wide
+	Message string
+	Drain   bool // whether this change on its own forces a drain
+}
+
+// Compare returns the verdict for a node moving from old to new. A nil
+// Output stands for "MCO writes nothing": the template registries.conf and
+// no drop-in. (When MCO refuses to render, nodes keep the previous files:
+// pass the previous Output as new.)
+func Compare(old, new *render.Output) Verdict {
+	oldConf, oldSearch := files(old)
+	newConf, newSearch := files(new)
+	var v Verdict
+
+	if !bytes.Equal(oldConf, newConf) {
+		reasons := registriesChanges(oldConf, newConf)
+		if len(reasons) == 0 {
+			reasons = []Reason{{File: RegistriesConfPath, Message: "registries.conf rewritten with equivalent content; CRI-O is reloaded"}}
+		}
+		v.Reasons = append(v.Reasons, reasons...)
+	}
+
+	switch {
+	case oldSearch == nil && newSearch != nil:
+		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Drain: true,
+			Message: "search-registries drop-in added: no NodeDisruptionPolicy covers it, so nodes drain and reboot"})
+		v.Reboot = true
+	case oldSearch != nil && newSearch == nil:
+		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Drain: true,
+			Message: "search-registries drop-in removed: nodes drain and reboot"})
+		v.Reboot = true
+	case !bytes.Equal(oldSearch, newSearch):
+		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Drain: true,
+			Message: "search-registries drop-in changed: nodes drain and reboot"})
+		v.Reboot = true
+	}
+
+	for _, r := range v.Reasons {
+		if r.Drain {
+			v.Drain = true
+		}
+	}
+	return v
+}
+
+func files(o *render.Output) (conf, search []byte) {
+	if o == nil {
+		return render.Template(), nil
+	}
+	conf = o.RegistriesConf
+	if conf == nil {
+		conf = render.Template()
+	}
+	return conf, o.SearchRegistriesConf
+}

@@ -1,0 +1,171 @@
+package drain
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	"github.com/mirrorlint/mirrorlint/internal/render"
+)
+
+// registriesChanges compares two registries.conf files the way the MCD's
+// safety check does, on the toml-decoded structs, but keeps going after the
+// first unsafe change so that every reason is reported. The MCD drains iff
+// at least one returned Reason has Drain set.
+//
+// Safe: appending unqualified-search registries; a new scope whose mirrors
+// (at least one) are all digest-only; on an existing scope, adding
+// digest-only mirrors, reordering mirrors, changing a mirror's insecure
+// flag, or switching a mirror to digest-only. Anything else drains: a scope
+// removed, its prefix/location/blocked/insecure changed, a mirror removed,
+// a mirror switched to anything but digest-only, a new non-digest-only
+// mirror, a new scope without mirrors.
+func registriesChanges(oldData, newData []byte) []Reason {
+	oldConf, err := render.DecodeConf(oldData)
+	if err != nil {
+		return []Reason{{File: RegistriesConfPath, Drain: true, Message: fmt.Sprintf("old registries.conf does not decode (%v): the daemon fails the update", err)}}
+	}
+	newConf, err := render.DecodeConf(newData)
+	if err != nil {
+		return []Reason{{File: RegistriesConfPath, Drain: true, Message: fmt.Sprintf("new registries.conf does not decode (%v): the daemon fails the update", err)}}
+	}
+
+	var out []Reason
+	add := func(scope string, drain bool, format string, args ...any) {
+		out = append(out, Reason{File: RegistriesConfPath, Scope: scope, Drain: drain, Message: fmt.Sprintf(format, args...)})
+	}
+
+	oldSearch, newSearch := oldConf.UnqualifiedSearchRegistries, newConf.UnqualifiedSearchRegistries
+	switch {
+	case len(oldSearch) > len(newSearch):
+		add("", true, "unqualified-search-registries lost entries: %q became %q", oldSearch, newSearch)
+	default:
+		for i, s := range oldSearch {
+			if newSearch[i] != s {
+				add("", true, "unqualified-search-registries no longer start with %q in the same order (now %q)", oldSearch, newSearch)
+				break
+			}
+		}
+		if len(newSearch) > len(oldSearch) && len(out) == 0 {
+			add("", false, "unqualified-search-registries appended %q", newSearch[len(oldSearch):])
+		}
+	}
+
+	oldRegs, newRegs := byScope(oldConf.Registries), byScope(newConf.Registries)
+	for _, scope := range sortedKeys(oldRegs) {
+		if _, ok := newRegs[scope]; !ok {
+			add(scope, true, "registry %s removed", scope)
+		}
+	}
+	for _, scope := range sortedKeys(newRegs) {
+		nr := newRegs[scope]
+		or, existed := oldRegs[scope]
+		if !existed {
+			switch {
+			case len(nr.Mirrors) == 0 && !nr.MirrorByDigestOnly:
+				add(scope, true, "registry %s added without mirrors (an insecure or blocked scope)", scope)
+			case !allDigestOnly(nr):
+				for _, m := range nr.Mirrors {
+					if m.PullFromMirror != sysregistriesv2.MirrorByDigestOnly {
+						add(scope, true, "registry %s added with mirror %s pull-from-mirror %q, not digest-only", scope, m.Location, m.PullFromMirror)
+					}
+				}
+			default:
+				add(scope, false, "registry %s added with digest-only mirrors", scope)
+			}
+			continue
+		}
+		if reflect.DeepEqual(or, nr) {
+			continue
+		}
+		before := len(out)
+		if or.Prefix != nr.Prefix {
+			add(scope, true, "registry %s: prefix changed from %q to %q", scope, or.Prefix, nr.Prefix)
+		}
+		if or.Location != nr.Location {
+			add(scope, true, "registry %s: location changed from %q to %q", scope, or.Location, nr.Location)
+		}
+		if or.Blocked != nr.Blocked {
+			add(scope, true, "registry %s: blocked changed from %t to %t", scope, or.Blocked, nr.Blocked)
+		}
+		if or.Insecure != nr.Insecure {
+			add(scope, true, "registry %s: insecure changed from %t to %t", scope, or.Insecure, nr.Insecure)
+		}
+		oldM, newM := firstByLocation(or.Mirrors), firstByLocation(nr.Mirrors)
+		for _, m := range or.Mirrors {
+			if _, ok := newM[m.Location]; !ok {
+				add(scope, true, "registry %s: mirror %s removed", scope, m.Location)
+			}
+		}
+		for _, m := range nr.Mirrors {
+			if om, ok := oldM[m.Location]; ok {
+				if m.PullFromMirror != om.PullFromMirror {
+					if m.PullFromMirror != sysregistriesv2.MirrorByDigestOnly {
+						add(scope, true, "registry %s: mirror %s pull-from-mirror changed from %q to %q", scope, m.Location, om.PullFromMirror, m.PullFromMirror)
+					} else {
+						add(scope, false, "registry %s: mirror %s pull-from-mirror changed from %q to digest-only", scope, m.Location, om.PullFromMirror)
+					}
+				}
+				continue
+			}
+			if m.PullFromMirror != sysregistriesv2.MirrorByDigestOnly && !nr.MirrorByDigestOnly {
+				add(scope, true, "registry %s: mirror %s added with pull-from-mirror %q, not digest-only", scope, m.Location, m.PullFromMirror)
+			} else {
+				add(scope, false, "registry %s: digest-only mirror %s added", scope, m.Location)
+			}
+		}
+		if len(out) == before {
+			add(scope, false, "registry %s: mirrors reordered or mirror flags changed", scope)
+		}
+	}
+	return out
+}
+
+// byScope indexes registries by prefix, else location; a later duplicate
+// replaces an earlier one, as in the daemon.
+func byScope(regs []sysregistriesv2.Registry) map[string]sysregistriesv2.Registry {
+	m := make(map[string]sysregistriesv2.Registry, len(regs))
+	for _, r := range regs {
+		scope := r.Location
+		if r.Prefix != "" {
+			scope = r.Prefix
+		}
+		m[scope] = r
+	}
+	return m
+}
+
+// firstByLocation maps each mirror location to its first occurrence: the
+// daemon's lookups stop at the first match, which matters when a location
+// is listed twice (digest-only and tag-only).
+func firstByLocation(ms []sysregistriesv2.Endpoint) map[string]sysregistriesv2.Endpoint {
+	m := make(map[string]sysregistriesv2.Endpoint, len(ms))
+	for _, e := range ms {
+		if _, ok := m[e.Location]; !ok {
+			m[e.Location] = e
+		}
+	}
+	return m
+}
+
+func allDigestOnly(r sysregistriesv2.Registry) bool {
+	if len(r.Mirrors) == 0 {
+		return r.MirrorByDigestOnly
+	}
+	for _, m := range r.Mirrors {
+		if m.PullFromMirror != sysregistriesv2.MirrorByDigestOnly {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys(m map[string]sysregistriesv2.Registry) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
