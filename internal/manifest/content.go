@@ -175,7 +175,7 @@ func scalarValue(n *yaml.Node) any {
 		}
 		return n.Value
 	case "!!str":
-		if n.Tag == "" || n.Tag == "!" {
+		if n.Style&yaml.TaggedStyle == 0 {
 			switch n.Value {
 			case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON":
 				return true

@@ -1,0 +1,322 @@
+package manifest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+type locCase struct {
+	path string
+	key  bool // LocateKey instead of Locate
+	want string
+}
+
+func checkLocs(t *testing.T, o *Object, cases []locCase) {
+	t.Helper()
+	for _, c := range cases {
+		var got Position
+		if c.key {
+			got = o.LocateKey(ParsePath(c.path))
+		} else {
+			got = o.Locate(ParsePath(c.path))
+		}
+		if span(got) != c.want || got.File != o.File {
+			t.Errorf("%s: Locate(%s) key=%v = %s (%s), want %s", o.Ref(), c.path, c.key, span(got), got.File, c.want)
+		}
+	}
+}
+
+var multiIDMSLocs = []locCase{
+	{"", false, "7:1-16:34"},
+	{"metadata.name", false, "10:9-10:14"},
+	{"spec.imageDigestMirrors[0].source", false, "13:13-13:22"},
+	{"spec.imageDigestMirrors[0].mirrors[0]", false, "15:7-15:27"},
+	{"spec.imageDigestMirrors[0].mirrors[1]", false, "16:7-16:34"},
+	{"spec.imageDigestMirrors", true, "12:3-12:21"},
+	{"spec.imageDigestMirrors[0].mirrors", true, "14:5-14:12"},
+	// Missing paths: the deepest part that exists.
+	{"spec.nothing", false, "11:1-11:5"},
+	{"metadata.namespace", false, "9:1-9:9"},
+	{"spec.imageDigestMirrors[0].mirrorSourcePolicy", false, "13:5-16:34"},
+	{"spec.imageDigestMirrors[7]", false, "13:3-16:34"},
+	{"spec.imageDigestMirrors[0].mirrors[1].deeper", false, "16:7-16:34"},
+}
+
+var multiITMSLocs = []locCase{
+	{"", false, "21:1-29:45"},
+	{"spec.imageTagMirrors[0].source", false, "27:15-27:30"},
+	{"spec.imageTagMirrors[0].mirrors[1]", false, "28:34-28:49"},
+	{"spec.imageTagMirrors[0].mirrorSourcePolicy", false, "29:27-29:45"},
+}
+
+func TestPositionsAcrossDocuments(t *testing.T) {
+	s := mustLoad(t, []string{"testdata/positions/multi.yaml"}, Options{})
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	if len(s.Objects) != 2 {
+		t.Fatalf("objects: %v", refs(s))
+	}
+	idms, itms := s.Objects[0], s.Objects[1]
+	if idms.Ref() != "ImageDigestMirrorSet/first" || idms.Doc != 1 || idms.Item != -1 || idms.File != "testdata/positions/multi.yaml" {
+		t.Errorf("idms: %s doc %d item %d file %s", idms.Ref(), idms.Doc, idms.Item, idms.File)
+	}
+	// Two empty documents sit between them and count as documents.
+	if itms.Ref() != "ImageTagMirrorSet/second" || itms.Doc != 4 {
+		t.Errorf("itms: %s doc %d", itms.Ref(), itms.Doc)
+	}
+	checkLocs(t, idms, multiIDMSLocs)
+	checkLocs(t, itms, multiITMSLocs)
+	if got := itms.ITMS.Spec.ImageTagMirrors[0].Source; got != "quay.io/it's" {
+		t.Errorf("source %q", got)
+	}
+}
+
+// BOM and CRLF must not move any position.
+func TestPositionsBOMAndCRLF(t *testing.T) {
+	src := readFixture(t, "testdata/positions/multi.yaml")
+	dir := t.TempDir()
+	variants := map[string]string{
+		"bom.yaml":      "\ufeff" + src,
+		"crlf.yaml":     strings.ReplaceAll(src, "\n", "\r\n"),
+		"bom-crlf.yaml": "\ufeff" + strings.ReplaceAll(src, "\n", "\r\n"),
+	}
+	for name, content := range variants {
+		writeFile(t, filepath.Join(dir, name), content)
+	}
+	s := mustLoad(t, []string{dir}, Options{})
+	if len(s.Problems) != 0 || len(s.Objects) != 6 {
+		t.Fatalf("problems %v objects %v", s.Problems, refs(s))
+	}
+	for _, o := range s.Objects {
+		switch o.Kind {
+		case KindIDMS:
+			checkLocs(t, o, multiIDMSLocs)
+		case KindITMS:
+			checkLocs(t, o, multiITMSLocs)
+		}
+	}
+}
+
+func TestPositionsInLists(t *testing.T) {
+	s := mustLoad(t, []string{"testdata/positions/list.yaml"}, Options{})
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	got := refs(s)
+	want := []string{
+		"ImageContentSourcePolicy/in-list@testdata/positions/list.yaml:8",
+		"ImageDigestMirrorSet/typed-0@testdata/positions/list.yaml:21",
+		"ImageDigestMirrorSet/typed-1@testdata/positions/list.yaml:27",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v want %v", got, want)
+	}
+	icsp, typed0 := s.Objects[0], s.Objects[1]
+	if icsp.Doc != 0 || icsp.Item != 1 || !icsp.Known {
+		t.Errorf("icsp doc %d item %d known %v", icsp.Doc, icsp.Item, icsp.Known)
+	}
+	checkLocs(t, icsp, []locCase{{"spec.repositoryDigestMirrors[0].source", false, "14:15-14:24"}})
+	// Typed list items inherit apiVersion and kind from the list.
+	if typed0.Doc != 1 || typed0.Item != 0 || !typed0.Known || typed0.APIVersion != "config.openshift.io/v1" || typed0.IDMS == nil {
+		t.Fatalf("typed-0: %+v", typed0)
+	}
+	if typed0.IDMS.Kind != "ImageDigestMirrorSet" || typed0.Content["kind"] != "ImageDigestMirrorSet" {
+		t.Errorf("typed-0 TypeMeta not filled: %v / %v", typed0.IDMS.TypeMeta, typed0.Content["kind"])
+	}
+	checkLocs(t, typed0, []locCase{{"spec.imageDigestMirrors[0].mirrors[0]", false, "26:17-26:32"}})
+}
+
+func TestPositionsInJSON(t *testing.T) {
+	s := mustLoad(t, []string{"testdata/positions/image.json"}, Options{})
+	if len(s.Problems) != 0 || len(s.Objects) != 1 {
+		t.Fatalf("problems %v objects %v", s.Problems, refs(s))
+	}
+	o := s.Objects[0]
+	if !o.Known || o.Image == nil || o.Image.Spec.RegistrySources.BlockedRegistries[1] != "b2.example.com" {
+		t.Fatalf("image not decoded: %+v", o.Image)
+	}
+	checkLocs(t, o, []locCase{
+		{"metadata.name", false, "4:23-4:32"},
+		{"spec.registrySources.blockedRegistries[1]", false, "8:49-8:65"},
+		{"spec.registrySources.blockedRegistries", true, "8:4-8:23"},
+	})
+}
+
+func TestKnownKinds(t *testing.T) {
+	s := mustLoad(t, []string{"testdata/kinds/all.yaml"}, Options{})
+	if len(s.Problems) != 0 || len(s.Objects) != 5 {
+		t.Fatalf("problems %v objects %v", s.Problems, refs(s))
+	}
+	for _, o := range s.Objects {
+		if !o.Known || o.Content == nil || o.Node == nil {
+			t.Errorf("%s: known %v content %v", o.Ref(), o.Known, o.Content != nil)
+		}
+		set := 0
+		for _, p := range []bool{o.ICSP != nil, o.IDMS != nil, o.ITMS != nil, o.Image != nil, o.MachineConfig != nil} {
+			if p {
+				set++
+			}
+		}
+		if set != 1 {
+			t.Errorf("%s: %d typed pointers set", o.Ref(), set)
+		}
+	}
+	if got := s.Objects[0].ICSP.Spec.RepositoryDigestMirrors[0].Mirrors[0]; got != "m.example.com/a" {
+		t.Errorf("icsp mirror %q", got)
+	}
+	if got := s.Objects[1].IDMS.Spec.ImageDigestMirrors[0].MirrorSourcePolicy; got != "AllowContactingSource" {
+		t.Errorf("idms policy %q", got)
+	}
+	if got := s.Objects[2].ITMS.Spec.ImageTagMirrors[0].Source; got != "quay.io/c" {
+		t.Errorf("itms source %q", got)
+	}
+	if got := s.Objects[3].Image.Spec.RegistrySources.ContainerRuntimeSearchRegistries; len(got) != 1 || got[0] != "registry.example.com" {
+		t.Errorf("image search %v", got)
+	}
+	mc := s.Objects[4].MachineConfig
+	if mc.Name != "99-worker-registries" || !strings.Contains(string(mc.Spec.Config.Raw), "registries.conf") {
+		t.Errorf("machineconfig %s %s", mc.Name, mc.Spec.Config.Raw)
+	}
+	// Content is JSON-compatible plain data: mode 420 is an int.
+	files := s.Objects[4].Content["spec"].(map[string]any)["config"].(map[string]any)["storage"].(map[string]any)["files"].([]any)
+	if m := files[0].(map[string]any)["mode"]; m != 420 {
+		t.Errorf("mode %#v", m)
+	}
+}
+
+func TestWrongAPIVersion(t *testing.T) {
+	s := mustLoad(t, []string{"testdata/kinds/wrong.yaml"}, Options{})
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems %v", s.Problems)
+	}
+	want := []string{"ImageDigestMirrorSet/wrong-group", "Image/wrong-version", "ImageTagMirrorSet/core-group"}
+	if len(s.Objects) != len(want) {
+		t.Fatalf("objects %v", refs(s))
+	}
+	for i, o := range s.Objects {
+		if o.Ref() != want[i] || o.Known || o.Content == nil || o.Node == nil ||
+			o.ICSP != nil || o.IDMS != nil || o.ITMS != nil || o.Image != nil || o.MachineConfig != nil {
+			t.Errorf("object %d: %s known %v content %v", i, o.Ref(), o.Known, o.Content)
+		}
+	}
+	if s.Objects[0].APIVersion != "operator.openshift.io/v1alpha1" {
+		t.Errorf("apiVersion %q", s.Objects[0].APIVersion)
+	}
+}
+
+func TestDecodeError(t *testing.T) {
+	s := mustLoad(t, []string{"testdata/kinds/typeerror.yaml"}, Options{})
+	ps := problemsWith(s, "decode-error")
+	if len(ps) != 1 {
+		t.Fatalf("problems %v", s.Problems)
+	}
+	p := ps[0]
+	if span(p.Pos) != "1:1" || p.Pos.File != "testdata/kinds/typeerror.yaml" ||
+		!strings.HasPrefix(p.Message, "Image/cluster: json: cannot unmarshal array into Go struct field ImageSpec.spec.additionalTrustedCA") {
+		t.Errorf("problem %v", p)
+	}
+	// Still returned for rules (with Content), but not as Known.
+	if len(s.Objects) != 1 || s.Objects[0].Known || s.Objects[0].Image != nil || s.Objects[0].Content == nil {
+		t.Errorf("objects %v", refs(s))
+	}
+}
+
+func TestOrigin(t *testing.T) {
+	s := mustLoad(t, []string{"testdata/origin"}, Options{})
+	want := map[string]string{
+		"from-origin":        "base/idms.yaml",
+		"from-internal-path": "overlays/prod/idms.yaml",
+		"from-legacy-path":   "legacy/idms.yaml",
+		"none":               "",
+	}
+	if len(s.Objects) != len(want) {
+		t.Fatalf("objects %v", refs(s))
+	}
+	for _, o := range s.Objects {
+		if o.Origin != want[o.Name] {
+			t.Errorf("%s: origin %q want %q", o.Name, o.Origin, want[o.Name])
+		}
+		if o.File != "testdata/origin/annotated.yaml" {
+			t.Errorf("file %q", o.File)
+		}
+	}
+}
+
+func TestScalarsLikeKubectl(t *testing.T) {
+	s, _ := LoadReader("-", strings.NewReader(`apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: scalars
+spec:
+  <<: {extra: merged, imageDigestMirrors: overridden}
+  imageDigestMirrors: []
+  values: {a: yes, b: "yes", c: 0x10, d: 1.5, e: ~, f: 2024-01-02, "1": one}
+`), Options{})
+	if len(s.Problems) != 0 || len(s.Objects) != 1 {
+		t.Fatalf("problems %v objects %v", s.Problems, refs(s))
+	}
+	o := s.Objects[0]
+	labels := o.Content["spec"].(map[string]any)["values"].(map[string]any)
+	want := map[string]any{"a": true, "b": "yes", "c": 16, "d": 1.5, "e": nil, "f": "2024-01-02", "1": "one"}
+	if !reflect.DeepEqual(labels, want) {
+		t.Errorf("labels %#v", labels)
+	}
+	spec := o.Content["spec"].(map[string]any)
+	if spec["extra"] != "merged" || !reflect.DeepEqual(spec["imageDigestMirrors"], []any{}) {
+		t.Errorf("spec %#v", spec)
+	}
+	checkLocs(t, o, []locCase{{"spec.extra", false, "6:15-6:21"}})
+}
+
+func TestStdin(t *testing.T) {
+	content := readFixture(t, "testdata/positions/multi.yaml")
+	s, err := LoadReader("-", strings.NewReader(content), Options{})
+	if err != nil || len(s.Objects) != 2 || s.Objects[0].File != "-" || !reflect.DeepEqual(s.Files, []string{"-"}) {
+		t.Fatalf("LoadReader: %v %v %v", err, refs(s), s.Files)
+	}
+	checkLocs(t, s.Objects[0], multiIDMSLocs)
+
+	// "-" among Load's paths reads os.Stdin once.
+	f, err := os.Open("testdata/positions/multi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	old := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = old }()
+	s = mustLoad(t, []string{"-", "testdata/kinds/all.yaml", "-"}, Options{})
+	if len(s.Objects) != 7 || s.Objects[0].File != "-" || s.Objects[2].File != "testdata/kinds/all.yaml" {
+		t.Fatalf("Load with stdin: %v", refs(s))
+	}
+}
+
+func TestMissingPathIsTheOnlyError(t *testing.T) {
+	_, err := Load([]string{"testdata/positions", "testdata/does-not-exist"}, Options{})
+	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "testdata/does-not-exist") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := Load([]string{"testdata/hostile"}, Options{}); err != nil {
+		t.Fatalf("hostile input must not be an error: %v", err)
+	}
+}
+
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	one := mustLoad(t, []string{"testdata"}, Options{Workers: 1})
+	many := mustLoad(t, []string{"testdata"}, Options{Workers: 8})
+	if !reflect.DeepEqual(refs(one), refs(many)) || !reflect.DeepEqual(one.Problems, many.Problems) || !reflect.DeepEqual(one.Files, many.Files) {
+		t.Fatalf("results differ:\n%v\n%v", refs(one), refs(many))
+	}
+}
+
+func TestParsePathRoundTrip(t *testing.T) {
+	p := Path{"spec", "imageDigestMirrors", 0, "mirrors", 1}
+	if got := ParsePath(p.String()); !reflect.DeepEqual(got, p) {
+		t.Errorf("%v", got)
+	}
+}
