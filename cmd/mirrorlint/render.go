@@ -96,7 +96,11 @@ func reportRender(w io.Writer, r *project.Rendered) {
 		prefix = "[cluster " + r.Cluster.Name + "] "
 	}
 	if r.Refusal != nil {
-		fmt.Fprintf(w, "%s%s: error: MCO would refuse to render: %s\n", prefix, where(r.Where(r.Refusal.Subject)), r.Refusal.Error())
+		at := where(r.Where(r.Refusal.Subject))
+		if r.Refusal.Subject.Kind == "" {
+			at = "--release-image " + r.Cluster.Settings.ReleaseImage
+		}
+		fmt.Fprintf(w, "%s%s: error: MCO would refuse to render: %s\n", prefix, at, r.Refusal.Error())
 		fmt.Fprintf(w, "%s  MCO only logs this and keeps the previous registries.conf: every later registry change stops applying until it is fixed\n", prefix)
 		return
 	}
