@@ -257,6 +257,10 @@ func (fp *fileParse) parseProblem(err error, doc int) Problem {
 		pos.Line, _ = strconv.Atoi(m[1])
 	} else if m := anchorErrRE.FindStringSubmatch(msg); m != nil {
 		pos.Line, pos.Column = fp.findAlias(m[1])
+	} else if strings.Contains(msg, "control characters are not allowed") {
+		if i := firstControl(fp.data); i >= 0 {
+			pos.Line, pos.Column = offsetPosition(fp.data, i)
+		}
 	}
 	if pos.Line == 0 {
 		// The failing document starts after the last one decoded.
@@ -299,4 +303,17 @@ func (fp *fileParse) findAlias(name string) (line, col int) {
 
 func looksTemplated(data []byte) bool {
 	return bytes.Contains(data, []byte("{{")) && bytes.Contains(data, []byte("}}"))
+}
+
+// firstControl returns the offset of the first character YAML forbids in
+// a stream (C0 controls other than tab/LF/CR, DEL, C1 controls but NEL).
+func firstControl(data []byte) int {
+	for i, r := range string(data) {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || r == 0x85:
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0xfffe || r == 0xffff:
+			return i
+		}
+	}
+	return -1
 }

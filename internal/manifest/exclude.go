@@ -15,6 +15,19 @@ func (w *walker) excluded(rel string) bool {
 	return false
 }
 
+// excludedPath checks every leading part of an explicit file argument, so
+// "vendor" excludes vendor/x.yaml given on the command line as it would in
+// a walk (where the directory is matched before it is entered).
+func (w *walker) excludedPath(p string) bool {
+	p = strings.TrimPrefix(p, "./")
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' && i > 0 && w.excluded(p[:i]) {
+			return true
+		}
+	}
+	return w.excluded(p)
+}
+
 // matchExclude matches a pattern against a slash path. A pattern without a
 // slash is compared with the base name (so "vendor" or "*.tmpl.yaml" work at
 // any depth, as in .gitignore); otherwise it is anchored at the root and

@@ -44,7 +44,7 @@ func readInput(it walkItem, max int64, stdin io.Reader) ([]byte, *Problem) {
 }
 
 func tooLarge(pos Position, size, max int64, atLeast bool) *Problem {
-	what := fmt.Sprintf("%d bytes", size)
+	what := fmt.Sprintf("%d bytes (%s)", size, humanBytes(size))
 	if atLeast {
 		what = "more than " + fmt.Sprintf("%d bytes", max)
 	}
@@ -57,6 +57,8 @@ func humanBytes(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	case n >= 1<<10 && n%(1<<10) == 0:
 		return fmt.Sprintf("%d KiB", n>>10)
 	}

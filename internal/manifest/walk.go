@@ -104,7 +104,7 @@ func (w *walker) root(arg string) error {
 	if !info.IsDir() {
 		// An explicit file is read whatever its extension: the user named it.
 		name := displayName(arg, "")
-		if w.excluded(name) || w.seenFiles[real] {
+		if w.excludedPath(name) || w.seenFiles[real] {
 			return nil
 		}
 		w.seenFiles[real] = true
