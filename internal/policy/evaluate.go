@@ -1,0 +1,218 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/topdown"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// Evaluate runs every policy once over one cluster and returns their
+// findings, positioned on the objects' YAML. It implements lint.Evaluator.
+func (e *Engine) Evaluate(c *lint.Context) ([]lint.Finding, error) {
+	if e == nil || len(e.outputs) == 0 {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
+	defer cancel()
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(buildInput(c)))
+	if err != nil {
+		if topdown.IsCancel(err) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("policy evaluation stopped at the time limit of %s (--policy-timeout): a policy iterates over too much data or never ends; raise the limit only if the policies are known to be slow", e.timeout)
+		}
+		return nil, fmt.Errorf("policy evaluation: %w", err)
+	}
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	idx := newObjectIndex(c.Cluster.Objects)
+	var out []lint.Finding
+	for _, o := range e.outputs {
+		members, _ := rs[0].Bindings[o.variable].([]any)
+		for _, m := range members {
+			f, err := o.finding(m, idx)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, f)
+		}
+	}
+	return dedupe(out), nil
+}
+
+// finding turns one member of a deny/warn/info set into a Finding.
+func (o output) finding(m any, idx objectIndex) (lint.Finding, error) {
+	f := lint.Finding{Severity: setSeverity[o.set]}
+	switch v := m.(type) {
+	case string:
+		f.Rule, f.Message = o.ruleID(""), v
+		return f, nil
+	case map[string]any:
+		where := fmt.Sprintf("data.%s.%s", o.pkg, o.set)
+		for k := range v {
+			if !memberKeys[k] {
+				return f, fmt.Errorf("%s: member has unknown key %q (a member is {rule, msg, object, path, related} or a string)", where, k)
+			}
+		}
+		rule, ok := optString(v, "rule")
+		if !ok {
+			return f, fmt.Errorf("%s: member's rule must be a string", where)
+		}
+		msg, ok := optString(v, "msg")
+		if !ok || msg == "" {
+			return f, fmt.Errorf("%s: member needs a msg string", where)
+		}
+		f.Rule, f.Message = o.ruleID(rule), msg
+		loc, err := idx.locate(v["object"], v["path"])
+		if err != nil {
+			return f, fmt.Errorf("%s (rule %s): %w", where, f.Rule, err)
+		}
+		f.Position, f.Object, f.Path = loc.Position, loc.Object, loc.Path
+		if rel, ok := v["related"]; ok {
+			list, ok := rel.([]any)
+			if !ok {
+				return f, fmt.Errorf("%s (rule %s): related must be a list of {object, path}", where, f.Rule)
+			}
+			for _, r := range list {
+				rm, ok := r.(map[string]any)
+				if !ok {
+					return f, fmt.Errorf("%s (rule %s): related must be a list of {object, path}", where, f.Rule)
+				}
+				loc, err := idx.locate(rm["object"], rm["path"])
+				if err != nil {
+					return f, fmt.Errorf("%s (rule %s): related: %w", where, f.Rule, err)
+				}
+				f.Related = append(f.Related, loc)
+			}
+		}
+		return f, nil
+	}
+	return f, fmt.Errorf("data.%s.%s: member %s is neither an object nor a string", o.pkg, o.set, compact(m))
+}
+
+var memberKeys = map[string]bool{"rule": true, "msg": true, "object": true, "path": true, "related": true}
+
+func optString(m map[string]any, key string) (string, bool) {
+	v, ok := m[key]
+	if !ok || v == nil {
+		return "", true
+	}
+	s, ok := v.(string)
+	return s, ok
+}
+
+// objectIndex finds the cluster's objects by kind and name.
+type objectIndex map[string][]*manifest.Object
+
+func newObjectIndex(objs []*manifest.Object) objectIndex {
+	idx := objectIndex{}
+	for _, o := range objs {
+		k := string(o.Kind) + "\x00" + o.Name
+		idx[k] = append(idx[k], o)
+	}
+	return idx
+}
+
+// locate resolves a member's object ({kind, name} or an input object, whose
+// file and doc narrow the match when several objects share kind and name)
+// and path (dotted string or list of keys and indices) to a position.
+func (idx objectIndex) locate(obj, path any) (lint.Location, error) {
+	var loc lint.Location
+	var p manifest.Path
+	switch v := path.(type) {
+	case nil:
+	case string:
+		p = manifest.ParsePath(v)
+	case []any:
+		for _, e := range v {
+			switch x := e.(type) {
+			case string:
+				p = append(p, x)
+			case json.Number:
+				n, err := x.Int64()
+				if err != nil {
+					return loc, fmt.Errorf("path element %s is not an index", x)
+				}
+				p = append(p, int(n))
+			default:
+				return loc, fmt.Errorf("path element %s is neither a key nor an index", compact(e))
+			}
+		}
+	default:
+		return loc, fmt.Errorf("path must be a dotted string or a list, not %s", compact(path))
+	}
+	loc.Path = p.String()
+	if obj == nil {
+		return loc, nil
+	}
+	om, ok := obj.(map[string]any)
+	if !ok {
+		return loc, fmt.Errorf("object must be {kind, name} or an input object, not %s", compact(obj))
+	}
+	kind, _ := om["kind"].(string)
+	name, _ := om["name"].(string)
+	if kind == "" {
+		return loc, fmt.Errorf("object needs a kind and a name")
+	}
+	loc.Object = lint.ObjectRef{Kind: kind, Name: name}
+	o := idx.pick(kind, name, om)
+	if o == nil {
+		return loc, nil // not in this cluster: keep the reference, no position
+	}
+	loc.Position = o.Locate(p)
+	return loc, nil
+}
+
+func (idx objectIndex) pick(kind, name string, om map[string]any) *manifest.Object {
+	cands := idx[kind+"\x00"+name]
+	file, hasFile := om["file"].(string)
+	doc, hasDoc := om["doc"].(json.Number)
+	for _, o := range cands {
+		if hasFile && o.File != file {
+			continue
+		}
+		if hasDoc && string(doc) != fmt.Sprint(o.Doc) {
+			continue
+		}
+		return o
+	}
+	if len(cands) > 0 {
+		return cands[0]
+	}
+	return nil
+}
+
+// dedupe drops exact repeats, which arise when two rule bodies of one set
+// produce the same member with different intermediate values.
+func dedupe(fs []lint.Finding) []lint.Finding {
+	seen := map[string]bool{}
+	out := fs[:0]
+	for _, f := range fs {
+		k := fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%d\x00%s", f.Rule, f.Message, f.File, f.Line, f.Column, f.Path)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+func compact(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	s := string(b)
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return strings.TrimSpace(s)
+}
