@@ -1,0 +1,189 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+)
+
+// SummaryLimit is what GitHub accepts in one step's job summary file; a
+// larger file is not shown at all, so we stay under it.
+const SummaryLimit = 1 << 20
+
+// SummaryEnv is the variable GitHub Actions sets to the step's job summary
+// file.
+const SummaryEnv = "GITHUB_STEP_SUMMARY"
+
+// SummaryPath picks where the job summary goes: the --summary flag, else
+// $GITHUB_STEP_SUMMARY, else nowhere ("").
+func SummaryPath(flag string, getenv func(string) string) string {
+	if flag != "" {
+		return flag
+	}
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return getenv(SummaryEnv)
+}
+
+// AppendSummary appends the Markdown job summary to path. It appends
+// because several steps (or several mirrorlint runs in one step) share the
+// file, and it keeps the file under SummaryLimit.
+func AppendSummary(path string, r *Report, o Options) error {
+	budget := SummaryLimit
+	if st, err := os.Stat(path); err == nil {
+		budget -= int(st.Size())
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := WriteSummary(f, r, o, budget); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// WriteSummary writes the Markdown summary in at most budget bytes: the
+// counts always, then as many table rows and rendered files as fit.
+func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
+	var head strings.Builder
+	c := lint.Count(r.Findings)
+	head.WriteString("## mirrorlint\n\n")
+	switch {
+	case c.Error > 0:
+		head.WriteString("❌ ")
+	case c.Warning > 0:
+		head.WriteString("⚠️ ")
+	default:
+		head.WriteString("✅ ")
+	}
+	fmt.Fprintf(&head, "%s\n\n", Summary(c))
+	fmt.Fprintf(&head, "| errors | warnings | info | suppressed |\n|---:|---:|---:|---:|\n| %d | %d | %d | %d |\n\n", c.Error, c.Warning, c.Info, c.Suppressed)
+	for _, name := range sortedNames(r.Refused) {
+		fmt.Fprintf(&head, "> [!CAUTION]\n> MCO would refuse to render%s: %s. The nodes would keep their previous registries.conf.\n\n",
+			clusterSuffix(name), mdEscape(r.Refused[name]))
+	}
+	if head.Len() > budget {
+		return nil // not even the counts fit: better nothing than a broken file
+	}
+	budget -= head.Len()
+
+	// The rendered files take at most half of what is left, so a long
+	// table cannot crowd them out, nor they the table.
+	var rendered strings.Builder
+	renderBudget := budget / 2
+	for _, name := range sortedNames(r.Rendered) {
+		block := renderedBlock(name, r.Rendered[name])
+		if rendered.Len()+len(block) > renderBudget {
+			block = fmt.Sprintf("_registries.conf%s omitted: %d bytes would exceed the job summary's size limit; use `mirrorlint render` or `lint --render FILE`._\n\n",
+				clusterSuffix(name), len(r.Rendered[name]))
+			if rendered.Len()+len(block) > renderBudget {
+				continue
+			}
+		}
+		rendered.WriteString(block)
+	}
+	budget -= rendered.Len()
+
+	var table strings.Builder
+	var rows []lint.Finding
+	for _, f := range r.Findings {
+		if f.Suppressed == nil {
+			rows = append(rows, f)
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Severity > rows[j].Severity })
+	if len(rows) > 0 {
+		const header = "| | location | rule | message |\n|---|---|---|---|\n"
+		table.WriteString(header)
+		const reserve = 200 // room for the "N more" line
+		for i, f := range rows {
+			row := summaryRow(f, o)
+			if table.Len()+len(row)+reserve > budget {
+				fmt.Fprintf(&table, "\n_%d more findings not shown (job summary size limit); see the annotations or the SARIF upload._\n", len(rows)-i)
+				break
+			}
+			table.WriteString(row)
+		}
+		table.WriteString("\n")
+	}
+
+	ew := &errWriter{w: w}
+	ew.printf("%s%s%s", head.String(), table.String(), rendered.String())
+	return ew.err
+}
+
+func clusterSuffix(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " (cluster " + name + ")"
+}
+
+var severityIcon = map[lint.Severity]string{lint.Error: "❌ error", lint.Warning: "⚠️ warning", lint.Info: "ℹ️ info"}
+
+func summaryRow(f lint.Finding, o Options) string {
+	where := "—"
+	if f.File != "" {
+		where = mdEscape(RelPath(o.Base, f.File) + lineSuffix(f.Line, f.Column))
+		if link := blobLink(f, o); link != "" {
+			where = "[" + where + "](" + link + ")"
+		}
+	}
+	msg := f.Message
+	if cl := clusterNames(f.Clusters); len(cl) > 0 {
+		msg += " [cluster " + strings.Join(cl, ", ") + "]"
+	}
+	return fmt.Sprintf("| %s | %s | `%s` | %s |\n", severityIcon[f.Severity], where, strings.ReplaceAll(f.Rule, "`", ""), mdEscape(msg))
+}
+
+// blobLink points at the finding's lines in the commit being checked, when
+// the GitHub environment says which commit that is.
+func blobLink(f lint.Finding, o Options) string {
+	server, repo, sha := o.getenv("GITHUB_SERVER_URL"), o.getenv("GITHUB_REPOSITORY"), o.getenv("GITHUB_SHA")
+	if server == "" || repo == "" || sha == "" || f.File == "-" {
+		return ""
+	}
+	rel := RelPath(o.Base, f.File)
+	if strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "../") {
+		return "" // outside the repository: no page to link to
+	}
+	link := strings.TrimSuffix(server, "/") + "/" + repo + "/blob/" + sha + "/" + (&url.URL{Path: rel}).EscapedPath()
+	if f.Line > 0 {
+		link += fmt.Sprintf("#L%d", f.Line)
+		if f.EndLine > f.Line {
+			link += fmt.Sprintf("-L%d", f.EndLine)
+		}
+	}
+	return link
+}
+
+func renderedBlock(name string, conf []byte) string {
+	fence := "```"
+	for strings.Contains(string(conf), fence) {
+		fence += "`"
+	}
+	body := string(conf)
+	if !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	return fmt.Sprintf("<details><summary>Rendered <code>/etc/containers/registries.conf</code>%s</summary>\n\n%stoml\n%s%s\n\n</details>\n\n",
+		htmlEscape(clusterSuffix(name)), fence, body, fence)
+}
+
+// mdEscape keeps a value inside its table cell: '|' would end the cell, a
+// newline the row, and '<' could open an HTML tag.
+func mdEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "\\|", "\r\n", "<br>", "\n", "<br>", "\r", "<br>").Replace(s)
+}
+
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
