@@ -1,0 +1,158 @@
+package impact
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+const idmsV1 = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: acme
+spec:
+  imageDigestMirrors:
+  - source: quay.io/acme
+    mirrors:
+    - mirror-a.example.com/acme
+`
+
+// idmsV2 replaces the mirror: removing a mirror drains.
+const idmsV2 = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: acme
+spec:
+  imageDigestMirrors:
+  - source: quay.io/acme
+    mirrors:
+    - mirror-b.example.com/acme
+`
+
+// gitRepo builds a repository with idmsV1 committed, then idmsV2 committed
+// on top, and returns its top directory.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(rel, content string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("init", "-q", "-b", "main")
+	write("clusters/prod/idms.yaml", idmsV1)
+	write("README.md", "not a manifest\n")
+	// export-ignore must not hide files from the old side (git archive would).
+	write(".gitattributes", "clusters/** export-ignore\n")
+	run("add", ".")
+	run("commit", "-q", "-m", "one")
+	write("clusters/prod/idms.yaml", idmsV2)
+	write("clusters/new/idms.yaml", idmsV1)
+	run("add", ".")
+	run("commit", "-q", "-m", "two")
+	return dir
+}
+
+func TestCheckoutFromSubdirectory(t *testing.T) {
+	dir := gitRepo(t)
+	t.Chdir(filepath.Join(dir, "clusters"))
+	before, _ := exec.Command("git", "status", "--porcelain").Output()
+
+	snap, err := Checkout("HEAD~1", []string{"prod", "new"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	if len(snap.Paths) != 1 || !strings.HasSuffix(snap.Paths[0], filepath.Join("clusters", "prod")) {
+		t.Fatalf("paths %q", snap.Paths)
+	}
+	if len(snap.Missing) != 1 || snap.Missing[0] != "new" {
+		t.Fatalf("missing %q: clusters/new did not exist at HEAD~1", snap.Missing)
+	}
+	got, err := os.ReadFile(filepath.Join(snap.Paths[0], "idms.yaml"))
+	if err != nil || string(got) != idmsV1 {
+		t.Fatalf("old file: %q, %v", got, err)
+	}
+	if n := snap.Name(filepath.Join(snap.Paths[0], "idms.yaml")); n != "HEAD~1:clusters/prod/idms.yaml" {
+		t.Fatalf("display name %q", n)
+	}
+	after, _ := exec.Command("git", "status", "--porcelain").Output()
+	if string(before) != string(after) {
+		t.Fatalf("working tree touched:\n%s\n---\n%s", before, after)
+	}
+
+	oldP, _, c1, err := OpenSide(project.Options{Paths: snap.Paths, ConfigPath: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1()
+	newP, _, c2, err := OpenSide(project.Options{Paths: []string{"prod"}, ConfigPath: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2()
+	res := Compare(oldP, newP, snap.Name)
+	if !res.Drain || res.Action != ActionDrain {
+		t.Fatalf("removing a mirror must drain: %+v", res)
+	}
+	if f := res.Files[RegistriesConfPath]; !f.Changed || !strings.Contains(f.Diff, "-    location = \"mirror-a.example.com/acme\"") {
+		t.Fatalf("diff:\n%s", f.Diff)
+	}
+
+	fs := DrainFindings(oldP.Clusters[0], newP.Clusters[0])
+	if len(fs) == 0 {
+		t.Fatal("no drain-on-change finding")
+	}
+	for _, f := range fs {
+		if f.Rule != RuleID || filepath.Base(f.File) != "idms.yaml" || f.Line == 0 {
+			t.Errorf("finding not positioned in the new tree: %+v", f)
+		}
+	}
+}
+
+func TestCheckoutErrors(t *testing.T) {
+	dir := gitRepo(t)
+	t.Chdir(dir)
+	if _, err := Checkout("no-such-rev", nil); err == nil {
+		t.Error("unknown revision accepted")
+	}
+	if _, err := Checkout("--output=x", nil); err == nil {
+		t.Error("option-like revision accepted")
+	}
+	if _, err := Checkout("HEAD", []string{t.TempDir()}); err == nil {
+		t.Error("path outside the repository accepted")
+	}
+	snap, err := Checkout("HEAD~1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	if len(snap.Paths) != 1 || snap.Paths[0] != snap.Dir {
+		t.Fatalf("whole repository: %q", snap.Paths)
+	}
+	if _, err := os.Stat(filepath.Join(snap.Dir, "clusters", "prod", "idms.yaml")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,225 @@
+// Package impact answers a reviewer's question about a change to the
+// manifests: what do the nodes' registry files become, and does applying it
+// make the Machine Config Daemon drain (and reboot) the nodes or only reload
+// CRI-O. It renders both trees, pairs their clusters, diffs the node files
+// and asks package drain for the verdict.
+package impact
+
+import (
+	"sort"
+
+	"github.com/mirrorlint/mirrorlint/internal/drain"
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/textdiff"
+)
+
+// Node file paths, the keys of Result.Files.
+const (
+	RegistriesConfPath = drain.RegistriesConfPath
+	SearchDropInPath   = drain.SearchDropInPath
+)
+
+// Actions, from least to most disruptive.
+const (
+	ActionNone    = "none"    // the node files do not change
+	ActionReload  = "reload"  // files change, CRI-O is reloaded, no drain
+	ActionDrain   = "drain"   // cordon and drain before applying
+	ActionReboot  = "reboot"  // drain and reboot
+	ActionRefused = "refused" // MCO refuses one side: no verdict
+)
+
+// Result is the whole answer; its JSON form is `diff --format json`.
+type Result struct {
+	Drain  bool   `json:"drain"`
+	Reboot bool   `json:"reboot"`
+	Action string `json:"action"`
+	// Reasons lists every change to the node files, safe ones included.
+	Reasons []Reason `json:"reasons"`
+	// Files has one entry per node file (per cluster, "CLUSTER:PATH", when
+	// the tree holds named clusters), changed or not.
+	Files map[string]*File `json:"files"`
+	// Refused lists the sides MCO would refuse to render.
+	Refused []Refusal `json:"refused,omitempty"`
+}
+
+// Reason is one change and what it makes the node do.
+type Reason struct {
+	Cluster string `json:"cluster,omitempty"`
+	File    string `json:"file"`
+	Scope   string `json:"scope,omitempty"`
+	Message string `json:"message"`
+	// Drain is whether this change on its own drains the nodes.
+	Drain bool `json:"drain"`
+}
+
+// File is one node file before and after. Old/New are null when the node
+// does not have the file (the search drop-in is written only when the Image
+// sets search registries).
+type File struct {
+	Changed bool    `json:"changed"`
+	Old     *string `json:"old"`
+	New     *string `json:"new"`
+	// OldSource/NewSource say where the bytes come from: "generated" (MCO
+	// writes the file), "template" (MCO writes nothing; the node keeps the
+	// template registries.conf) or "absent".
+	OldSource string `json:"oldSource"`
+	NewSource string `json:"newSource"`
+	// Diff is the unified diff, empty when unchanged.
+	Diff string `json:"diff,omitempty"`
+}
+
+// Refusal is MCO refusing to render one side.
+type Refusal struct {
+	Side    string `json:"side"` // "old" or "new"
+	Cluster string `json:"cluster,omitempty"`
+	Reason  string `json:"reason"`
+	// Position is where the offending value is, when it names one.
+	Position manifest.Position `json:"position"`
+}
+
+// Compare renders every cluster of both projects and combines the
+// verdicts. Clusters pair by name; a cluster on one side only is compared
+// with an empty cluster (no mirror objects). oldName maps file names of the
+// old side for display (e.g. a temporary checkout back to "REV:path"); nil
+// keeps them.
+func Compare(oldP, newP *project.Project, oldName func(string) string) *Result {
+	res := &Result{Files: map[string]*File{}, Reasons: []Reason{}}
+	named := false
+	for _, c := range append(append([]*lint.Cluster(nil), oldP.Clusters...), newP.Clusters...) {
+		if c.Name != "" {
+			named = true
+		}
+	}
+	for _, pair := range pairClusters(oldP, newP) {
+		res.compareCluster(pair[0], pair[1], named, oldName)
+	}
+	res.Action = action(res)
+	return res
+}
+
+func pairClusters(oldP, newP *project.Project) [][2]*lint.Cluster {
+	oldBy := map[string]*lint.Cluster{}
+	for _, c := range oldP.Clusters {
+		oldBy[c.Name] = c
+	}
+	var pairs [][2]*lint.Cluster
+	seen := map[string]bool{}
+	for _, n := range newP.Clusters {
+		o := oldBy[n.Name]
+		if o == nil {
+			o = &lint.Cluster{Name: n.Name, Settings: n.Settings}
+		}
+		pairs = append(pairs, [2]*lint.Cluster{o, n})
+		seen[n.Name] = true
+	}
+	for _, o := range oldP.Clusters {
+		if !seen[o.Name] {
+			pairs = append(pairs, [2]*lint.Cluster{o, {Name: o.Name, Settings: o.Settings}})
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i][1].Name < pairs[j][1].Name })
+	return pairs
+}
+
+func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, named bool, oldName func(string) string) {
+	oldR, newR := project.Render(oldCl), project.Render(newCl)
+	refused := false
+	for _, side := range []struct {
+		name string
+		r    *project.Rendered
+		ren  func(string) string
+	}{{"old", oldR, oldName}, {"new", newR, nil}} {
+		if side.r.Refusal == nil {
+			continue
+		}
+		refused = true
+		pos := side.r.Where(side.r.Refusal.Subject)
+		if side.ren != nil && pos.File != "" {
+			pos.File = side.ren(pos.File)
+		}
+		res.Refused = append(res.Refused, Refusal{Side: side.name, Cluster: newCl.Name, Reason: side.r.Refusal.Error(), Position: pos})
+	}
+	if refused {
+		return
+	}
+	key := func(path string) string {
+		if named {
+			return newCl.Name + ":" + path
+		}
+		return path
+	}
+	res.Files[key(RegistriesConfPath)] = fileChange(RegistriesConfPath, confOf(oldR.Output), confOf(newR.Output), source(oldR.Output), source(newR.Output))
+	res.Files[key(SearchDropInPath)] = fileChange(SearchDropInPath, oldR.Output.SearchRegistriesConf, newR.Output.SearchRegistriesConf, dropInSource(oldR.Output), dropInSource(newR.Output))
+
+	v := drain.Compare(oldR.Output, newR.Output)
+	res.Drain = res.Drain || v.Drain
+	res.Reboot = res.Reboot || v.Reboot
+	for _, r := range v.Reasons {
+		res.Reasons = append(res.Reasons, Reason{Cluster: newCl.Name, File: r.File, Scope: r.Scope, Message: r.Message, Drain: r.Drain})
+	}
+}
+
+func confOf(o *render.Output) []byte {
+	if o.RegistriesConf == nil {
+		return render.Template()
+	}
+	return o.RegistriesConf
+}
+
+func source(o *render.Output) string {
+	if o.Generated {
+		return "generated"
+	}
+	return "template"
+}
+
+func dropInSource(o *render.Output) string {
+	if o.SearchRegistriesConf == nil {
+		return "absent"
+	}
+	return "generated"
+}
+
+func fileChange(path string, a, b []byte, aSrc, bSrc string) *File {
+	f := &File{OldSource: aSrc, NewSource: bSrc, Old: text(a), New: text(b)}
+	f.Changed = (a == nil) != (b == nil) || string(a) != string(b)
+	if f.Changed {
+		oldLabel, newLabel := "a"+path, "b"+path
+		if a == nil {
+			oldLabel = "/dev/null"
+		}
+		if b == nil {
+			newLabel = "/dev/null"
+		}
+		f.Diff = textdiff.Unified(oldLabel, newLabel, a, b, textdiff.DefaultContext)
+	}
+	return f
+}
+
+func text(b []byte) *string {
+	if b == nil {
+		return nil
+	}
+	s := string(b)
+	return &s
+}
+
+func action(res *Result) string {
+	switch {
+	case len(res.Refused) > 0:
+		return ActionRefused
+	case res.Reboot:
+		return ActionReboot
+	case res.Drain:
+		return ActionDrain
+	}
+	for _, f := range res.Files {
+		if f.Changed {
+			return ActionReload
+		}
+	}
+	return ActionNone
+}

@@ -1,0 +1,198 @@
+package impact
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+
+	"github.com/mirrorlint/mirrorlint/internal/drain"
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// RuleID is the lint rule that warns about draining changes.
+const RuleID = "drain-on-change"
+
+// DrainRule returns the drain-on-change rule. base maps a linted cluster to
+// the same cluster at the base revision (lint --base REV); with base nil or
+// returning nil the rule reports nothing, since there is nothing to compare.
+func DrainRule(base func(*lint.Cluster) *lint.Cluster) *lint.Rule {
+	return &lint.Rule{
+		ID:       RuleID,
+		Severity: lint.Warning,
+		Origin:   lint.OriginSurprise,
+		Summary:  "this change makes the Machine Config Daemon drain (or reboot) every node (only with --base)",
+		Doc: `When the rendered /etc/containers/registries.conf changes, the Machine Config Daemon
+reloads CRI-O without draining only if the change is "safe": mirrors or digest-only
+sources added, mirrors reordered. Removing a source or mirror, any ImageTagMirrorSet
+change, changing mirrorSourcePolicy, blocked or insecure on an existing entry, or a
+new scope without mirrors makes it cordon and drain every node, pool by pool. Changing
+the Image's containerRuntimeSearchRegistries rewrites a drop-in that no disruption
+policy covers: every node drains and reboots.
+
+Only reported by ` + "`lint --base REV`" + `, which compares the tree with the same paths at REV.
+
+Fix: nothing is wrong; plan the rollout (maintenance window, PodDisruptionBudgets), or
+split the change so that its safe part lands first. ` + "`mirrorlint diff --base REV`" + ` shows
+the node files and every reason.`,
+		Check: func(c *lint.Context) {
+			if base == nil {
+				return
+			}
+			old := base(c.Cluster)
+			if old == nil {
+				return
+			}
+			for _, f := range DrainFindings(old, c.Cluster) {
+				g := c.ReportAt(f.Position, "%s", f.Message)
+				g.Object, g.Path, g.Related = f.Object, f.Path, f.Related
+			}
+		},
+	}
+}
+
+// DrainFindings compares two states of one cluster and returns one warning
+// per change that drains the nodes, positioned on the object in the new
+// state that carries the changed scope (the source, mirror or Image list
+// entry) when there is one. Nothing is returned when either side is refused
+// by MCO: the render rules report that.
+func DrainFindings(oldCl, newCl *lint.Cluster) []lint.Finding {
+	oldR, newR := project.Render(oldCl), project.Render(newCl)
+	if oldR.Refusal != nil || newR.Refusal != nil {
+		return nil
+	}
+	v := drain.Compare(oldR.Output, newR.Output)
+	if !v.Drain {
+		return nil
+	}
+	var out []lint.Finding
+	for _, r := range v.Reasons {
+		if !r.Drain {
+			continue
+		}
+		effect := "nodes drain"
+		if r.File == drain.SearchDropInPath {
+			effect = "nodes drain and reboot"
+		}
+		f := lint.Finding{Rule: RuleID, Severity: lint.Warning, Message: fmt.Sprintf("%s: %s", effect, r.Message)}
+		if o, path := locate(r, oldCl, newCl); o != nil {
+			f.Position, f.Object, f.Path = o.Locate(path), lint.ObjectRef{Kind: string(o.Kind), Name: o.Name}, path.String()
+		} else if o, path := locate(r, nil, oldCl); o != nil {
+			// Gone from the new tree: say where it used to be.
+			f.Message += fmt.Sprintf(" (it was at %s in the base)", o.Locate(path))
+		}
+		out = append(out, f)
+	}
+	lint.Sort(out)
+	return out
+}
+
+var mirrorInMessage = regexp.MustCompile(`mirror (\S+) `)
+
+// locate finds the value a reason is about in cl, preferring objects that
+// differ from their namesake in old (the ones the change touched).
+func locate(r drain.Reason, old, cl *lint.Cluster) (*manifest.Object, manifest.Path) {
+	want := r.Scope
+	if m := mirrorInMessage.FindStringSubmatch(r.Message); m != nil && r.Scope != "" {
+		if o, p := find(cl, old, func(source, value string) bool { return source == r.Scope && value == m[1] }); o != nil {
+			return o, p
+		}
+	}
+	if r.Scope == "" {
+		// File-wide: the search registries, set on Image/cluster.
+		for _, o := range cl.Objects {
+			if o.Known && o.Kind == manifest.KindImage && o.Name == "cluster" {
+				return o, manifest.ParsePath("spec.registrySources.containerRuntimeSearchRegistries")
+			}
+		}
+		return nil, nil
+	}
+	return find(cl, old, func(source, value string) bool { return value == want && source == want })
+}
+
+// find walks every scope-bearing value of cl: sources and mirrors of the
+// mirror sets (match gets the source and the value) and Image's insecure
+// and blocked lists (source and value are the entry).
+func find(cl, old *lint.Cluster, match func(source, value string) bool) (*manifest.Object, manifest.Path) {
+	var best *manifest.Object
+	var bestPath manifest.Path
+	for _, o := range cl.Objects {
+		if !o.Known {
+			continue
+		}
+		for _, hit := range scopeValues(o) {
+			if !match(hit.source, hit.value) {
+				continue
+			}
+			if changed(o, old) {
+				return o, hit.path
+			}
+			if best == nil {
+				best, bestPath = o, hit.path
+			}
+		}
+	}
+	return best, bestPath
+}
+
+type scopeValue struct {
+	source, value string
+	path          manifest.Path
+}
+
+func scopeValues(o *manifest.Object) []scopeValue {
+	var out []scopeValue
+	add := func(list string, i int, source string, mirrors []string) {
+		base := manifest.Path{"spec", list, i}
+		out = append(out, scopeValue{source, source, base.Child("source")})
+		for j, m := range mirrors {
+			out = append(out, scopeValue{source, m, base.Child("mirrors", j)})
+		}
+	}
+	switch {
+	case o.ICSP != nil:
+		for i, e := range o.ICSP.Spec.RepositoryDigestMirrors {
+			add("repositoryDigestMirrors", i, e.Source, e.Mirrors)
+		}
+	case o.IDMS != nil:
+		for i, e := range o.IDMS.Spec.ImageDigestMirrors {
+			add("imageDigestMirrors", i, e.Source, mirrorStrings(e.Mirrors))
+		}
+	case o.ITMS != nil:
+		for i, e := range o.ITMS.Spec.ImageTagMirrors {
+			add("imageTagMirrors", i, e.Source, mirrorStrings(e.Mirrors))
+		}
+	case o.Image != nil && o.Name == "cluster":
+		rs := o.Image.Spec.RegistrySources
+		for i, s := range rs.InsecureRegistries {
+			out = append(out, scopeValue{s, s, manifest.ParsePath(fmt.Sprintf("spec.registrySources.insecureRegistries[%d]", i))})
+		}
+		for i, s := range rs.BlockedRegistries {
+			out = append(out, scopeValue{s, s, manifest.ParsePath(fmt.Sprintf("spec.registrySources.blockedRegistries[%d]", i))})
+		}
+	}
+	return out
+}
+
+func mirrorStrings[T ~string](ms []T) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = string(m)
+	}
+	return out
+}
+
+// changed reports whether o is new or differs from the object of the same
+// kind and name in old.
+func changed(o *manifest.Object, old *lint.Cluster) bool {
+	if old == nil {
+		return false
+	}
+	for _, p := range old.Objects {
+		if p.Kind == o.Kind && p.Name == o.Name {
+			return !reflect.DeepEqual(p.Content["spec"], o.Content["spec"])
+		}
+	}
+	return true
+}
