@@ -1,0 +1,98 @@
+// Package cluster finds the clusters a GitOps repository describes and
+// loads each one's objects: clusters declared in .mirrorlint.yaml, every
+// top-level kustomization (built in-process with kustomize, its objects
+// traced back to the base or overlay file that holds each value), and the
+// files no kustomization reaches. Each cluster is linted and rendered on
+// its own: an ICSP in dev and an IDMS in prod are not a mix.
+package cluster
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// Source says why a cluster exists.
+type Source string
+
+const (
+	FromConfig        Source = "config"
+	FromKustomization Source = "kustomization"
+	FromPlain         Source = "plain directory"
+)
+
+// Cluster is one discovered cluster and what it holds.
+type Cluster struct {
+	Name   string
+	Source Source
+	// Reason explains the discovery in a sentence, for `mirrorlint clusters`.
+	Reason string
+	// Paths are what the cluster is made of: the declared paths, the
+	// kustomization directory, or the plain directory.
+	Paths []string
+	// Inputs lists every file the cluster reads (display paths, sorted):
+	// for a kustomization its file, resources and patches across bases.
+	Inputs   []string
+	Objects  []*manifest.Object
+	Problems []manifest.Problem
+	// ReleaseImage and OpenShiftVersion are the cluster's own settings
+	// from the config file; empty means the global ones.
+	ReleaseImage     string
+	OpenShiftVersion string
+
+	inputs  map[string]bool // absolute paths of Inputs
+	dirs    []string        // absolute directories whose every file is an input
+	origins map[*manifest.Object]*manifest.Object
+	patches []patchRef
+	res     *resolver
+}
+
+// Stats is the cost of discovery, for benchmarks and -v output.
+type Stats struct {
+	Files          int
+	Kustomizations int
+	Builds         int
+	Load           time.Duration // reading the trees
+	Build          time.Duration // kustomize builds, reading their output included
+	Remap          time.Duration // tracing built objects to their files
+}
+
+// Result is everything Discover found.
+type Result struct {
+	Clusters []*Cluster
+	// Set is every file read directly (build outputs excluded), as the
+	// loader returned it; per-cluster problems are on each Cluster.
+	Set   *manifest.Set
+	Stats Stats
+}
+
+// Includes reports whether file (a path as the user gives it) is one of
+// the cluster's inputs, or lies under one of its directories (a new file
+// in a plain directory belongs to it).
+func (c *Cluster) Includes(file string) bool {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return false
+	}
+	if c.inputs[abs] {
+		return true
+	}
+	for _, d := range c.dirs {
+		if abs == d || strings.HasPrefix(abs, d+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Cluster) addInput(abs string, n *namer) {
+	if c.inputs == nil {
+		c.inputs = map[string]bool{}
+	}
+	if !c.inputs[abs] {
+		c.inputs[abs] = true
+		c.Inputs = append(c.Inputs, n.display(abs))
+	}
+}

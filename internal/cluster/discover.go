@@ -1,0 +1,357 @@
+package cluster
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// Options are what Discover needs.
+type Options struct {
+	// Paths are the command-line arguments ("." when empty).
+	Paths []string
+	// Config may be nil; its clusters, when declared, win.
+	Config *config.Config
+	Load   manifest.Options
+}
+
+// Discover finds the clusters under opts.Paths and loads each one. In
+// order of precedence: clusters declared in the config; otherwise every
+// top-level kustomization, plus one cluster of the files no kustomization
+// reaches; a tree without kustomizations, or file and stream arguments,
+// give one unnamed cluster, as before clusters existed. The error is only
+// for an argument or declared path that does not exist.
+func Discover(opts Options) (*Result, error) {
+	if len(opts.Paths) == 0 {
+		opts.Paths = []string{"."}
+	}
+	res := &Result{}
+	d := &discoverer{opts: opts, graph: newGraph(), stats: &res.Stats}
+	allDirs := true
+	for _, p := range opts.Paths {
+		if p == "-" {
+			return d.single(res)
+		}
+		if st, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, manifest.ErrNotFound)
+		} else if !st.IsDir() {
+			allDirs = false
+		}
+	}
+	if opts.Config != nil && len(opts.Config.Clusters) > 0 {
+		return d.declared(res)
+	}
+	if !allDirs {
+		return d.single(res)
+	}
+	return d.trees(res)
+}
+
+// single is the whole input as one unnamed cluster.
+func (d *discoverer) single(res *Result) (*Result, error) {
+	start := time.Now()
+	set, err := manifest.Load(d.opts.Paths, d.opts.Load)
+	d.stats.Load += time.Since(start)
+	if err != nil {
+		return nil, err
+	}
+	d.stats.Files = len(set.Files)
+	d.names = &namer{}
+	return d.whole(res, set), nil
+}
+
+// whole makes one unnamed cluster of everything loaded: the behaviour for
+// trees without kustomizations, so their output does not change.
+func (d *discoverer) whole(res *Result, set *manifest.Set) *Result {
+	res.Set = set
+	cl := &Cluster{Source: FromPlain, Reason: "no kustomization: the whole input is one cluster", Paths: d.opts.Paths,
+		Objects: set.Objects, Problems: set.Problems}
+	for _, f := range set.Files {
+		if abs, err := filepath.Abs(f); err == nil {
+			cl.addInput(abs, d.names)
+		}
+	}
+	for _, p := range d.opts.Paths {
+		if abs, err := filepath.Abs(p); err == nil && isDir(abs) {
+			cl.dirs = append(cl.dirs, abs)
+		}
+	}
+	res.Clusters = []*Cluster{cl}
+	return res
+}
+
+// trees discovers kustomizations under each directory argument.
+func (d *discoverer) trees(res *Result) (*Result, error) {
+	d.names = &namer{multi: len(d.opts.Paths) > 1}
+	d.res = newResolver(d.opts.Load, d.names)
+	res.Set = &manifest.Set{}
+	sets := make([]*manifest.Set, len(d.opts.Paths))
+	kdirs := make([][]string, len(d.opts.Paths))
+	found := 0
+	for i, p := range d.opts.Paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		d.names.roots = append(d.names.roots, root{abs: abs, arg: p})
+		start := time.Now()
+		set, err := manifest.Load([]string{p}, d.opts.Load)
+		d.stats.Load += time.Since(start)
+		if err != nil {
+			return nil, err
+		}
+		d.stats.Files += len(set.Files)
+		d.res.index(set)
+		sets[i] = set
+		res.Set.Objects = append(res.Set.Objects, set.Objects...)
+		res.Set.Problems = append(res.Set.Problems, set.Problems...)
+		res.Set.Files = append(res.Set.Files, set.Files...)
+		kdirs[i] = d.kustDirs(abs, set)
+		found += len(kdirs[i])
+	}
+	d.stats.Kustomizations = found
+	if found == 0 {
+		return d.whole(res, res.Set), nil
+	}
+	for i, set := range sets {
+		res.Clusters = append(res.Clusters, d.tree(d.names.roots[i], set, kdirs[i])...)
+	}
+	for _, c := range res.Clusters {
+		c.res = d.res
+	}
+	return res, nil
+}
+
+// kustDirs finds the kustomization directories of a tree: the directories
+// of the files the loader read, and their parents up to the root (a
+// directory may hold only a Kustomization file and subdirectories).
+func (d *discoverer) kustDirs(rootAbs string, set *manifest.Set) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range set.Files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			continue
+		}
+		for dir := filepath.Dir(abs); !seen[dir]; dir = filepath.Dir(dir) {
+			seen[dir] = true
+			if _, in := under(rootAbs, dir); !in {
+				break
+			}
+			if d.graph.get(dir) != nil {
+				out = append(out, dir)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// tree makes the clusters of one root: one per top-level kustomization,
+// and one for the files none of them reaches.
+func (d *discoverer) tree(r root, set *manifest.Set, kdirs []string) []*Cluster {
+	var out []*Cluster
+	reached := map[string]bool{}
+	for _, dir := range d.graph.topLevel(kdirs) {
+		cl := &Cluster{Name: d.names.clusterName(r, dir), Source: FromKustomization,
+			Reason: "top-level kustomization: no other kustomization references it", Paths: []string{d.names.display(dir)}}
+		cl.add(d.kustomization(dir), d.names)
+		for f := range cl.inputs {
+			reached[f] = true
+		}
+		out = append(out, cl)
+	}
+	// Kustomizations in a reference cycle are nobody's top level; their
+	// files are still not plain files.
+	for _, dir := range kdirs {
+		_, files := d.graph.closure(dir)
+		for _, f := range files {
+			reached[f] = true
+		}
+	}
+	if cl := d.leftover(r, set, reached); cl != nil {
+		out = append(out, cl)
+	}
+	return out
+}
+
+// leftover is the cluster of the files no kustomization reaches, when they
+// hold any mirror object or problem; it is named after their deepest
+// common directory.
+func (d *discoverer) leftover(r root, set *manifest.Set, reached map[string]bool) *Cluster {
+	cl := &Cluster{Source: FromPlain, Reason: "files no kustomization reaches", res: d.res}
+	isLeft := func(file string) bool {
+		abs, err := filepath.Abs(file)
+		return err == nil && !reached[abs]
+	}
+	var files []string
+	for _, o := range set.Objects {
+		if isLeft(o.File) {
+			cl.Objects = append(cl.Objects, o)
+		}
+	}
+	for _, p := range set.Problems {
+		if isLeft(p.Pos.File) {
+			cl.Problems = append(cl.Problems, p)
+		}
+	}
+	if len(cl.Objects) == 0 && len(cl.Problems) == 0 {
+		return nil
+	}
+	for _, f := range set.Files {
+		if isLeft(f) {
+			abs, _ := filepath.Abs(f)
+			cl.addInput(abs, d.names)
+			files = append(files, abs)
+		}
+	}
+	for _, o := range cl.Objects {
+		abs, _ := filepath.Abs(o.File)
+		files = append(files, abs)
+	}
+	dir := commonDir(files)
+	if _, in := under(r.abs, dir); !in {
+		dir = r.abs
+	}
+	cl.Name = d.names.clusterName(r, dir)
+	cl.Paths = []string{d.names.display(dir)}
+	cl.dirs = []string{dir}
+	return cl
+}
+
+func commonDir(files []string) string {
+	if len(files) == 0 {
+		return ""
+	}
+	dir := filepath.Dir(files[0])
+	for _, f := range files[1:] {
+		for {
+			if _, in := under(dir, f); in {
+				break
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				break
+			}
+			dir = parent
+		}
+	}
+	return dir
+}
+
+// declared loads the clusters the config file names. Paths are relative to
+// the config file; a directory holding a kustomization is built, anything
+// else is read as it is. Path arguments other than "." keep the clusters
+// that include one of them.
+func (d *discoverer) declared(res *Result) (*Result, error) {
+	cfg := d.opts.Config
+	cfgDir := "."
+	if cfg.Path != "" {
+		cfgDir = filepath.Dir(cfg.Path)
+	}
+	abs, err := filepath.Abs(cfgDir)
+	if err != nil {
+		return nil, err
+	}
+	arg := cfgDir
+	if wd, err := os.Getwd(); err == nil {
+		if rel, ok := under(wd, abs); ok {
+			arg = rel
+		}
+	}
+	d.names = &namer{roots: []root{{abs: abs, arg: arg}}}
+	d.res = newResolver(d.opts.Load, d.names)
+	res.Set = &manifest.Set{}
+	for _, cc := range cfg.Clusters {
+		cl := &Cluster{Name: cc.Name, Source: FromConfig, Reason: "declared in " + d.names.display(absOr(cfg.Path)),
+			ReleaseImage: cc.ReleaseImage, OpenShiftVersion: cc.OpenShiftVersion, res: d.res}
+		for _, p := range cc.Paths {
+			pa, err := filepath.Abs(cfg.Resolve(p))
+			if err != nil {
+				return nil, err
+			}
+			if _, err := os.Stat(pa); err != nil {
+				return nil, fmt.Errorf("%s: cluster %s: path %s: %w", cfg.Path, cc.Name, p, manifest.ErrNotFound)
+			}
+			shown := d.names.display(pa)
+			cl.Paths = append(cl.Paths, shown)
+			if isDir(pa) && d.graph.get(pa) != nil {
+				cl.add(d.kustomization(pa), d.names)
+			} else {
+				cl.add(d.plain(shown), d.names)
+			}
+		}
+		sort.Strings(cl.Inputs)
+		res.Clusters = append(res.Clusters, cl)
+	}
+	if !onlyDot(d.opts.Paths) {
+		res.Clusters = including(res.Clusters, d.opts.Paths)
+		if len(res.Clusters) == 0 {
+			return nil, fmt.Errorf("no cluster declared in %s includes %s: %w", cfg.Path, strings.Join(d.opts.Paths, ", "), manifest.ErrNotFound)
+		}
+	}
+	for _, c := range res.Clusters {
+		res.Set.Objects = append(res.Set.Objects, c.Objects...)
+		res.Set.Problems = append(res.Set.Problems, c.Problems...)
+		res.Set.Files = append(res.Set.Files, c.Inputs...)
+	}
+	return res, nil
+}
+
+// including keeps the clusters that read one of paths, or a file under a
+// directory among paths.
+func including(cls []*Cluster, paths []string) []*Cluster {
+	var out []*Cluster
+	for _, c := range cls {
+		if c.touches(paths) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (c *Cluster) touches(paths []string) bool {
+	for _, p := range paths {
+		if c.Includes(p) {
+			return true
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		for f := range c.inputs {
+			if _, in := under(abs, f); in {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func onlyDot(paths []string) bool {
+	for _, p := range paths {
+		if path.Clean(filepath.ToSlash(p)) != "." {
+			return false
+		}
+	}
+	return true
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+func absOr(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}

@@ -1,0 +1,154 @@
+package cluster
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// kustFileNames are the names kustomize recognises, in its order of lookup.
+var kustFileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// findKustFile returns the kustomization file in dir, or "".
+func findKustFile(dir string) string {
+	for _, n := range kustFileNames {
+		p := filepath.Join(dir, n)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// entry is one reference written in a kustomization file, kept with its
+// line so a build failure can point at the entry that caused it.
+type entry struct {
+	Field  string // "resources", "components", "patches", ...
+	Value  string // the path as written; empty for an inline patch
+	Line   int
+	Column int
+	// Target is the patch target (patches, patchesJson6902); zero otherwise.
+	Target patchTarget
+	// Inline holds an inline patch's text (patch: |, or a
+	// patchesStrategicMerge entry that is YAML rather than a path).
+	Inline string
+}
+
+type patchTarget struct {
+	Kind, Name string
+}
+
+// isPatch reports whether the entry modifies objects rather than adds them.
+func (e entry) isPatch() bool {
+	switch e.Field {
+	case "patches", "patchesStrategicMerge", "patchesJson6902":
+		return true
+	}
+	return false
+}
+
+// isRemote reports whether a resource entry names a remote location, which
+// kustomize would fetch with git or HTTP; mirrorlint runs offline.
+func (e entry) isRemote() bool {
+	v := e.Value
+	return strings.Contains(v, "://") || strings.HasPrefix(v, "git@") ||
+		strings.HasPrefix(v, "github.com/") || strings.HasPrefix(v, "gitlab.com/") ||
+		strings.HasPrefix(v, "bitbucket.org/")
+}
+
+// kustFile is a parsed kustomization: only the references, which is all
+// discovery needs; kustomize itself does the build.
+type kustFile struct {
+	Path    string // absolute
+	Dir     string // absolute
+	Entries []entry
+	Err     error // the file does not parse; the build will say more
+}
+
+// listFields hold lists of paths (files or kustomization directories).
+var listFields = []string{"resources", "bases", "components", "crds", "generators", "transformers", "validators", "configurations"}
+
+func parseKustFile(path string) *kustFile {
+	kf := &kustFile{Path: path, Dir: filepath.Dir(path)}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		kf.Err = err
+		return kf
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		kf.Err = err
+		return kf
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return kf
+	}
+	root := doc.Content[0]
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		field, val := root.Content[i].Value, root.Content[i+1]
+		switch {
+		case contains(listFields, field) || field == "patchesStrategicMerge":
+			for _, n := range seq(val) {
+				if n.Kind != yaml.ScalarNode {
+					continue
+				}
+				e := entry{Field: field, Value: n.Value, Line: n.Line, Column: n.Column}
+				if field == "patchesStrategicMerge" && strings.ContainsAny(n.Value, "\n:") {
+					e.Value, e.Inline = "", n.Value
+				}
+				kf.Entries = append(kf.Entries, e)
+			}
+		case field == "patches" || field == "patchesJson6902":
+			for _, n := range seq(val) {
+				if n.Kind != yaml.MappingNode {
+					continue
+				}
+				e := entry{Field: field, Line: n.Line, Column: n.Column}
+				e.Value = scalar(n, "path")
+				e.Inline = scalar(n, "patch")
+				if t := mapValue(n, "target"); t != nil {
+					e.Target = patchTarget{Kind: scalar(t, "kind"), Name: scalar(t, "name")}
+				}
+				kf.Entries = append(kf.Entries, e)
+			}
+		}
+	}
+	return kf
+}
+
+func seq(n *yaml.Node) []*yaml.Node {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return n.Content
+}
+
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+func scalar(m *yaml.Node, key string) string {
+	if v := mapValue(m, key); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,249 @@
+package cluster
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// patchRef is one patch of a kustomization in a cluster's closure.
+type patchRef struct {
+	kust *kustFile
+	e    entry
+	abs  string // the patch file; "" for an inline patch
+}
+
+// Relocate moves findings whose value was set by a kustomize patch to the
+// patch that sets it. Objects are already positioned in the file that
+// defines them (see remap); a value a patch added or changed is not in
+// that file, so the finding would otherwise point at the nearest part of
+// the unpatched object. Best effort: strategic-merge patches must hold the
+// same value at the same path, JSON 6902 operations must cover the path.
+func (c *Cluster) Relocate(fs []lint.Finding) {
+	if len(c.patches) == 0 {
+		return
+	}
+	for i := range fs {
+		f := &fs[i]
+		if pos, ok := c.patchPosition(f.Object, f.Path); ok {
+			f.Position = pos
+		}
+		for j := range f.Related {
+			r := &f.Related[j]
+			if pos, ok := c.patchPosition(r.Object, r.Path); ok {
+				r.Position = pos
+			}
+		}
+	}
+}
+
+func (c *Cluster) patchPosition(ref lint.ObjectRef, path string) (manifest.Position, bool) {
+	var o *manifest.Object
+	for _, x := range c.Objects {
+		if string(x.Kind) == ref.Kind && x.Name == ref.Name {
+			o = x
+			break
+		}
+	}
+	src := c.origins[o]
+	if src == nil {
+		return manifest.Position{}, false
+	}
+	p := manifest.ParsePath(path)
+	bv, bok := valueAt(o.Content, p)
+	ov, ook := valueAt(src.Content, p)
+	if !bok || (ook && reflect.DeepEqual(bv, ov)) {
+		return manifest.Position{}, false
+	}
+	names := []string{o.Name, src.Name}
+	// Later patches win in kustomize, so the last one that sets the value
+	// is the one to fix.
+	for i := len(c.patches) - 1; i >= 0; i-- {
+		if pos, ok := c.searchPatch(c.patches[i], o, names, p, bv); ok {
+			return pos, true
+		}
+	}
+	return manifest.Position{}, false
+}
+
+func (c *Cluster) searchPatch(pr patchRef, o *manifest.Object, names []string, p manifest.Path, want any) (manifest.Position, bool) {
+	targeted := pr.e.Target.Kind != "" || pr.e.Target.Name != ""
+	targetOK := (pr.e.Target.Kind == "" || pr.e.Target.Kind == string(o.Kind)) &&
+		(pr.e.Target.Name == "" || contains(names, pr.e.Target.Name))
+	if !targetOK {
+		return manifest.Position{}, false
+	}
+	entryPos := manifest.Position{File: c.res.names.display(pr.kust.Path), Line: pr.e.Line, Column: pr.e.Column}
+	var data []byte
+	if pr.abs == "" {
+		data = []byte(pr.e.Inline)
+	} else {
+		// Strategic-merge patches of mirror kinds are objects the loader
+		// already positions precisely.
+		for _, po := range c.res.objects(pr.abs) {
+			if po.Kind == o.Kind && (targeted || contains(names, po.Name)) {
+				if v, ok := valueAt(po.Content, p); ok && reflect.DeepEqual(v, want) {
+					return po.Locate(p), true
+				}
+			}
+		}
+		var err error
+		if data, err = os.ReadFile(pr.abs); err != nil {
+			return manifest.Position{}, false
+		}
+	}
+	for _, doc := range documents(data) {
+		switch doc.Kind {
+		case yaml.SequenceNode: // JSON 6902 operations
+			if n := opCovering(doc, p); n != nil {
+				if pr.abs == "" {
+					return entryPos, true
+				}
+				return manifest.Position{File: c.res.names.display(pr.abs), Line: n.Line, Column: n.Column}, true
+			}
+		case yaml.MappingNode: // an inline strategic-merge patch
+			if pr.abs != "" || scalar(doc, "kind") != string(o.Kind) {
+				continue
+			}
+			var content map[string]any
+			if doc.Decode(&content) == nil {
+				if v, ok := valueAt(content, p); ok && reflect.DeepEqual(normalize(v), normalize(want)) {
+					return entryPos, true
+				}
+			}
+		}
+	}
+	return manifest.Position{}, false
+}
+
+// opCovering returns the node of the last add/replace operation whose path
+// is p or a parent of p: the part of its value at p when it has one, else
+// the operation itself.
+func opCovering(ops *yaml.Node, p manifest.Path) *yaml.Node {
+	for i := len(ops.Content) - 1; i >= 0; i-- {
+		op := ops.Content[i]
+		if kind := scalar(op, "op"); kind != "add" && kind != "replace" {
+			continue
+		}
+		opPath := pointerPath(scalar(op, "path"))
+		if opPath == nil || len(opPath) > len(p) || !reflect.DeepEqual(opPath, p[:len(opPath)]) {
+			continue
+		}
+		if n := nodeAt(mapValue(op, "value"), p[len(opPath):]); n != nil {
+			return n
+		}
+		return op
+	}
+	return nil
+}
+
+// pointerPath converts a JSON pointer ("/spec/x/0") to a Path; nil when it
+// cannot name an existing element ("-" appends).
+func pointerPath(ptr string) manifest.Path {
+	if !strings.HasPrefix(ptr, "/") {
+		return nil
+	}
+	var p manifest.Path
+	for _, seg := range strings.Split(ptr[1:], "/") {
+		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		if seg == "-" {
+			return nil
+		}
+		if n, err := strconv.Atoi(seg); err == nil {
+			p = append(p, n)
+		} else {
+			p = append(p, seg)
+		}
+	}
+	return p
+}
+
+func nodeAt(n *yaml.Node, p manifest.Path) *yaml.Node {
+	for _, e := range p {
+		if n == nil {
+			return nil
+		}
+		switch e := e.(type) {
+		case string:
+			n = mapValue(n, e)
+		case int:
+			if n.Kind != yaml.SequenceNode || e < 0 || e >= len(n.Content) {
+				return nil
+			}
+			n = n.Content[e]
+		}
+	}
+	return n
+}
+
+func valueAt(v any, p manifest.Path) (any, bool) {
+	for _, e := range p {
+		switch e := e.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			if v, ok = m[e]; !ok {
+				return nil, false
+			}
+		case int:
+			s, ok := v.([]any)
+			if !ok || e < 0 || e >= len(s) {
+				return nil, false
+			}
+			v = s[e]
+		}
+	}
+	return v, true
+}
+
+// normalize makes YAML-decoded and loader-decoded values comparable by
+// going through their string forms for scalars.
+func normalize(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, x := range v {
+			out[k] = normalize(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = normalize(x)
+		}
+		return out
+	case nil:
+		return nil
+	}
+	return strings.TrimSpace(yamlString(v))
+}
+
+func yamlString(v any) string {
+	b, _ := yaml.Marshal(v)
+	return string(b)
+}
+
+// documents parses every YAML document in data, skipping what does not parse.
+func documents(data []byte) []*yaml.Node {
+	var out []*yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if err != nil { // io.EOF, or the rest does not parse
+			return out
+		}
+		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+			out = append(out, n.Content[0])
+		}
+	}
+}
