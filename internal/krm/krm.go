@@ -1,0 +1,250 @@
+// Package krm is mirrorlint as a KRM function: a ResourceList comes in,
+// every item goes out unchanged, and the findings go into results (for kpt
+// and other runners that read them) and onto stderr (kustomize discards
+// results and shows only stderr).
+package krm
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/origin"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/report"
+)
+
+// streamName is the file name findings on items without a path annotation
+// carry; the remapper moves the others to their source files.
+const streamName = "-"
+
+// RenderedName names the ConfigMap item added with emitRendered.
+const RenderedName = "mirrorlint-registries-conf"
+
+// FindingsError is returned when findings reach the failOn threshold; the
+// command turns it into exit code 1.
+type FindingsError struct{ Counts lint.Counts }
+
+func (e *FindingsError) Error() string {
+	return "mirrorlint: " + report.Summary(e.Counts)
+}
+
+// Processor lints a ResourceList. It implements
+// framework.ResourceListProcessor.
+type Processor struct {
+	Rules *lint.Registry
+	// Policies, when set, returns the policy evaluator for a config and a
+	// predicate for the rule ids it defines (for config validation).
+	Policies func(cfg *config.Config) (lint.Evaluator, func(id string) bool, error)
+	// Stderr receives the findings as text.
+	Stderr io.Writer
+	// Roots are where origin paths are looked up; nil means the working
+	// directory (kustomize runs exec functions in the kustomization root).
+	Roots []string
+}
+
+// Run reads a ResourceList from r and writes the result to w.
+func (p *Processor) Run(r io.Reader, w io.Writer) error {
+	return framework.Execute(p, &kio.ByteReadWriter{Reader: r, Writer: w, KeepReaderAnnotations: true})
+}
+
+// Process implements framework.ResourceListProcessor.
+func (p *Processor) Process(rl *framework.ResourceList) error {
+	fc, err := ParseFunctionConfig(rl.FunctionConfig)
+	if err != nil {
+		return err
+	}
+	cfg := fc.Config
+	var policies lint.Evaluator
+	var known func(string) bool
+	if p.Policies != nil {
+		if policies, known, err = p.Policies(cfg); err != nil {
+			return err
+		}
+	}
+	if err := lint.CheckConfig(cfg, p.Rules, known); err != nil {
+		return err
+	}
+	settings, err := project.ResolveSettings(project.Options{}, cfg)
+	if err != nil {
+		return err
+	}
+	failOn := lint.Error
+	if cfg.FailOn != "" {
+		if failOn, err = lint.ParseSeverity(cfg.FailOn); err != nil || failOn == lint.Off {
+			return fmt.Errorf("functionConfig: failOn %q: want error, warning or info", cfg.FailOn)
+		}
+	}
+
+	// The items are linted as one stream. Their text is regenerated from
+	// the nodes, so stream lines are only a stop on the way to the source
+	// file named by each item's path or origin annotation.
+	stream, err := itemsStream(rl.Items)
+	if err != nil {
+		return err
+	}
+	set, err := manifest.LoadReader(streamName, strings.NewReader(stream), manifest.Options{})
+	if err != nil {
+		return err
+	}
+	cl := &lint.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: settings}
+	engine := &lint.Engine{Rules: p.Rules, Config: cfg, Policies: policies}
+	fs, ctx, err := engine.Lint(cl)
+	if err != nil {
+		return err
+	}
+	remap := &origin.Remapper{Roots: p.Roots}
+	findings := remap.Remap(set.Objects, lint.Merge(fs, engine.Finish()))
+
+	rep := &report.Report{Findings: findings, Rules: p.Rules.All()}
+	if p.Stderr != nil && len(findings) > 0 {
+		if err := report.Configure(mustWriter("text"), report.Options{}).Write(p.Stderr, rep); err != nil {
+			return err
+		}
+	}
+	for _, f := range findings {
+		if f.Suppressed != nil {
+			continue
+		}
+		rl.Results = append(rl.Results, result(f, set.Objects))
+	}
+
+	if fc.EmitRendered {
+		item, err := renderedItem(ctx)
+		if err != nil {
+			return err
+		}
+		if item != nil {
+			rl.Items = append(rl.Items, item)
+		}
+	}
+	if lint.Fails(findings, failOn) {
+		return &FindingsError{Counts: lint.Count(findings)}
+	}
+	return nil
+}
+
+func mustWriter(format string) report.Writer {
+	w, err := report.New(format)
+	if err != nil {
+		panic(err)
+	}
+	return w
+}
+
+// itemsStream prints the items as one multi-document YAML stream.
+func itemsStream(items []*yaml.RNode) (string, error) {
+	var b strings.Builder
+	for i, it := range items {
+		s, err := it.String()
+		if err != nil {
+			return "", fmt.Errorf("item %d: %w", i, err)
+		}
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		b.WriteString(s)
+	}
+	return b.String(), nil
+}
+
+// result turns a finding into a framework result: the resource it is about,
+// the field, and the source file with the document index when known.
+func result(f lint.Finding, objs []*manifest.Object) *framework.Result {
+	res := &framework.Result{
+		Message:  f.Rule + ": " + f.Message,
+		Severity: severity(f.Severity),
+		Tags:     map[string]string{"rule": f.Rule},
+	}
+	if cl := clusterNames(f.Clusters); cl != "" {
+		res.Tags["clusters"] = cl
+	}
+	if f.Object.Kind != "" {
+		id := &yaml.ResourceIdentifier{}
+		id.Kind, id.Name = f.Object.Kind, f.Object.Name
+		for _, o := range objs {
+			if string(o.Kind) == f.Object.Kind && o.Name == f.Object.Name {
+				id.APIVersion = o.APIVersion
+				break
+			}
+		}
+		res.ResourceRef = id
+	}
+	if f.Path != "" {
+		res.Field = &framework.Field{Path: f.Path}
+	}
+	if f.File != "" && f.File != streamName {
+		file := &framework.File{Path: f.File}
+		for _, o := range objs {
+			if string(o.Kind) == f.Object.Kind && o.Name == f.Object.Name {
+				if idx, ok := docIndex(o); ok {
+					file.Index = idx
+				}
+				break
+			}
+		}
+		res.File = file
+		if f.Line > 0 {
+			res.Tags["position"] = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+		}
+	}
+	return res
+}
+
+func docIndex(o *manifest.Object) (int, bool) {
+	md, _ := o.Content["metadata"].(map[string]any)
+	annos, _ := md["annotations"].(map[string]any)
+	for _, k := range []string{"internal.config.kubernetes.io/index", "config.kubernetes.io/index"} {
+		if s, ok := annos[k].(string); ok {
+			var n int
+			if _, err := fmt.Sscan(s, &n); err == nil {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func severity(s lint.Severity) framework.Severity {
+	switch s {
+	case lint.Error:
+		return framework.Error
+	case lint.Warning:
+		return framework.Warning
+	}
+	return framework.Info
+}
+
+func clusterNames(cs []string) string {
+	var out []string
+	for _, c := range cs {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// renderedItem is the registries.conf as a ConfigMap, for pipelines that
+// want to diff or publish it. When MCO would refuse there is nothing to add
+// (nil), and the refusal is already a finding.
+func renderedItem(ctx *lint.Context) (*yaml.RNode, error) {
+	if ctx == nil || ctx.Rendered == nil {
+		return nil, nil
+	}
+	// Not marked local-config: runners drop such items from their output,
+	// and the point of asking for it is to get it in the output.
+	n, err := yaml.Parse("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + RenderedName + "\n")
+	if err != nil {
+		return nil, err
+	}
+	n.SetDataMap(map[string]string{"registries.conf": string(ctx.Rendered.RegistriesConf)})
+	return n, nil
+}

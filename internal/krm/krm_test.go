@@ -1,0 +1,197 @@
+package krm
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// badSource flags every IDMS source containing "bad": a stand-in for the
+// real rules, so this package is tested on its own.
+var badSource = &lint.Rule{ID: "bad-source", Severity: lint.Error, Summary: "test rule",
+	Check: func(c *lint.Context) {
+		for _, o := range c.Objects(manifest.KindIDMS) {
+			for i, m := range o.IDMS.Spec.ImageDigestMirrors {
+				if strings.Contains(m.Source, "bad") {
+					c.Report(o, manifest.Path{"spec", "imageDigestMirrors", i, "source"}, "source %s is bad", m.Source)
+				}
+			}
+		}
+	}}
+
+func registry(t *testing.T) *lint.Registry {
+	reg, err := lint.NewRegistry(badSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+const sourceText = `# shifted by a comment
+apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: mirrors
+spec:
+  imageDigestMirrors:
+  - source: quay.io/bad/repo
+    mirrors: [mirror.example.com/repo]
+`
+
+func resourceList(source, fnConfig string) string {
+	return `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: config.openshift.io/v1
+  kind: ImageDigestMirrorSet
+  metadata:
+    name: mirrors
+    annotations:
+      internal.config.kubernetes.io/path: 'idms.yaml'
+      internal.config.kubernetes.io/index: '0'
+  spec:
+    imageDigestMirrors:
+    - source: ` + source + `
+      mirrors: [mirror.example.com/repo]
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: other
+  data:
+    k: v
+` + fnConfig
+}
+
+func run(t *testing.T, input string) (out, stderr string, err error) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "idms.yaml"), []byte(sourceText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var o, e bytes.Buffer
+	p := &Processor{Rules: registry(t), Stderr: &e, Roots: []string{dir}}
+	err = p.Run(strings.NewReader(input), &o)
+	return o.String(), e.String(), err
+}
+
+func TestFunctionFails(t *testing.T) {
+	out, stderr, err := run(t, resourceList("quay.io/bad/repo", ""))
+	var fe *FindingsError
+	if !errors.As(err, &fe) || fe.Counts.Error != 1 {
+		t.Fatalf("want a FindingsError with 1 error, got %v", err)
+	}
+	if !strings.Contains(stderr, "idms.yaml:8:13: error bad-source: source quay.io/bad/repo is bad") {
+		t.Errorf("stderr lacks the positioned finding:\n%s", stderr)
+	}
+	rl, perr := yaml.Parse(out)
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	items, _ := rl.Pipe(yaml.Lookup("items"))
+	if n := len(items.Content()); n != 2 {
+		t.Errorf("want 2 items passed through, got %d", n)
+	}
+	results, _ := rl.Pipe(yaml.Lookup("results"))
+	if results == nil {
+		t.Fatalf("no results:\n%s", out)
+	}
+	rs := results.MustString()
+	for _, want := range []string{"severity: error", "kind: ImageDigestMirrorSet", "name: mirrors",
+		"path: spec.imageDigestMirrors[0].source", "bad-source: source quay.io/bad/repo is bad"} {
+		if !strings.Contains(rs, want) {
+			t.Errorf("results lack %q:\n%s", want, rs)
+		}
+	}
+	if !strings.Contains(rs, "idms.yaml") {
+		t.Errorf("results lack the file path:\n%s", rs)
+	}
+}
+
+func TestFunctionPassesItemsUnchanged(t *testing.T) {
+	in := resourceList("quay.io/good/repo", "")
+	out, stderr, err := run(t, in)
+	if err != nil {
+		t.Fatalf("clean input failed: %v\n%s", err, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("clean input printed %q", stderr)
+	}
+	inRL, _ := yaml.Parse(in)
+	outRL, _ := yaml.Parse(out)
+	a, _ := inRL.Pipe(yaml.Lookup("items"))
+	b, _ := outRL.Pipe(yaml.Lookup("items"))
+	if a.MustString() != b.MustString() {
+		t.Errorf("items changed:\n--- in\n%s\n--- out\n%s", a.MustString(), b.MustString())
+	}
+	if strings.Contains(out, "results:") {
+		t.Errorf("clean run has results:\n%s", out)
+	}
+}
+
+func TestFunctionConfigFailOnAndEmit(t *testing.T) {
+	fnConfig := `functionConfig:
+  apiVersion: mirrorlint.io/v1alpha1
+  kind: MirrorLint
+  metadata:
+    name: lint
+  spec:
+    emitRendered: true
+    rules:
+      bad-source: warning
+`
+	out, _, err := run(t, resourceList("quay.io/bad/repo", fnConfig))
+	if err != nil {
+		t.Fatalf("a warning must not fail with the default failOn: %v", err)
+	}
+	if !strings.Contains(out, "severity: warning") || !strings.Contains(out, "name: "+RenderedName) || !strings.Contains(out, "registries.conf:") {
+		t.Errorf("want a warning result and the rendered ConfigMap:\n%s", out)
+	}
+	fnConfig = strings.Replace(fnConfig, "    emitRendered: true\n", "    failOn: warning\n", 1)
+	if _, _, err := run(t, resourceList("quay.io/bad/repo", fnConfig)); err == nil {
+		t.Errorf("failOn: warning did not fail on a warning")
+	}
+}
+
+func TestParseFunctionConfig(t *testing.T) {
+	for name, tc := range map[string]struct {
+		in      string
+		wantErr string
+		check   func(*FunctionConfig) bool
+	}{
+		"configmap": {in: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: function-input}\ndata: {releaseImage: quay.io/r@sha256:aa, openshiftVersion: '4.16', failOn: warning, emitRendered: 'true'}\n",
+			check: func(fc *FunctionConfig) bool {
+				return fc.Config.ReleaseImage == "quay.io/r@sha256:aa" && fc.Config.OpenShiftVersion == "4.16" && fc.Config.FailOn == "warning" && fc.EmitRendered
+			}},
+		"configmap unknown key": {in: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {failon: error}\n", wantErr: `unknown key "failon"`},
+		"spec unknown key":      {in: "apiVersion: mirrorlint.io/v1alpha1\nkind: MirrorLint\nmetadata: {name: x}\nspec: {failon: error}\n", wantErr: "failon"},
+		"wrong kind":            {in: "apiVersion: v1\nkind: Secret\nmetadata: {name: x}\n", wantErr: "want mirrorlint.io/v1alpha1 MirrorLint"},
+		"spec": {in: "apiVersion: mirrorlint.io/v1alpha1\nkind: MirrorLint\nmetadata: {name: x}\nspec: {openshiftVersion: '4.14', exclude: [tmp/]}\n",
+			check: func(fc *FunctionConfig) bool {
+				return fc.Config.OpenShiftVersion == "4.14" && len(fc.Config.Exclude) == 1 && !fc.EmitRendered
+			}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fc, err := ParseFunctionConfig(yaml.MustParse(tc.in))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(fc) {
+				t.Errorf("parsed %+v / %+v", fc, fc.Config)
+			}
+		})
+	}
+}

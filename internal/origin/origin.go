@@ -1,0 +1,252 @@
+// Package origin points findings about objects read from a stream
+// (`kustomize build` output, a KRM ResourceList) back at the files those
+// objects were written in.
+//
+// kustomize (with buildMetadata: [originAnnotations]) and KRM function
+// runners name the source file in an annotation, but no runner passes line
+// numbers, and the stream's own lines mean nothing to the user. So the
+// source file is read again, the same object (kind + name) is found in it,
+// and the finding's field path is located there.
+package origin
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// Annotations naming the document index inside the origin file, written by
+// KRM function runners next to the path annotations.
+const (
+	annoInternalIndex = "internal.config.kubernetes.io/index"
+	annoLegacyIndex   = "config.kubernetes.io/index"
+)
+
+// Remapper rewrites finding positions. The zero value resolves origin paths
+// against the working directory.
+type Remapper struct {
+	// Roots are the directories a relative origin path is tried against,
+	// in order (the --context directory, then "."). kustomize writes origin
+	// paths relative to the kustomization it built.
+	Roots []string
+	// Load reads the origin files; zero means the manifest defaults.
+	Load manifest.Options
+
+	files map[string]*sourceFile // by resolved path; nil entry: unreadable
+}
+
+type sourceFile struct {
+	name    string
+	objects []*manifest.Object
+}
+
+// Remap returns fs with every position that lies on one of objs (the
+// objects read from the stream) moved to the object's origin file, when
+// the object names one. Findings on objects without an origin, and
+// positions that are not on a stream object, are kept as they are.
+func (r *Remapper) Remap(objs []*manifest.Object, fs []lint.Finding) []lint.Finding {
+	if !anyOrigin(objs) {
+		return fs
+	}
+	out := make([]lint.Finding, len(fs))
+	for i, f := range fs {
+		f.Position = r.position(objs, f.Position, f.Object, f.Path)
+		if len(f.Related) > 0 {
+			rel := make([]lint.Location, len(f.Related))
+			for j, l := range f.Related {
+				l.Position = r.position(objs, l.Position, l.Object, l.Path)
+				rel[j] = l
+			}
+			f.Related = rel
+		}
+		out[i] = f
+	}
+	return out
+}
+
+func anyOrigin(objs []*manifest.Object) bool {
+	for _, o := range objs {
+		if o.Origin != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Remapper) position(objs []*manifest.Object, pos manifest.Position, ref lint.ObjectRef, path string) manifest.Position {
+	streamObj := streamObject(objs, pos, ref)
+	if streamObj == nil || streamObj.Origin == "" {
+		return pos
+	}
+	src := r.source(streamObj.Origin)
+	if src == nil {
+		// The file is not here (built elsewhere, or a remote base): its
+		// name still tells the user more than a line of the stream does.
+		if streamObj.File == "-" || streamObj.File == "" {
+			return manifest.Position{File: filepath.ToSlash(filepath.Clean(streamObj.Origin))}
+		}
+		return pos
+	}
+	o := match(src.objects, streamObj)
+	if o == nil {
+		return manifest.Position{File: src.name}
+	}
+	p := manifest.ParsePath(path)
+	if len(p) == 0 {
+		return o.Position()
+	}
+	// A finding about a key (an unknown field) was positioned on the key in
+	// the stream; position it on the key in the source too.
+	if pos == streamObj.LocateKey(p) && pos != streamObj.Locate(p) {
+		return o.LocateKey(p)
+	}
+	return o.Locate(p)
+}
+
+// streamObject finds the stream object a position lies on: same file, kind
+// and name, and the last such object starting at or before the line (a
+// stream may hold the same kind/name twice, e.g. from two overlays).
+func streamObject(objs []*manifest.Object, pos manifest.Position, ref lint.ObjectRef) *manifest.Object {
+	if ref.Kind == "" && ref.Name == "" {
+		return nil
+	}
+	var first, best *manifest.Object
+	for _, o := range objs {
+		if o.File != pos.File || string(o.Kind) != ref.Kind || o.Name != ref.Name {
+			continue
+		}
+		if first == nil {
+			first = o
+		}
+		if o.Node != nil && o.Node.Line <= pos.Line && (best == nil || o.Node.Line > best.Node.Line) {
+			best = o
+		}
+	}
+	if best == nil {
+		return first
+	}
+	return best
+}
+
+// source reads an origin file once.
+func (r *Remapper) source(origin string) *sourceFile {
+	if r.files == nil {
+		r.files = map[string]*sourceFile{}
+	}
+	path := r.resolve(origin)
+	if path == "" {
+		return nil
+	}
+	if sf, ok := r.files[path]; ok {
+		return sf
+	}
+	set, err := manifest.Load([]string{path}, r.Load)
+	var sf *sourceFile
+	if err == nil && len(set.Objects) > 0 {
+		sf = &sourceFile{name: set.Objects[0].File, objects: set.Objects}
+	}
+	r.files[path] = sf
+	return sf
+}
+
+// resolve finds the origin file under the roots; "" when it is nowhere.
+func (r *Remapper) resolve(origin string) string {
+	// The origin annotation may carry a repo/ref for remote bases; only
+	// local paths can be re-read.
+	if strings.Contains(origin, "://") {
+		return ""
+	}
+	p := filepath.FromSlash(origin)
+	if filepath.IsAbs(p) {
+		if isFile(p) {
+			return filepath.Clean(p)
+		}
+		return ""
+	}
+	roots := r.Roots
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	for _, root := range roots {
+		if c := filepath.Join(root, p); isFile(c) {
+			return c
+		}
+	}
+	return ""
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// match finds the stream object's counterpart among the objects of its
+// origin file. kustomize may have renamed it (namePrefix, nameSuffix), so
+// failing an exact name it accepts a source name the stream name contains,
+// then the document index the runner recorded, then the only object of
+// that kind in the file.
+func match(src []*manifest.Object, so *manifest.Object) *manifest.Object {
+	idx, hasIdx := docIndex(so)
+	var sameKind []*manifest.Object
+	for _, o := range src {
+		if o.Kind == so.Kind {
+			sameKind = append(sameKind, o)
+		}
+	}
+	var exact []*manifest.Object
+	for _, o := range sameKind {
+		if o.Name == so.Name {
+			exact = append(exact, o)
+		}
+	}
+	if len(exact) == 1 {
+		return exact[0]
+	}
+	if hasIdx {
+		for _, o := range exact {
+			if o.Doc == idx {
+				return o
+			}
+		}
+	}
+	if len(exact) > 1 {
+		return exact[0]
+	}
+	var best *manifest.Object
+	for _, o := range sameKind {
+		if o.Name != "" && strings.Contains(so.Name, o.Name) && (best == nil || len(o.Name) > len(best.Name)) {
+			best = o
+		}
+	}
+	if best != nil {
+		return best
+	}
+	if hasIdx {
+		for _, o := range sameKind {
+			if o.Doc == idx {
+				return o
+			}
+		}
+	}
+	if len(sameKind) == 1 {
+		return sameKind[0]
+	}
+	return nil
+}
+
+func docIndex(o *manifest.Object) (int, bool) {
+	md, _ := o.Content["metadata"].(map[string]any)
+	annos, _ := md["annotations"].(map[string]any)
+	for _, k := range []string{annoInternalIndex, annoLegacyIndex} {
+		if s, ok := annos[k].(string); ok {
+			if n, err := strconv.Atoi(s); err == nil {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}
