@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -32,6 +33,10 @@ type Project struct {
 	Set      *manifest.Set
 	Clusters []*lint.Cluster
 	Settings lint.Settings
+	// Discovery is how the clusters were found (see `mirrorlint clusters`).
+	Discovery *cluster.Result
+
+	found map[*lint.Cluster]*cluster.Cluster
 }
 
 // UsageError marks errors that are the caller's to fix (exit code 2).
@@ -83,7 +88,11 @@ func ResolveSettings(opts Options, cfg *config.Config) (lint.Settings, error) {
 	return s, nil
 }
 
-// Open loads the config, the manifests and the clusters.
+// Open loads the config, the manifests and the clusters: those declared in
+// the config, else one per top-level kustomization plus the files no
+// kustomization reaches, else the whole tree as one unnamed cluster (see
+// package cluster). Each cluster gets its own settings: flags, then the
+// cluster's entry in the config, then the config's global values.
 func Open(opts Options) (*Project, error) {
 	cfg, err := LoadConfig(opts)
 	if err != nil {
@@ -93,22 +102,112 @@ func Open(opts Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths := opts.Paths
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	set, err := manifest.Load(paths, manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude})
+	res, err := cluster.Discover(cluster.Options{
+		Paths:  opts.Paths,
+		Config: cfg,
+		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude},
+	})
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
-	p := &Project{Config: cfg, Set: set, Settings: settings}
-	p.Clusters = []*lint.Cluster{{Objects: set.Objects, Problems: set.Problems, Settings: settings}}
+	p := &Project{Config: cfg, Set: res.Set, Settings: settings, Discovery: res, found: map[*lint.Cluster]*cluster.Cluster{}}
+	for _, d := range res.Clusters {
+		s, err := clusterSettings(opts, cfg, d)
+		if err != nil {
+			return nil, err
+		}
+		cl := &lint.Cluster{Name: d.Name, Objects: d.Objects, Problems: d.Problems, Settings: s}
+		p.Clusters = append(p.Clusters, cl)
+		p.found[cl] = d
+	}
 	if opts.Cluster != "" {
 		if err := p.selectCluster(opts.Cluster); err != nil {
 			return nil, err
 		}
 	}
+	if len(res.Clusters) > 1 || opts.Cluster != "" {
+		// Set is what the selected clusters read, so a broken cluster does
+		// not stop commands working on another one.
+		p.Set = p.unionSet()
+	}
 	return p, nil
+}
+
+// clusterSettings resolves one cluster's settings: a flag wins, then the
+// cluster's own entry in the config, then the config's global value.
+func clusterSettings(opts Options, cfg *config.Config, d *cluster.Cluster) (lint.Settings, error) {
+	c := *cfg
+	if d.ReleaseImage != "" {
+		c.ReleaseImage = d.ReleaseImage
+	}
+	if d.OpenShiftVersion != "" {
+		c.OpenShiftVersion = d.OpenShiftVersion
+	}
+	s, err := ResolveSettings(opts, &c)
+	if err != nil && d.Name != "" {
+		return s, usage("cluster %s: %v", d.Name, err)
+	}
+	return s, err
+}
+
+// Discovered returns how cl was found (nil for a cluster not made by Open).
+func (p *Project) Discovered(cl *lint.Cluster) *cluster.Cluster { return p.found[cl] }
+
+// ClustersIncluding returns the clusters that read one of files (paths as
+// the user gives them, e.g. a pre-commit file list): a changed base selects
+// every overlay built from it, a new file in a plain directory selects
+// that directory's cluster.
+func (p *Project) ClustersIncluding(files []string) []*lint.Cluster {
+	var out []*lint.Cluster
+	for _, cl := range p.Clusters {
+		d := p.found[cl]
+		for _, f := range files {
+			if d != nil && d.Includes(f) {
+				out = append(out, cl)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Relocate moves findings on values a kustomize patch set to that patch
+// (objects are already positioned in the base or overlay file that defines
+// them). Call it on each cluster's findings before merging them.
+func (p *Project) Relocate(cl *lint.Cluster, fs []lint.Finding) {
+	if d := p.found[cl]; d != nil {
+		d.Relocate(fs)
+	}
+}
+
+func (p *Project) unionSet() *manifest.Set {
+	set := &manifest.Set{}
+	seenObj := map[*manifest.Object]bool{}
+	seenProb := map[string]bool{}
+	seenFile := map[string]bool{}
+	for _, cl := range p.Clusters {
+		if d := p.found[cl]; d != nil {
+			for _, f := range d.Inputs {
+				if !seenFile[f] {
+					seenFile[f] = true
+					set.Files = append(set.Files, f)
+				}
+			}
+		}
+		for _, o := range cl.Objects {
+			if !seenObj[o] {
+				seenObj[o] = true
+				set.Objects = append(set.Objects, o)
+			}
+		}
+		for _, pr := range cl.Problems {
+			if k := pr.String(); !seenProb[k] {
+				seenProb[k] = true
+				set.Problems = append(set.Problems, pr)
+			}
+		}
+	}
+	return set
 }
 
 func (p *Project) selectCluster(name string) error {
