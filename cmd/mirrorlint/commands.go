@@ -8,5 +8,9 @@ func commands() []*cli.Command {
 		lintCommand(),
 		renderCommand(),
 		rulesCommand(),
+		diffCommand(),
+		resolveCommand(),
+		migrateCommand(),
+		fnCommand(),
 	}
 }

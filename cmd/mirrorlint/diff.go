@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/impact"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+func diffCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "show how a change alters the nodes' registry files, and whether it drains the nodes",
+		ArgsUsage: "OLD NEW | --base REV [PATH...]",
+		Description: `Renders both trees the way MCO would and prints the unified diff of the node files
+(/etc/containers/registries.conf and the search-registries drop-in), then the verdict:
+does the Machine Config Daemon only reload CRI-O, or cordon and drain the nodes (and
+reboot them, for the drop-in)? Every change is listed with its consequence.
+
+With --base REV the old tree is the same PATHs (default .) at git revision REV of the
+repository the working directory is in, read with git ls-tree/cat-file: the working
+tree, index and HEAD are left alone. A path that does not exist on one side is an
+empty tree (added or deleted by the change).
+
+--format json prints one object:
+  {"drain": bool, "reboot": bool, "action": "none|reload|drain|reboot|refused",
+   "reasons": [{"file", "scope", "message", "drain"}],
+   "files": {"/etc/containers/registries.conf": {"changed", "old", "new",
+             "oldSource", "newSource", "diff"}, ...},
+   "refused": [{"side": "old|new", "reason", "position": {"file", "line", ...}}]}
+
+Exit codes: 0 compared (drain or not); 1 MCO would refuse either side (the cluster
+keeps its current files), or --fail-on-drain and the nodes would drain; 2 usage error
+or unreadable input.
+
+Examples:
+  mirrorlint diff old/manifests new/manifests
+  mirrorlint diff --base origin/main --fail-on-drain clusters/prod`,
+		Flags: append(treeFlags(),
+			&cli.StringFlag{Name: "base", Usage: "compare PATHs with the same paths at git revision `REV`"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text or json"},
+			&cli.BoolFlag{Name: "fail-on-drain", Usage: "exit 1 when the change makes the nodes drain"},
+		),
+		Action: runDiff,
+	}
+}
+
+func runDiff(c *cli.Context) error {
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return fail(exitUsage, "diff --format %q: want text or json", format)
+	}
+	opts := projectOptions(c)
+	oldOpts, newOpts := opts, opts
+	rename := func(s string) string { return s }
+	oldLabel := "OLD"
+	if rev := c.String("base"); rev != "" {
+		snap, err := impact.Checkout(rev, opts.Paths)
+		if err != nil {
+			return fail(exitUsage, "%v", err)
+		}
+		defer snap.Close()
+		oldOpts.Paths, rename, oldLabel = snap.Paths, snap.Name, rev
+		for _, m := range snap.Missing {
+			fmt.Fprintf(c.App.ErrWriter, "mirrorlint: %s did not exist at %s: compared as an empty tree\n", m, rev)
+		}
+		if len(newOpts.Paths) == 0 {
+			newOpts.Paths = []string{"."}
+		}
+	} else {
+		if c.NArg() != 2 {
+			return fail(exitUsage, "diff takes OLD and NEW, or --base REV [PATH...] (see mirrorlint diff --help)")
+		}
+		oldOpts.Paths, newOpts.Paths = opts.Paths[:1], opts.Paths[1:]
+	}
+
+	oldP, err := openDiffSide(c, oldOpts, oldLabel, rename)
+	if err != nil {
+		return err
+	}
+	defer oldP.cleanup()
+	newP, err := openDiffSide(c, newOpts, "NEW", nil)
+	if err != nil {
+		return err
+	}
+	defer newP.cleanup()
+
+	res := impact.Compare(oldP.Project, newP.Project, rename)
+	if err := writeDiff(c.App.Writer, format, res); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	switch {
+	case len(res.Refused) > 0:
+		if format == "json" {
+			for _, r := range res.Refused {
+				fmt.Fprintf(c.App.ErrWriter, "%s: error: MCO would refuse to render the %s tree: %s\n", where(r.Position), r.Side, r.Reason)
+			}
+		}
+		return fail(exitFindings, "")
+	case res.Drain && c.Bool("fail-on-drain"):
+		return fail(exitFindings, "this change drains the nodes (--fail-on-drain)")
+	}
+	return nil
+}
+
+type diffSide struct {
+	*project.Project
+	cleanup func()
+}
+
+// openDiffSide opens one tree; unreadable files stop the comparison (exit
+// 2), as they do for render, because half a tree gives a wrong verdict.
+func openDiffSide(c *cli.Context, opts project.Options, label string, rename func(string) string) (*diffSide, error) {
+	p, missing, cleanup, err := impact.OpenSide(opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range missing {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: %s does not exist: compared as an empty tree\n", m)
+	}
+	if n := len(p.Set.Problems); n > 0 {
+		for _, pr := range p.Set.Problems {
+			file := pr.Pos.String()
+			if rename != nil && pr.Pos.File != "" {
+				pos := pr.Pos
+				pos.File = rename(pos.File)
+				file = pos.String()
+			}
+			fmt.Fprintf(c.App.ErrWriter, "%s: error: %s\n", file, pr.Message)
+		}
+		cleanup()
+		return nil, fail(exitUsage, "cannot compare: %d unreadable input(s) in %s (see above)", n, label)
+	}
+	return &diffSide{Project: p, cleanup: cleanup}, nil
+}
+
+func writeDiff(w io.Writer, format string, res *impact.Result) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return res.WriteText(w)
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/migrate"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+func migrateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "migrate",
+		Usage:     "convert ImageContentSourcePolicy objects to ImageDigestMirrorSets",
+		ArgsUsage: "[PATH...]",
+		Description: `Converts every ImageContentSourcePolicy under PATH (default .) to an
+ImageDigestMirrorSet, like oc adm migrate icsp but reproducibly: the IDMS keeps the
+ICSP's name, server-set metadata (uid, resourceVersion, generation, creationTimestamp,
+managedFields, selfLink, the last-applied annotation) and status are dropped, each
+entry keeps source and mirrors without a mirrorSourcePolicy (so the nodes render the
+same registries.conf), and the YAML is 2-space indented. Comments travel with the
+objects.
+
+Where the IDMSs go:
+  (default)      FILE.yaml gets a sibling FILE.idms.yaml with one IDMS per ICSP
+  -o DIR         DIR/FILE.idms.yaml instead
+  --in-place     each ICSP document is replaced inside its own file; the other
+                 documents are kept byte for byte
+Delete or replace the ICSP files yourself after the default or -o mode.
+
+Existing files are not overwritten without --force. Files are written atomically.
+--diff prints what would change as a unified diff and writes nothing.
+
+Exit codes: 0 done (or nothing to migrate); 2 usage error, unreadable input, or an
+output file that exists without --force.`,
+		Flags: []cli.Flag{
+			configFlag, maxFileSizeFlag,
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the IDMS files into `DIR`"},
+			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace the ICSP documents inside their files"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite existing output files"},
+			&cli.BoolFlag{Name: "diff", Usage: "dry run: print the unified diff of what would change, write nothing"},
+		},
+		Action: runMigrate,
+	}
+}
+
+func runMigrate(c *cli.Context) error {
+	opts := migrate.Options{OutDir: c.String("output"), InPlace: c.Bool("in-place")}
+	if opts.InPlace && opts.OutDir != "" {
+		return fail(exitUsage, "--in-place and -o cannot be combined")
+	}
+	paths := c.Args().Slice()
+	for _, p := range paths {
+		if p == "-" {
+			return fail(exitUsage, "migrate rewrites files: it cannot read standard input")
+		}
+	}
+	cfg, err := project.LoadConfig(projectOptions(c))
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	set, err := manifest.Load(paths, manifest.Options{MaxFileSize: c.Int64(maxFileSizeFlag.Name), Exclude: cfg.Exclude})
+	if err != nil {
+		return &project.UsageError{Err: err}
+	}
+	files := icspFiles(set)
+	changes, err := migrate.Plan(files, opts)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	if len(changes) == 0 {
+		fmt.Fprintln(c.App.ErrWriter, "mirrorlint: no ImageContentSourcePolicy found")
+		return nil
+	}
+	if c.Bool("diff") {
+		for _, ch := range changes {
+			if _, err := io.WriteString(c.App.Writer, ch.Diff()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := migrate.Apply(changes, c.Bool("force")); err != nil {
+		var ee *migrate.ExistsError
+		if errors.As(err, &ee) {
+			return fail(exitUsage, "%v (nothing was written)", err)
+		}
+		return fail(exitUsage, "%v", err)
+	}
+	for _, ch := range changes {
+		fmt.Fprintf(c.App.Writer, "wrote %s: ImageDigestMirrorSet %v from %s\n", ch.Path, ch.Names, ch.From)
+	}
+	return nil
+}
+
+// icspFiles lists, in walk order, the files holding an ICSP the cluster
+// would serve. Files with problems are left to lint.
+func icspFiles(set *manifest.Set) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, o := range set.Objects {
+		if o.Known && o.Kind == manifest.KindICSP && !seen[o.File] {
+			seen[o.File] = true
+			out = append(out, o.File)
+		}
+	}
+	return out
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/resolve"
+)
+
+func resolveCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "resolve",
+		Usage:     "list the pull sources a node would try for an image, in order",
+		ArgsUsage: "IMAGE [PATH...]",
+		Description: `Renders the registries.conf the nodes would get from the tree under PATH (default .)
+and asks containers/image, the library CRI-O pulls with, where IMAGE would be pulled
+from: the registry entry that matches (longest prefix), each mirror in order, and the
+primary location last. Mirrors the reference skips are shown in place: digest-only
+mirrors (ImageDigestMirrorSet, ICSP) for pulls by tag, tag-only mirrors
+(ImageTagMirrorSet) for pulls by digest. A source inside a blocked scope (Image
+blockedRegistries, or NeverContactSource) is never contacted; when no usable source is
+left the pull fails. Short names are shown with docker.io normalisation.
+
+Exit codes: 0 resolved; 1 MCO would refuse the tree (the nodes keep their previous
+registries.conf, so there is nothing to resolve against); 2 usage error, invalid
+reference or unreadable input.
+
+Examples:
+  mirrorlint resolve quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64 clusters/prod
+  mirrorlint resolve --format json registry.redhat.io/ubi9/ubi@sha256:… .`,
+		Flags: append(treeFlags(),
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text or json"},
+		),
+		Action: runResolve,
+	}
+}
+
+func runResolve(c *cli.Context) error {
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return fail(exitUsage, "resolve --format %q: want text or json", format)
+	}
+	if c.NArg() < 1 {
+		return fail(exitUsage, "resolve needs an IMAGE reference (see mirrorlint resolve --help)")
+	}
+	image := c.Args().First()
+	opts := projectOptions(c)
+	opts.Paths = opts.Paths[1:]
+	p, err := project.Open(opts)
+	if err != nil {
+		return err
+	}
+	if n := len(p.Set.Problems); n > 0 {
+		for _, pr := range p.Set.Problems {
+			c.App.ErrWriter.Write([]byte(pr.String() + "\n"))
+		}
+		return fail(exitUsage, "cannot resolve: %d unreadable input(s) (see above)", n)
+	}
+	if len(p.Clusters) > 1 {
+		return fail(exitUsage, "the tree holds %d clusters: name one with --cluster", len(p.Clusters))
+	}
+	r := project.Render(p.Clusters[0])
+	reportRender(c.App.ErrWriter, r)
+	if r.Refusal != nil {
+		return fail(exitFindings, "")
+	}
+	conf := r.Output.RegistriesConf
+	if conf == nil {
+		conf = render.Template()
+	}
+	res, err := resolve.Resolve(conf, r.Output.SearchRegistriesConf, image)
+	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	if format == "json" {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return res.WriteText(c.App.Writer)
+}
