@@ -28,9 +28,21 @@ func templateConf() sysregistriesv2.V2RegistriesConf {
 // struct lacked it. Everything else about the encoding is unchanged.
 var alsHelperLine = []byte("additional-layer-store-auth-helper = \"\"\n")
 
-// encodeConf writes conf as MCO does (BurntSushi toml's encoder, which MCO
-// uses too) for release v.
+// encodeConf writes conf as MCO does (BurntSushi toml's encoder) for
+// release v. Configurations that only hold the shapes MCO produces, with
+// plain printable-ASCII strings, go through fastEncode, which writes the same
+// bytes without reflection (the reflective encoder dominated render time for
+// large inputs); anything else goes to the real encoder.
 func encodeConf(conf *sysregistriesv2.V2RegistriesConf, v Version) ([]byte, error) {
+	if out, ok := fastEncode(conf, v.AtLeast(19)); ok {
+		return out, nil
+	}
+	return tomlEncode(conf, v)
+}
+
+// tomlEncode is the reference path: BurntSushi's encoder, then the 4.14–4.18
+// adjustment.
+func tomlEncode(conf *sysregistriesv2.V2RegistriesConf, v Version) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.Grow(64 + 160*len(conf.Registries))
 	if err := toml.NewEncoder(&buf).Encode(conf); err != nil {
