@@ -137,11 +137,13 @@ func renderRegistries(insecure []string, blocked []indexedScope, entries []specE
 // every blocked and allowed entry must be a valid scope.
 func checkPolicy(pr payloadResult, releaseImage string) *Refusal {
 	if len(pr.allowed) != 0 && len(pr.policyBlocked) != 0 {
-		ref, err := reference.ParseNamed(releaseImage)
-		if err != nil {
-			return &Refusal{Reason: ReasonReleaseImage}
+		// With the release image unknown the payload exception cannot
+		// apply (Render already refused an unparseable non-empty one).
+		exempt := false
+		if ref, err := reference.ParseNamed(releaseImage); err == nil {
+			exempt = len(pr.allowed) == 1 && pr.allowed[0] == ref.Name()
 		}
-		if !(len(pr.allowed) == 1 && pr.allowed[0] == ref.Name()) {
+		if !exempt {
 			sub := imageSubject("blockedRegistries", pr.policyBlocked[0].index)
 			for k, i := range pr.allowedIndex {
 				if i >= 0 {

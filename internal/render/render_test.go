@@ -238,6 +238,8 @@ func TestRefusals(t *testing.T) {
 		{"unparseable release", Input{ReleaseImage: "Quay.io/UPPER:tag"}, ReasonReleaseImage, Subject{}},
 		{"allowed and blocked", Input{ReleaseImage: testRelease, Image: img(configv1.RegistrySources{BlockedRegistries: []string{"b.io"}, AllowedRegistries: []string{"a.io"}})},
 			PrefixPolicy + `: invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified`, Subject{kindImage, 0, "spec.registrySources.allowedRegistries[0]"}},
+		{"allowed and blocked, release unknown", Input{Image: img(configv1.RegistrySources{BlockedRegistries: []string{"b.io"}, AllowedRegistries: []string{"a.io"}})},
+			PrefixPolicy + `: invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified`, Subject{kindImage, 0, "spec.registrySources.allowedRegistries[0]"}},
 		{"invalid allowed", Input{Image: img(configv1.RegistrySources{AllowedRegistries: []string{"a.io", "*.a.io:1"}})},
 			PrefixPolicy + `: invalid entry for allowed registries "*.a.io:1"`, Subject{kindImage, 0, "spec.registrySources.allowedRegistries[1]"}},
 		{"4.13 mix", Input{Version: Version{Minor: 13, Patch: 5},
