@@ -98,6 +98,10 @@ func Load(opts Options) (*Engine, error) {
 		rego.Store(inmem.NewFromObject(data)),
 		rego.ParsedQuery(body),
 		rego.Capabilities(caps),
+		// Keep results as OPA terms: members often carry whole input
+		// objects, and converting their content back to Go is most of the
+		// cost of a run. slim converts only what a finding needs.
+		rego.GenerateJSON(func(t *ast.Term, _ *rego.EvalContext) (any, error) { return t, nil }),
 	).PrepareForEval(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("prepare policy query: %w", compileError(err, opts.AllowNet))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
@@ -35,8 +36,16 @@ func (e *Engine) Evaluate(c *lint.Context) ([]lint.Finding, error) {
 	idx := newObjectIndex(c.Cluster.Objects)
 	var out []lint.Finding
 	for _, o := range e.outputs {
-		members, _ := rs[0].Bindings[o.variable].([]any)
-		for _, m := range members {
+		t, _ := rs[0].Bindings[o.variable].(*ast.Term)
+		arr, _ := t.Value.(*ast.Array)
+		if arr == nil {
+			continue
+		}
+		for i := range arr.Len() {
+			m, err := slimMember(arr.Elem(i).Value)
+			if err != nil {
+				return nil, fmt.Errorf("data.%s.%s: %w", o.pkg, o.set, err)
+			}
 			f, err := o.finding(m, idx)
 			if err != nil {
 				return nil, err
@@ -95,6 +104,92 @@ func (o output) finding(m any, idx objectIndex) (lint.Finding, error) {
 		return f, nil
 	}
 	return f, fmt.Errorf("data.%s.%s: member %s is neither an object nor a string", o.pkg, o.set, compact(m))
+}
+
+// slimMember converts a set member to Go, but of an object reference
+// (under "object" or in "related") only the keys that identify it: a
+// policy may pass a whole input object, content and all.
+func slimMember(v ast.Value) (any, error) {
+	obj, ok := v.(ast.Object)
+	if !ok {
+		return ast.JSON(v)
+	}
+	out := make(map[string]any, obj.Len())
+	err := obj.Iter(func(k, val *ast.Term) error {
+		key, ok := k.Value.(ast.String)
+		if !ok {
+			return fmt.Errorf("member has a non-string key %s", k)
+		}
+		var err error
+		switch string(key) {
+		case "object":
+			out["object"], err = slimObject(val.Value)
+		case "related":
+			out["related"], err = slimRelated(val.Value)
+		default:
+			out[string(key)], err = ast.JSON(val.Value)
+		}
+		return err
+	})
+	return out, err
+}
+
+var objectKeys = []string{"kind", "name", "file", "doc"}
+
+func slimObject(v ast.Value) (any, error) {
+	obj, ok := v.(ast.Object)
+	if !ok {
+		return ast.JSON(v)
+	}
+	out := map[string]any{}
+	for _, k := range objectKeys {
+		if t := obj.Get(ast.StringTerm(k)); t != nil {
+			x, err := ast.JSON(t.Value)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = x
+		}
+	}
+	return out, nil
+}
+
+func slimRelated(v ast.Value) (any, error) {
+	arr, ok := v.(*ast.Array)
+	if !ok {
+		return ast.JSON(v)
+	}
+	out := make([]any, 0, arr.Len())
+	for i := range arr.Len() {
+		e, ok := arr.Elem(i).Value.(ast.Object)
+		if !ok {
+			x, err := ast.JSON(arr.Elem(i).Value)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, x)
+			continue
+		}
+		m := map[string]any{}
+		err := e.Iter(func(k, val *ast.Term) error {
+			key, ok := k.Value.(ast.String)
+			if !ok {
+				return fmt.Errorf("related has a non-string key %s", k)
+			}
+			var err error
+			if key == "object" {
+				m["object"], err = slimObject(val.Value)
+			} else {
+				m[string(key)], err = ast.JSON(val.Value)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
 
 var memberKeys = map[string]bool{"rule": true, "msg": true, "object": true, "path": true, "related": true}

@@ -99,8 +99,14 @@ func renderedValue(c *lint.Context) ast.Value {
 					item("pull-from-mirror", ast.String(m.PullFromMirror)),
 				)))
 			}
+			// containers/image reads a missing prefix as the location;
+			// policies get the scope the entry really applies to.
+			prefix := r.Prefix
+			if prefix == "" {
+				prefix = r.Location
+			}
 			regs = append(regs, ast.NewTerm(ast.NewObject(
-				item("prefix", ast.String(r.Prefix)),
+				item("prefix", ast.String(prefix)),
 				item("location", ast.String(r.Location)),
 				item("insecure", ast.Boolean(r.Insecure)),
 				item("blocked", ast.Boolean(r.Blocked)),

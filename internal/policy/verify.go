@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/tester"
+	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
 // Verify runs the Rego unit tests (rules named test_*) of the built-in
@@ -39,6 +41,7 @@ func Verify(opts Options, w io.Writer) (failed bool, err error) {
 		SetModules(mods.byName).
 		SetTimeout(opts.timeout()).
 		CapturePrintOutput(true).
+		EnableTracing(true). // only a trace says which expression failed
 		SetParallel(1)
 	ch, err := runner.RunTests(ctx, nil)
 	if err != nil {
@@ -74,8 +77,8 @@ func Verify(opts Options, w io.Writer) (failed bool, err error) {
 		case r.Fail:
 			fail++
 			fmt.Fprintf(w, "  %s: FAIL (%s)\n    %s:%d: test failed", name, duration(r.Duration), r.Location.File, r.Location.Row)
-			if r.FailedAt != nil && r.FailedAt.Location != nil {
-				fmt.Fprintf(w, " at %s:%d: %s", r.FailedAt.Location.File, r.FailedAt.Location.Row, oneLine(string(r.FailedAt.Location.Text)))
+			if loc := failedAt(r); loc != nil {
+				fmt.Fprintf(w, " at %s:%d: %s", loc.File, loc.Row, oneLine(string(loc.Text)))
 			}
 			fmt.Fprintln(w)
 		case r.Skip:
@@ -111,6 +114,26 @@ func Verify(opts Options, w io.Writer) (failed bool, err error) {
 		fmt.Fprintf(w, "SKIPPED: %d/%d\n", skip, total)
 	}
 	return fail+errs > 0, nil
+}
+
+// failedAt is the expression of the test's own body that failed last: the
+// trace also holds failures inside the rules a test calls, which are
+// usually expected (a rule body that did not match), so only expressions in
+// the test's file at or below the test's first line count.
+func failedAt(r *tester.Result) *ast.Location {
+	var loc *ast.Location
+	for _, ev := range r.Trace {
+		if ev.Op != topdown.FailOp || ev.Location == nil {
+			continue
+		}
+		if _, ok := ev.Node.(*ast.Expr); !ok {
+			continue
+		}
+		if ev.Location.File == r.Location.File && ev.Location.Row >= r.Location.Row {
+			loc = ev.Location
+		}
+	}
+	return loc
 }
 
 func duration(d time.Duration) string {

@@ -1,0 +1,217 @@
+package policy
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+func loadFixture(t testing.TB, paths ...string) *lint.Context {
+	t.Helper()
+	set, err := manifest.Load(paths, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Problems) > 0 {
+		t.Fatalf("fixture problems: %v", set.Problems)
+	}
+	return lint.NewContext(&lint.Cluster{Name: "test", Objects: set.Objects})
+}
+
+func mustLoad(t testing.TB, opts Options) *Engine {
+	t.Helper()
+	e, err := Load(opts)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return e
+}
+
+type want struct {
+	rule     string
+	severity lint.Severity
+	file     string
+	line     int
+	column   int
+	path     string
+	msg      string // substring
+}
+
+func TestUserPolicyFindingsAtTheMirror(t *testing.T) {
+	e := mustLoad(t, Options{Dirs: []string{"testdata/policies"}})
+	c := loadFixture(t, "testdata/manifests")
+	fs, err := e.Evaluate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idms := filepath.Join("testdata", "manifests", "idms.yaml")
+	itms := filepath.Join("testdata", "manifests", "itms.yaml")
+	wants := []want{
+		{"acme.mirrors/allowed-registry", lint.Error, idms, 10, 7, "spec.imageDigestMirrors[0].mirrors[1]", "mirror mirror.elsewhere.example/ocp/release is outside"},
+		{"acme.mirrors/allowed-registry", lint.Error, itms, 9, 45, "spec.imageTagMirrors[0].mirrors[1]", "mirror quay.io/vendor-copy is outside"},
+		{"acme.mirrors/tag-mirror", lint.Warning, itms, 9, 14, "spec.imageTagMirrors[0].mirrors", "tag mirrors for docker.io/vendor"},
+		{"acme.mirrors/info", lint.Info, "", 0, 0, "", "policies ran over a rendered registries.conf"},
+	}
+	if len(fs) != len(wants) {
+		t.Fatalf("got %d findings, want %d:\n%s", len(fs), len(wants), dump(fs))
+	}
+	for _, w := range wants {
+		if !hasFinding(fs, w) {
+			t.Errorf("missing %+v in:\n%s", w, dump(fs))
+		}
+	}
+	for _, f := range fs {
+		if f.Rule == "acme.mirrors/tag-mirror" && f.Object != (lint.ObjectRef{Kind: "ImageTagMirrorSet", Name: "vendor-tags"}) {
+			t.Errorf("tag-mirror object = %+v", f.Object)
+		}
+	}
+}
+
+func hasFinding(fs []lint.Finding, w want) bool {
+	for _, f := range fs {
+		if f.Rule == w.rule && f.Severity == w.severity && f.File == w.file && f.Line == w.line &&
+			f.Column == w.column && f.Path == w.path && strings.Contains(f.Message, w.msg) {
+			return true
+		}
+	}
+	return false
+}
+
+func dump(fs []lint.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString("  " + f.Position.String() + " " + f.Severity.String() + " " + f.Rule + " [" + f.Path + "] " + f.Message + "\n")
+	}
+	return b.String()
+}
+
+func TestRulesFromMetadataAndLiterals(t *testing.T) {
+	e := mustLoad(t, Options{Dirs: []string{"testdata/policies"}, Builtin: true})
+	got := map[string]*lint.Rule{}
+	for _, r := range e.Rules() {
+		got[r.ID] = r
+	}
+	checks := []struct {
+		id      string
+		sev     lint.Severity
+		summary string
+	}{
+		{"acme.mirrors/allowed-registry", lint.Error, "Every mirror lives on the ACME registry."},
+		{"acme.mirrors/tag-mirror", lint.Warning, "ACME mirror rules"}, // package title: the rule has none
+		{"acme.mirrors/info", lint.Info, "ACME mirror rules"},
+		{"icsp-mixed-with-sets", lint.Error, "ImageContentSourcePolicy objects exist together"},
+		{"mirror-registry-not-allowed", lint.Error, "A mirror lies outside"},
+		{"never-contact-required", lint.Error, "A mirror entry for a source listed"},
+		{"tag-mirror-forbidden", lint.Error, "An ImageTagMirrorSet covers"},
+	}
+	for _, c := range checks {
+		r := got[c.id]
+		if r == nil {
+			t.Errorf("rule %s missing; have %v", c.id, keys(got))
+			continue
+		}
+		if r.Severity != c.sev || !strings.HasPrefix(r.Summary, c.summary) || r.Origin != lint.OriginPolicy {
+			t.Errorf("rule %s = {%v %q %s}, want {%v %q…}", c.id, r.Severity, r.Summary, r.Origin, c.sev, c.summary)
+		}
+	}
+	if len(got) != len(checks) {
+		t.Errorf("got rules %v, want exactly %d", keys(got), len(checks))
+	}
+	if !e.Known("icsp-mixed-with-sets") || e.Known("acme.mirrors/nope") {
+		t.Error("Known disagrees with Rules")
+	}
+}
+
+func keys(m map[string]*lint.Rule) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestHTTPSendRefusedUnlessAllowNet(t *testing.T) {
+	_, err := Load(Options{Dirs: []string{"testdata/broken/net"}})
+	var ce *CompileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("want a *CompileError, got %v", err)
+	}
+	msg := err.Error()
+	for _, s := range []string{"testdata/broken/net/net.rego:4:", "http.send", "--allow-net"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("error %q does not mention %q", msg, s)
+		}
+	}
+	if _, err := Load(Options{Dirs: []string{"testdata/broken/net"}, AllowNet: true}); err != nil {
+		t.Errorf("with AllowNet: %v", err)
+	}
+}
+
+func TestRemovedBuiltinsStayRemovedWithAllowNet(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "env.rego"), "package acme.env\n\ndeny contains x if {\n\tx := opa.runtime().env.HOME\n}\n")
+	_, err := Load(Options{Dirs: []string{dir}, AllowNet: true})
+	if err == nil || !strings.Contains(err.Error(), "opa.runtime is disabled") || !strings.Contains(err.Error(), "env.rego:4:") {
+		t.Fatalf("want opa.runtime refused at env.rego:4, got %v", err)
+	}
+}
+
+func TestSyntaxErrorHasFileAndLine(t *testing.T) {
+	_, err := Load(Options{Dirs: []string{"testdata/broken/syntax"}})
+	var ce *CompileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("want a *CompileError, got %v", err)
+	}
+	p := ce.Problems[0]
+	if p.File != filepath.Join("testdata", "broken", "syntax", "broken.rego") || p.Line != 4 {
+		t.Errorf("problem at %s:%d, want broken.rego:4 (%v)", p.File, p.Line, err)
+	}
+	if !strings.Contains(err.Error(), "broken.rego:4:") {
+		t.Errorf("message lacks file:line: %v", err)
+	}
+}
+
+func TestReservedPackageRefused(t *testing.T) {
+	_, err := Load(Options{Dirs: []string{"testdata/broken/reserved"}})
+	if err == nil || !strings.Contains(err.Error(), "reserved.rego:1:") || !strings.Contains(err.Error(), "reserved") {
+		t.Fatalf("want reserved package error at reserved.rego:1, got %v", err)
+	}
+}
+
+func TestHeavyLoopStoppedByTimeLimit(t *testing.T) {
+	e := mustLoad(t, Options{Dirs: []string{"testdata/broken/slow"}, Timeout: time.Second})
+	c := loadFixture(t, "testdata/manifests")
+	start := time.Now()
+	_, err := e.Evaluate(c)
+	took := time.Since(start)
+	if err == nil {
+		t.Fatal("a ten-billion-step policy finished without error")
+	}
+	if !strings.Contains(err.Error(), "time limit of 1s") || !strings.Contains(err.Error(), "--policy-timeout") {
+		t.Errorf("error does not name the limit: %v", err)
+	}
+	if took > 5*time.Second {
+		t.Errorf("evaluation took %s with a 1s limit", took)
+	}
+}
+
+func TestMalformedMemberIsAnError(t *testing.T) {
+	e := mustLoad(t, Options{Dirs: []string{"testdata/broken/badmember"}})
+	_, err := e.Evaluate(loadFixture(t, "testdata/manifests"))
+	if err == nil || !strings.Contains(err.Error(), `unknown key "mesage"`) || !strings.Contains(err.Error(), "data.acme.bad.deny") {
+		t.Fatalf("want unknown-key error naming the set, got %v", err)
+	}
+}
+
+func TestNoPoliciesNoFindings(t *testing.T) {
+	e := mustLoad(t, Options{})
+	fs, err := e.Evaluate(loadFixture(t, "testdata/manifests"))
+	if err != nil || len(fs) != 0 {
+		t.Fatalf("got %v, %v", fs, err)
+	}
+}

@@ -1,0 +1,93 @@
+package policy
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/render"
+)
+
+// The built-in library over real files: the ICSP mixing rule on every
+// object, and the three opt-in organisation policies configured by data.
+func TestBuiltinLibraryOnFixture(t *testing.T) {
+	e := mustLoad(t, Options{Builtin: true, DataFiles: []string{"testdata/data/org.yaml", "testdata/data/tags.json"}})
+	fs, err := e.Evaluate(loadFixture(t, "testdata/mixed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	icsp := filepath.Join("testdata", "mixed", "icsp.yaml")
+	sets := filepath.Join("testdata", "mixed", "sets.yaml")
+	wants := []want{
+		{"icsp-mixed-with-sets", lint.Error, icsp, 2, 7, "kind", "ImageContentSourcePolicy/legacy exists together with ImageDigestMirrorSet/digests and 1 more: OpenShift 4.13.0–4.13.26 refuses the mix outright; later versions accept it while ImageContentSourcePolicy is deprecated"},
+		{"icsp-mixed-with-sets", lint.Error, sets, 2, 7, "kind", "ImageDigestMirrorSet/digests exists together with ImageContentSourcePolicy/legacy:"},
+		{"icsp-mixed-with-sets", lint.Error, sets, 12, 7, "kind", "`mirrorlint migrate`"},
+		{"mirror-registry-not-allowed", lint.Error, sets, 19, 7, "spec.imageTagMirrors[0].mirrors[0]", `mirror "mirror.other.example/quay" is not on an allowed registry`},
+		{"never-contact-required", lint.Error, icsp, 7, 13, "spec.repositoryDigestMirrors[0].source", "an ImageContentSourcePolicy always allows contacting it"},
+		{"never-contact-required", lint.Error, sets, 7, 13, "spec.imageDigestMirrors[0].source", "set mirrorSourcePolicy: NeverContactSource"},
+		{"tag-mirror-forbidden", lint.Error, sets, 17, 13, "spec.imageTagMirrors[0].source", `tag mirrors for "quay.io" serve "quay.io/openshift-release-dev"`},
+	}
+	if len(fs) != len(wants) {
+		t.Fatalf("got %d findings, want %d:\n%s", len(fs), len(wants), dump(fs))
+	}
+	for _, w := range wants {
+		if !hasFinding(fs, w) {
+			t.Errorf("missing %+v in:\n%s", w, dump(fs))
+		}
+	}
+	for _, f := range fs {
+		if f.Rule == "icsp-mixed-with-sets" && f.Object.Name == "legacy" {
+			if len(f.Related) != 2 || f.Related[0].Line == 0 || f.Related[1].Line == 0 {
+				t.Errorf("ICSP finding should relate both sets with positions: %+v", f.Related)
+			}
+		}
+	}
+}
+
+func TestBuiltinOrgPoliciesOffWithoutData(t *testing.T) {
+	e := mustLoad(t, Options{Builtin: true})
+	fs, err := e.Evaluate(loadFixture(t, "testdata/mixed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if f.Rule != "icsp-mixed-with-sets" {
+			t.Errorf("unexpected finding without data: %s", dump([]lint.Finding{f}))
+		}
+	}
+}
+
+func TestICSPMixNamesAffectedTarget(t *testing.T) {
+	e := mustLoad(t, Options{Builtin: true})
+	c := loadFixture(t, "testdata/mixed")
+	v, _ := render.ParseVersion("4.13.10")
+	c.Settings.Version = v
+	fs, err := e.Evaluate(c)
+	if err != nil || len(fs) == 0 {
+		t.Fatalf("%v %v", fs, err)
+	}
+	if !strings.Contains(fs[0].Message, "(the target OpenShift 4.13.10 is one of them)") {
+		t.Errorf("message does not name the target: %s", fs[0].Message)
+	}
+}
+
+func TestDataFileErrors(t *testing.T) {
+	cases := []struct {
+		name  string
+		files []string
+		want  string
+	}{
+		{"unknown config key", []string{"testdata/data/typo.yaml"}, "data file testdata/data/typo.yaml: data.mirrorlint.allowed_mirror_registry: unknown key"},
+		{"conflicting files", []string{"testdata/data/org.yaml", "testdata/data/conflict.yaml"}, "data.mirrorlint.never_contact_sources is already set by testdata/data/org.yaml"},
+		{"missing file", []string{"testdata/data/nope.yaml"}, "data file testdata/data/nope.yaml"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Load(Options{Builtin: true, DataFiles: c.files})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want %q", err, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,3 @@
+package acme.bad
+
+deny contains {"rule": "typo", "mesage": "misspelt key"} if true

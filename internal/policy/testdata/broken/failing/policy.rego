@@ -1,0 +1,3 @@
+package acme.failing
+
+deny contains "always" if true

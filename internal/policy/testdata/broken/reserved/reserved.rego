@@ -1,0 +1,3 @@
+package mirrorlint.mine
+
+deny contains "x" if false

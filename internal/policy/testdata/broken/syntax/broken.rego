@@ -1,0 +1,5 @@
+package acme.broken
+
+deny contains msg if {
+	msg := "unterminated
+}
