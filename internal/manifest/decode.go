@@ -57,7 +57,9 @@ type fileParse struct {
 
 func (fp *fileParse) source() *source {
 	if fp.src == nil {
-		fp.src = newSource(fp.data)
+		// The read buffer is reused for the next file; kept objects need
+		// their own copy of the text.
+		fp.src = newSource(bytes.Clone(fp.data))
 	}
 	return fp.src
 }

@@ -168,3 +168,19 @@ func TestHostileManyDocuments(t *testing.T) {
 		t.Errorf("line %d", o.Node.Line)
 	}
 }
+
+func TestHostileMergeCycle(t *testing.T) {
+	s, _ := LoadReader("-", strings.NewReader(`apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata: &m
+  name: merge
+  <<: *m
+spec: &s
+  <<: [*s, *s]
+`), Options{})
+	// yaml.v3 rejects the alias to an enclosing anchor at parse time or we
+	// refuse it while converting; either way a Problem, not a hang.
+	if len(s.Problems) != 1 || len(s.Objects) != 0 {
+		t.Fatalf("problems %v objects %v", s.Problems, refs(s))
+	}
+}

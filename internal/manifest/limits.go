@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -14,11 +15,28 @@ import (
 // it (Content, JSON) explodes. Real manifests use few anchors, if any.
 const maxAliasExpansion = 100_000
 
+// readBufs recycles read buffers between files: the YAML parser copies
+// everything it keeps, so a buffer is free again once a file is parsed
+// (objects that keep the text take a copy, see fileParse.source).
+var readBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooledBuffer keeps one odd large file from pinning its buffer.
+const maxPooledBuffer = 1 << 20
+
+func releaseBuffer(b *bytes.Buffer) {
+	if b != nil && b.Cap() <= maxPooledBuffer {
+		b.Reset()
+		readBufs.Put(b)
+	}
+}
+
 // readInput reads a file (or stdin) but never more than max+1 bytes, so a
 // huge file, or one that grows while we read it, cannot exhaust memory.
-func readInput(it walkItem, max int64, stdin io.Reader) ([]byte, *Problem) {
+// The caller releases the returned buffer.
+func readInput(it walkItem, max int64, stdin io.Reader) (*bytes.Buffer, *Problem) {
 	pos := Position{File: it.name}
 	var r io.Reader
+	var size int64
 	if it.stdin {
 		r = stdin
 	} else {
@@ -27,20 +45,25 @@ func readInput(it walkItem, max int64, stdin io.Reader) ([]byte, *Problem) {
 			return nil, &Problem{Pos: pos, Code: "read-error", Message: err.Error()}
 		}
 		defer f.Close()
-		if fi, err := f.Stat(); err == nil && fi.Size() > max {
-			return nil, tooLarge(pos, fi.Size(), max, false)
+		if fi, err := f.Stat(); err == nil {
+			if size = fi.Size(); size > max {
+				return nil, tooLarge(pos, size, max, false)
+			}
 		}
 		r = f
 	}
-	var buf bytes.Buffer
+	buf := readBufs.Get().(*bytes.Buffer)
+	buf.Grow(int(size) + bytes.MinRead)
 	n, err := buf.ReadFrom(io.LimitReader(r, max+1))
 	if err != nil {
+		releaseBuffer(buf)
 		return nil, &Problem{Pos: pos, Code: "read-error", Message: err.Error()}
 	}
 	if n > max {
+		releaseBuffer(buf)
 		return nil, tooLarge(pos, n, max, true)
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 func tooLarge(pos Position, size, max int64, atLeast bool) *Problem {

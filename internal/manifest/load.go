@@ -107,9 +107,10 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 			}}}
 		}
 	}()
-	data, prob := readInput(it, opts.maxFileSize(), stdin)
+	buf, prob := readInput(it, opts.maxFileSize(), stdin)
 	if prob != nil {
 		return fileResult{problems: []Problem{*prob}}
 	}
-	return parseFile(it.name, data)
+	defer releaseBuffer(buf)
+	return parseFile(it.name, buf.Bytes())
 }

@@ -65,7 +65,7 @@ func (o *Object) walk(p Path) (key, val *yaml.Node, found bool) {
 			if n.Kind != yaml.MappingNode {
 				return nil, cur, false
 			}
-			k, v := mapEntry(n, e)
+			k, v := mapEntry(n, e, 0)
 			if v == nil {
 				if curKey != nil {
 					return curKey, nil, false
@@ -87,13 +87,15 @@ func (o *Object) walk(p Path) (key, val *yaml.Node, found bool) {
 
 // mapEntry finds key in m, looking into merged (<<) mappings when it is not
 // written explicitly; the last explicit duplicate wins.
-func mapEntry(m *yaml.Node, key string) (k, v *yaml.Node) {
+func mapEntry(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if c := m.Content[i]; c.Kind == yaml.ScalarNode && c.Value == key && c.ShortTag() != "!!merge" {
 			k, v = c, m.Content[i+1]
 		}
 	}
-	if v != nil {
+	// Merges can form cycles (an anchored mapping merging itself) and
+	// chains of any length; real files merge a level or two.
+	if v != nil || depth > 8 {
 		return k, v
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -104,7 +106,7 @@ func mapEntry(m *yaml.Node, key string) (k, v *yaml.Node) {
 			}
 			for _, s := range srcs {
 				if d := deref(s); d != nil && d.Kind == yaml.MappingNode && d != m {
-					if k, v := mapEntry(d, key); v != nil {
+					if k, v := mapEntry(d, key, depth+1); v != nil {
 						return k, v
 					}
 				}
