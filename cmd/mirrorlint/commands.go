@@ -12,5 +12,6 @@ func commands() []*cli.Command {
 		resolveCommand(),
 		migrateCommand(),
 		fnCommand(),
+		clustersCommand(),
 	}
 }

@@ -42,13 +42,18 @@ Examples:
 			&cli.StringSliceFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT[=FILE]`, repeatable: " + strings.Join(report.Formats(), ", ") + " (default text on stdout)"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above this severity: error, warning, info (default error, or failOn in the config)"},
 			&cli.StringFlag{Name: "render", Usage: "also write the rendered registries.conf to `FILE` (an artifact for reviewers)"},
+			contextFlag, summaryFlag,
 		),
 		Action: runLint,
 	}
 }
 
 func runLint(c *cli.Context) error {
-	p, err := openProject(c)
+	scope, err := newLintScope(c)
+	if err != nil {
+		return err
+	}
+	p, err := project.Open(scope.options(projectOptions(c)))
 	if err != nil {
 		return err
 	}
@@ -80,7 +85,8 @@ func runLint(c *cli.Context) error {
 		}
 	}
 	all = append(all, engine.Finish())
-	rep.Findings = lint.Merge(all...)
+	rep.Findings = scope.apply(p, lint.Merge(all...))
+	repOpts := scope.reportOptions(p)
 
 	if path := c.String("render"); path != "" {
 		if err := writeRenderArtifact(path, rep); err != nil {
@@ -88,10 +94,12 @@ func runLint(c *cli.Context) error {
 		}
 	}
 	for _, o := range outputs {
+		o.w = report.Configure(o.w, repOpts)
 		if err := o.write(c.App.Writer, rep); err != nil {
 			return fail(exitUsage, "%v", err)
 		}
 	}
+	scope.writeSummary(c, rep, repOpts)
 	if lint.Fails(rep.Findings, failOn) {
 		return fail(exitFindings, "")
 	}

@@ -100,7 +100,7 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 	if err != nil {
 		return err
 	}
-	remap := &origin.Remapper{Roots: p.Roots}
+	remap := &origin.Remapper{Roots: p.Roots, Discover: true}
 	findings := remap.Remap(set.Objects, lint.Merge(fs, engine.Finish()))
 
 	rep := &report.Report{Findings: findings, Rules: p.Rules.All()}

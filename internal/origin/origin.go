@@ -10,6 +10,7 @@
 package origin
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,10 +34,14 @@ type Remapper struct {
 	// in order (the --context directory, then "."). kustomize writes origin
 	// paths relative to the kustomization it built.
 	Roots []string
+	// Discover also tries every kustomization directory below the first
+	// root when no root holds an origin path.
+	Discover bool
 	// Load reads the origin files; zero means the manifest defaults.
 	Load manifest.Options
 
-	files map[string]*sourceFile // by resolved path; nil entry: unreadable
+	files    map[string]*sourceFile // by resolved path; nil entry: unreadable
+	kustDirs *[]string
 }
 
 type sourceFile struct {
@@ -82,7 +87,7 @@ func (r *Remapper) position(objs []*manifest.Object, pos manifest.Position, ref 
 	if streamObj == nil || streamObj.Origin == "" {
 		return pos
 	}
-	src := r.source(streamObj.Origin)
+	src, o := r.source(streamObj)
 	if src == nil {
 		// The file is not here (built elsewhere, or a remote base): its
 		// name still tells the user more than a line of the stream does.
@@ -91,7 +96,6 @@ func (r *Remapper) position(objs []*manifest.Object, pos manifest.Position, ref 
 		}
 		return pos
 	}
-	o := match(src.objects, streamObj)
 	if o == nil {
 		return manifest.Position{File: src.name}
 	}
@@ -132,14 +136,30 @@ func streamObject(objs []*manifest.Object, pos manifest.Position, ref lint.Objec
 	return best
 }
 
-// source reads an origin file once.
-func (r *Remapper) source(origin string) *sourceFile {
+// source finds the file an origin path names and the object in it. When
+// the path resolves under several roots (an origin relative to one of many
+// overlays), the file that holds the object wins.
+func (r *Remapper) source(so *manifest.Object) (*sourceFile, *manifest.Object) {
+	var firstFile *sourceFile
+	for _, path := range r.candidates(so.Origin) {
+		sf := r.load(path)
+		if sf == nil {
+			continue
+		}
+		if firstFile == nil {
+			firstFile = sf
+		}
+		if o := match(sf.objects, so); o != nil {
+			return sf, o
+		}
+	}
+	return firstFile, nil
+}
+
+// load reads an origin file once.
+func (r *Remapper) load(path string) *sourceFile {
 	if r.files == nil {
 		r.files = map[string]*sourceFile{}
-	}
-	path := r.resolve(origin)
-	if path == "" {
-		return nil
 	}
 	if sf, ok := r.files[path]; ok {
 		return sf
@@ -153,30 +173,76 @@ func (r *Remapper) source(origin string) *sourceFile {
 	return sf
 }
 
-// resolve finds the origin file under the roots; "" when it is nowhere.
-func (r *Remapper) resolve(origin string) string {
+// candidates lists the existing files an origin path may name: under each
+// root, then (with Discover, when no root has it) under every kustomization
+// directory below the first root.
+func (r *Remapper) candidates(origin string) []string {
 	// The origin annotation may carry a repo/ref for remote bases; only
 	// local paths can be re-read.
-	if strings.Contains(origin, "://") {
-		return ""
+	if origin == "" || strings.Contains(origin, "://") {
+		return nil
 	}
 	p := filepath.FromSlash(origin)
 	if filepath.IsAbs(p) {
 		if isFile(p) {
-			return filepath.Clean(p)
+			return []string{filepath.Clean(p)}
 		}
-		return ""
+		return nil
 	}
 	roots := r.Roots
 	if len(roots) == 0 {
 		roots = []string{"."}
 	}
-	for _, root := range roots {
-		if c := filepath.Join(root, p); isFile(c) {
-			return c
+	var out []string
+	seen := map[string]bool{}
+	try := func(root string) {
+		if c := filepath.Join(root, p); !seen[c] && isFile(c) {
+			seen[c] = true
+			out = append(out, c)
 		}
 	}
-	return ""
+	for _, root := range roots {
+		try(root)
+	}
+	if len(out) == 0 && r.Discover {
+		for _, dir := range r.kustomizations(roots[0]) {
+			try(dir)
+		}
+	}
+	return out
+}
+
+// kustomizations lists the directories below root holding a kustomization
+// file, once: `kustomize build overlays/prod | mirrorlint lint -` gives
+// origin paths relative to overlays/prod, which the stream does not name.
+func (r *Remapper) kustomizations(root string) []string {
+	if r.kustDirs != nil {
+		return *r.kustDirs
+	}
+	var dirs []string
+	const maxDirs = 20000 // a bound for huge trees; discovery is best effort
+	n := 0
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if n++; n > maxDirs {
+				return filepath.SkipAll
+			}
+			if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || d.Name() == "vendor") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch d.Name() {
+		case "kustomization.yaml", "kustomization.yml", "Kustomization":
+			dirs = append(dirs, filepath.Dir(path))
+		}
+		return nil
+	})
+	r.kustDirs = &dirs
+	return dirs
 }
 
 func isFile(p string) bool {

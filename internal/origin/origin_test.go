@@ -135,3 +135,20 @@ func TestNoOriginNoChange(t *testing.T) {
 		t.Errorf("changed without an origin: %v", got.Position)
 	}
 }
+
+func TestRemapDiscoversBuiltKustomization(t *testing.T) {
+	dir, objs := setup(t)
+	if err := os.WriteFile(filepath.Join(dir, "overlay", "kustomization.yaml"), []byte("resources: [../base]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// `kustomize build overlay | mirrorlint lint -` run from dir: the origin
+	// is relative to overlay, which only discovery can find.
+	r := &Remapper{Roots: []string{dir}, Discover: true}
+	got := r.Remap(objs, []lint.Finding{finding(objs[0], "spec.imageDigestMirrors[0].source")})[0]
+	if want := filepath.Join(dir, "base", "idms.yaml"); got.File != want || got.Line != 14 {
+		t.Errorf("got %v, want %s:14", got.Position, want)
+	}
+	if got := (&Remapper{Roots: []string{dir}}).Remap(objs, []lint.Finding{finding(objs[0], "spec")})[0]; got.Line != 0 {
+		t.Errorf("without Discover the file should not be found: %v", got.Position)
+	}
+}

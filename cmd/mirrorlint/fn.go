@@ -1,0 +1,55 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/krm"
+	"github.com/mirrorlint/mirrorlint/internal/report"
+	"github.com/mirrorlint/mirrorlint/internal/rules"
+)
+
+func fnCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "fn",
+		Usage: "KRM function: lint a ResourceList on stdin, pass it through to stdout",
+		Description: `Runs as a KRM function (kustomize transformers:, kustomize fn run, kpt fn eval).
+Every item is written back unchanged; the findings go into the ResourceList's
+results and, because kustomize discards results, onto stderr. Files and lines are
+taken from the internal.config.kubernetes.io/path, config.kubernetes.io/path or
+config.kubernetes.io/origin annotations, re-reading the file when it is present.
+
+Options come from the functionConfig, either
+
+  apiVersion: mirrorlint.io/v1alpha1
+  kind: MirrorLint
+  metadata: {name: mirrorlint}
+  spec:                  # the same keys as .mirrorlint.yaml, plus:
+    emitRendered: true   # add the rendered registries.conf as a ConfigMap item
+
+or a ConfigMap with data keys releaseImage, openshiftVersion, failOn, emitRendered
+(what ` + "`kustomize fn run ... -- key=value`" + ` builds).
+
+With kustomize, wire it as a transformer with an exec function config:
+  config.kubernetes.io/function: |
+    exec: {path: /usr/local/bin/mirrorlint, args: [fn]}
+and build with --enable-alpha-plugins --enable-exec: without --enable-exec
+kustomize skips the function silently and exits 0.
+
+Exit codes: 0 nothing at or above failOn; 1 findings at or above failOn (the
+runner fails the build); 2 bad input or functionConfig.`,
+		Action: func(c *cli.Context) error {
+			p := &krm.Processor{Rules: rules.Registry(), Stderr: c.App.ErrWriter}
+			err := p.Run(c.App.Reader, c.App.Writer)
+			var fe *krm.FindingsError
+			switch {
+			case err == nil:
+				return nil
+			case errors.As(err, &fe):
+				return fail(exitFindings, "%s", report.Summary(fe.Counts))
+			}
+			return fail(exitUsage, "fn: %v", err)
+		},
+	}
+}

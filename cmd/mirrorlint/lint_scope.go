@@ -1,0 +1,217 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/origin"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/report"
+)
+
+// Flags for running inside other tools (pre-commit, GitHub Actions).
+var (
+	contextFlag = &cli.StringFlag{
+		Name: "context",
+		Usage: "load the whole tree under `DIR` (so cross-object rules see every object) but report only findings in the PATH arguments; " +
+			"paths in SARIF, GitHub annotations and the job summary are made relative to DIR. " +
+			"Default: when every PATH is a file (as pre-commit passes them) and the working directory is inside a git repository, its top level; " +
+			"\"none\" lints only the files given",
+	}
+	summaryFlag = &cli.StringFlag{
+		Name:  "summary",
+		Usage: "append a Markdown summary (counts, findings with links, rendered registries.conf) to `FILE`; default $GITHUB_STEP_SUMMARY when set",
+	}
+)
+
+// lintScope is what --context changes: which tree is loaded, which findings
+// are kept, and what report paths are relative to.
+type lintScope struct {
+	dir string // the context directory; "" for none
+	// only holds the cleaned absolute paths of the PATH arguments whose
+	// findings are kept; nil keeps everything.
+	only []string
+	// load replaces the PATH arguments when the context tree is loaded.
+	load []string
+}
+
+func newLintScope(c *cli.Context) (*lintScope, error) {
+	args := c.Args().Slice()
+	dir := c.String(contextFlag.Name)
+	switch {
+	case dir == "none":
+		return &lintScope{}, nil
+	case dir == "" && allFiles(args):
+		dir = gitTopLevel()
+	}
+	if dir == "" {
+		return &lintScope{}, nil
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, &project.UsageError{Err: fmt.Errorf("--context %s: not a directory", dir)}
+	}
+	s := &lintScope{dir: dir}
+	if len(args) == 1 && args[0] == "-" {
+		// A stream: the context only resolves origin annotations.
+		return s, nil
+	}
+	absDir := realAbs(dir)
+	for _, a := range args {
+		if a == "-" {
+			return nil, &project.UsageError{Err: fmt.Errorf("--context: \"-\" cannot be mixed with paths")}
+		}
+		p := realAbs(a)
+		if !within(absDir, p) {
+			return nil, &project.UsageError{Err: fmt.Errorf("%s is outside the context directory %s (see --context)", a, dir)}
+		}
+		s.only = append(s.only, p)
+	}
+	// Load the context as the working directory sees it, so findings name
+	// files the way the user would type them.
+	load := dir
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(realAbs(wd), absDir); err == nil {
+			load = rel
+		}
+	}
+	s.load = []string{load}
+	return s, nil
+}
+
+func (s *lintScope) options(o project.Options) project.Options {
+	if s.load != nil {
+		o.Paths = s.load
+	}
+	return o
+}
+
+// apply moves findings on streamed objects to their origin files and drops
+// findings outside the PATH arguments. A cross-object finding is kept when
+// any of its places is in them: the file being committed took part in it.
+func (s *lintScope) apply(p *project.Project, fs []lint.Finding) []lint.Finding {
+	roots := []string{"."}
+	if s.dir != "" {
+		roots = []string{s.dir, "."}
+	}
+	fs = (&origin.Remapper{Roots: roots, Discover: true}).Remap(projectObjects(p), fs)
+	if s.only == nil {
+		return fs
+	}
+	var out []lint.Finding
+	for _, f := range fs {
+		keep := f.File == "" || s.covers(f.File)
+		for _, r := range f.Related {
+			keep = keep || s.covers(r.File)
+		}
+		if keep {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (s *lintScope) covers(file string) bool {
+	if file == "" || file == "-" {
+		return false
+	}
+	p := realAbs(file)
+	for _, o := range s.only {
+		if within(o, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *lintScope) reportOptions(p *project.Project) report.Options {
+	o := report.Options{Base: s.dir}
+	for _, f := range p.Set.Files {
+		if f != "-" && (s.only == nil || s.covers(f)) {
+			o.Files = append(o.Files, f)
+		}
+	}
+	return o
+}
+
+// writeSummary appends the job summary when asked or under GitHub Actions.
+// A summary that cannot be written is a warning: the findings and the exit
+// code matter more.
+func (s *lintScope) writeSummary(c *cli.Context, rep *report.Report, o report.Options) {
+	path := report.SummaryPath(c.String(summaryFlag.Name), os.Getenv)
+	if path == "" {
+		return
+	}
+	if err := report.AppendSummary(path, rep, o); err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: job summary: %v\n", err)
+	}
+}
+
+// projectObjects lists every loaded object, including those only the
+// clusters hold (built in-process from kustomizations).
+func projectObjects(p *project.Project) []*manifest.Object {
+	seen := map[*manifest.Object]bool{}
+	var out []*manifest.Object
+	add := func(objs []*manifest.Object) {
+		for _, o := range objs {
+			if !seen[o] {
+				seen[o] = true
+				out = append(out, o)
+			}
+		}
+	}
+	if p.Set != nil {
+		add(p.Set.Objects)
+	}
+	for _, cl := range p.Clusters {
+		add(cl.Objects)
+	}
+	return out
+}
+
+// allFiles reports whether args name only existing regular files: the
+// way pre-commit calls a hook.
+func allFiles(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if a == "-" || err != nil || !st.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
+func gitTopLevel() string {
+	out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// realAbs is the absolute, symlink-free form of p (as far as it exists), so
+// paths from git and from the command line compare equal.
+func realAbs(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
+}
+
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
