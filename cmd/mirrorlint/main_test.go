@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// mlResult is one CLI run.
+type mlResult struct {
+	code           int
+	stdout, stderr string
+}
+
+// mlRun runs the command line in-process, as the binary would.
+func mlRun(t *testing.T, stdin string, args ...string) mlResult {
+	t.Helper()
+	var out, errb bytes.Buffer
+	var in io.Reader = strings.NewReader(stdin)
+	code := run(append([]string{"mirrorlint"}, args...), in, &out, &errb)
+	return mlResult{code, out.String(), errb.String()}
+}
+
+// sharedDir returns ../shared relative to the repository, or skips.
+func sharedDir(t *testing.T, sub string) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", sub))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("%s not present (it sits beside the repository on the team's machines): %v", dir, err)
+	}
+	return dir
+}
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"render", "--no-such-flag", "."},
+		{"render", "--openshift-version", "3.11", "."},
+		{"render", "/definitely/not/here"},
+		{"lint", "--fail-on", "sometimes", "."},
+		{"lint", "--format", "yaml", "."},
+		{"rules", "no-such-rule"},
+		{"no-such-command"},
+	} {
+		r := mlRun(t, "", args...)
+		if r.code != exitUsage {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", args, r.code, exitUsage, r.stderr)
+		}
+		if r.stderr == "" && args[0] != "no-such-command" {
+			t.Errorf("%v: no message on stderr", args)
+		}
+	}
+}
+
+func TestHelpTeaches(t *testing.T) {
+	r := mlRun(t, "", "render", "--help")
+	if r.code != 0 || !strings.Contains(r.stdout, "empty spec") || !strings.Contains(r.stdout, "Exit codes") {
+		t.Fatalf("render --help must explain the missing-Image default and the exit codes:\n%s", r.stdout)
+	}
+}
