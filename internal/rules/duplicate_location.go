@@ -1,0 +1,55 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+)
+
+var duplicateLocation = &lint.Rule{
+	ID:       "duplicate-location",
+	Severity: lint.Error,
+	Origin:   lint.OriginNode,
+	Summary:  "Two registries.conf entries differ only by a trailing \"/\".",
+	Doc: `MCO creates one registries.conf entry per distinct scope string, but containers/image
+on the node compares locations after removing trailing slashes, so ` + "`foo.io/`" + ` and ` + "`foo.io`" + `
+are the same registry to it. Then:
+
+- if the two entries have different ` + "`insecure`" + ` or ` + "`blocked`" + ` flags (for example
+  ` + "`insecureRegistries: [foo.io/]`" + ` and ` + "`blockedRegistries: [foo.io]`" + `), every node rejects the
+  whole file: ` + "`registry 'foo.io' is defined multiple times with conflicting 'insecure' setting`" + `,
+  and image pulls fail (error);
+- if the flags agree, the first entry wins and the other's mirrors are silently ignored
+  (warning).
+
+MCO renders the input without complaint.
+
+**Fix:** write every scope without a trailing ` + "`/`" + `.`,
+	Check: func(c *lint.Context) {
+		entries := registryEntries(c, collectSets(mirrorEntries(c)))
+		byTrim := map[string]*regEntry{}
+		for _, e := range entries {
+			t := strings.TrimRight(e.scope, "/")
+			if t == e.scope && byTrim[t] == nil {
+				byTrim[t] = e
+				continue
+			}
+			first := byTrim[t]
+			if first == nil {
+				byTrim[t] = e
+				continue
+			}
+			var f *lint.Finding
+			switch {
+			case first.insecure != e.insecure:
+				f = c.Report(e.at.obj, e.at.path, "registry '%s' is defined multiple times with conflicting 'insecure' setting (%q and %q are one location to containers/image): every node rejects registries.conf; remove the trailing \"/\"", t, first.scope, e.scope)
+			case first.blocked != e.blocked:
+				f = c.Report(e.at.obj, e.at.path, "registry '%s' is defined multiple times with conflicting 'blocked' setting (%q and %q are one location to containers/image): every node rejects registries.conf; remove the trailing \"/\"", t, first.scope, e.scope)
+			default:
+				f = c.Report(e.at.obj, e.at.path, "%q and %q are one location to containers/image: the first entry wins and the other's mirrors are ignored; remove the trailing \"/\"", first.scope, e.scope)
+				capSeverity(f, lint.Warning)
+			}
+			f.Also(first.at.obj, first.at.path)
+		}
+	},
+}

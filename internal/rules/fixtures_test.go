@@ -1,0 +1,152 @@
+package rules
+
+import (
+	"bufio"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/render"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/<rule>/bad*/expected.txt from the current findings")
+
+// lintDir lints one directory as one cluster. settings.txt in it may set
+// "version 4.N[.P]" and "releaseImage REF", one per line.
+func lintDir(t *testing.T, dir string) []lint.Finding {
+	t.Helper()
+	set, err := manifest.Load([]string{dir}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := &lint.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: readSettings(t, dir)}
+	eng := &lint.Engine{Rules: Registry()}
+	fs, _, err := eng.Lint(cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+func readSettings(t *testing.T, dir string) lint.Settings {
+	var s lint.Settings
+	data, err := os.ReadFile(filepath.Join(dir, "settings.txt"))
+	if err != nil {
+		return s
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, _ := strings.Cut(strings.TrimSpace(line), " ")
+		switch k {
+		case "version":
+			if s.Version, err = render.ParseVersion(v); err != nil {
+				t.Fatal(err)
+			}
+		case "releaseImage":
+			s.ReleaseImage = v
+		}
+	}
+	return s
+}
+
+// findingLines renders the findings of one rule as "rule file:line:col",
+// with file relative to dir.
+func findingLines(fs []lint.Finding, rule, dir string) []string {
+	var out []string
+	prefix := filepath.ToSlash(dir) + "/"
+	for _, f := range fs {
+		if f.Rule != rule {
+			continue
+		}
+		file := strings.TrimPrefix(filepath.ToSlash(f.File), prefix)
+		out = append(out, f.Rule+" "+manifest.Position{File: file, Line: f.Line, Column: f.Column}.String())
+	}
+	sort.Strings(out)
+	return out
+}
+
+func readExpected(t *testing.T, path string) []string {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it, then review it)", err)
+	}
+	defer fh.Close()
+	var out []string
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestFixtures proves that each rule fires exactly where its bad fixtures
+// say, and stays silent on its good fixtures.
+func TestFixtures(t *testing.T) {
+	for _, r := range All() {
+		t.Run(r.ID, func(t *testing.T) {
+			dirs, _ := filepath.Glob(filepath.Join("testdata", r.ID, "*"))
+			var bad, good int
+			for _, dir := range dirs {
+				base := filepath.Base(dir)
+				switch {
+				case strings.HasPrefix(base, "bad"):
+					bad++
+					got := findingLines(lintDir(t, dir), r.ID, dir)
+					exp := filepath.Join(dir, "expected.txt")
+					if *update {
+						if err := os.WriteFile(exp, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+							t.Fatal(err)
+						}
+						continue
+					}
+					want := readExpected(t, exp)
+					if len(want) == 0 {
+						t.Errorf("%s: expected.txt lists no finding", dir)
+					}
+					if !slices.Equal(got, want) {
+						t.Errorf("%s:\n got: %s\nwant: %s", dir, strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+					}
+				case strings.HasPrefix(base, "good"):
+					good++
+					if got := findingLines(lintDir(t, dir), r.ID, dir); len(got) > 0 {
+						t.Errorf("%s: rule fired on a good fixture:\n%s", dir, strings.Join(got, "\n"))
+					}
+				}
+			}
+			if bad == 0 || good == 0 {
+				t.Errorf("testdata/%s needs bad/ and good/ fixtures (has %d bad, %d good)", r.ID, bad, good)
+			}
+		})
+	}
+}
+
+func TestRuleMetadata(t *testing.T) {
+	reg := Registry() // panics on duplicate ids
+	if len(reg.All()) != len(All())+3 {
+		t.Errorf("registry has %d rules, want %d", len(reg.All()), len(All())+3)
+	}
+	for _, r := range All() {
+		if r.Summary == "" || strings.Contains(r.Summary, "\n") {
+			t.Errorf("%s: summary must be one non-empty line", r.ID)
+		}
+		if len(r.Doc) < 200 {
+			t.Errorf("%s: doc is too short to explain why, what the cluster does and how to fix", r.ID)
+		}
+		if r.Check == nil || r.Origin == "" || r.Severity == lint.Off {
+			t.Errorf("%s: needs a Check, an Origin and a default severity", r.ID)
+		}
+		file := strings.ReplaceAll(r.ID, "-", "_") + ".go"
+		if _, err := os.Stat(file); err != nil {
+			t.Errorf("%s: expected its own file %s", r.ID, file)
+		}
+	}
+}

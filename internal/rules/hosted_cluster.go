@@ -1,0 +1,62 @@
+package rules
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+var hostedCluster = &lint.Rule{
+	ID:       "hosted-cluster",
+	Severity: lint.Info,
+	Origin:   lint.OriginAPI,
+	Summary:  "A mirror set is marked for a HyperShift hosted cluster, which denies IDMS/ITMS.",
+	Doc: `On HyperShift (hosted control planes) the guest cluster's mirror configuration is owned
+by the management side: a ValidatingAdmissionPolicy named ` + "`mirror`" + ` denies creating
+ImageDigestMirrorSet/ImageTagMirrorSet objects inside the hosted cluster
+(` + "`… ValidatingAdmissionPolicy 'mirror' … denied request`" + `). Mirrors are set in the
+HostedCluster's ` + "`spec.imageContentSources`" + ` instead.
+
+mirrorlint cannot know the target cluster type offline; it reports IDMS/ITMS objects
+that carry a ` + "`hypershift.openshift.io`" + ` label or annotation, which is how such manifests are
+usually recognised in a repository.
+
+**Fix:** move the entries to ` + "`HostedCluster.spec.imageContentSources`" + ` on the management
+cluster.`,
+	Check: func(c *lint.Context) {
+		for _, k := range []manifest.Kind{manifest.KindIDMS, manifest.KindITMS} {
+			for _, o := range c.Objects(k) {
+				if key := hypershiftMarker(o); key != "" {
+					c.ReportKey(o, manifest.Path{"metadata", key[:strings.IndexByte(key, '/')], key[strings.IndexByte(key, '/')+1:]},
+						"%s %q is marked for a HyperShift hosted cluster, where the admission policy 'mirror' denies %s objects: set the mirrors in the HostedCluster's spec.imageContentSources instead", o.Kind, o.Name, o.Kind)
+				}
+			}
+		}
+	},
+}
+
+// hypershiftMarker returns "labels/<key>" or "annotations/<key>" for the
+// first HyperShift label or annotation, or "".
+func hypershiftMarker(o *manifest.Object) string {
+	md, _ := o.Content["metadata"].(map[string]any)
+	for _, field := range []string{"labels", "annotations"} {
+		m, _ := md[field].(map[string]any)
+		for _, k := range sortedMapKeys(m) {
+			if strings.Contains(k, "hypershift.openshift.io") {
+				return field + "/" + k
+			}
+		}
+	}
+	return ""
+}
+
+func sortedMapKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

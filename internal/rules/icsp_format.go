@@ -1,0 +1,71 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/render"
+)
+
+var icspFormat = &lint.Rule{
+	ID:       "icsp-format",
+	Severity: lint.Error,
+	Origin:   lint.OriginMCO,
+	Summary:  "MCO refuses an ImageContentSourcePolicy source or mirror.",
+	Doc: `The ImageContentSourcePolicy CRD has no pattern, so the API server accepts any
+string. MCO checks the values when it renders registries.conf, and the check changed:
+
+- **4.16 and later** (MCO PR #4064): the ImageDigestMirrorSet patterns apply to ICSP too.
+  A tag, digest, scheme, trailing ` + "`/`" + `, white space etc. gives
+  ` + "`invalid format for source \"…\"`" + ` or ` + "`invalid format for mirror \"…\"`" + `.
+- **4.15 and earlier:** only empty values and any ` + "`*`" + ` are refused
+  (` + "`invalid empty entry for source configuration`" + `,
+  ` + "`wildcard entries are not supported with mirror configuration \"…\"`" + `).
+
+MCO only logs the refusal and keeps the previous registries configuration, so nothing
+looks broken until a later mirror change never reaches the nodes. Upgrading to 4.16 turns
+an old, accepted ICSP into such a freeze. Upper case in the path is reported by
+repository-lowercase; the version is taken from ` + "`--openshift-version`" + ` (default: newest).
+
+**Fix:** write plain repositories; better, migrate to an ImageDigestMirrorSet
+(` + "`mirrorlint migrate`" + `), whose values the API server checks on admission.
+
+` + "```yaml" + `
+repositoryDigestMirrors:
+- source: quay.io/openshift-release-dev/ocp-release   # not …/ocp-release@sha256:…
+  mirrors: [mirror.example.com/ocp4/release]
+` + "```",
+	Check: func(c *lint.Context) {
+		v := c.Settings.Version
+		modern := v.IsZero() || v.AtLeast(16)
+		for _, e := range mirrorEntries(c) {
+			if e.kind() != manifest.KindICSP {
+				continue
+			}
+			if modern {
+				if !render.ValidSource(e.source) && !lowercaseFixes(e.source, render.ValidSource) {
+					c.Report(e.obj, e.sourcePath(), "invalid format for source %q: MCO 4.16+ refuses to render and keeps the old registries.conf (%s)", e.source, formatHint(e.source, true))
+				}
+				for k, m := range e.mirrors {
+					if !render.ValidMirror(m) && !lowercaseFixes(m, render.ValidMirror) {
+						c.Report(e.obj, e.mirrorPath(k), "invalid format for mirror %q: MCO 4.16+ refuses to render and keeps the old registries.conf (%s)", m, formatHint(m, false))
+					}
+				}
+				continue
+			}
+			legacy := func(p manifest.Path, val, what string) {
+				switch {
+				case val == "":
+					c.Report(e.obj, p, "invalid empty entry for %s configuration: MCO refuses to render and keeps the old registries.conf", what)
+				case strings.Contains(val, "*"):
+					c.Report(e.obj, p, "wildcard entries are not supported with mirror configuration %q: MCO of OpenShift %s refuses to render", val, v)
+				}
+			}
+			legacy(e.sourcePath(), e.source, "source")
+			for k, m := range e.mirrors {
+				legacy(e.mirrorPath(k), m, "mirror")
+			}
+		}
+	},
+}

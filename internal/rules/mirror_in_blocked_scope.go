@@ -1,0 +1,63 @@
+package rules
+
+import (
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+)
+
+var mirrorInBlockedScope = &lint.Rule{
+	ID:       "mirror-in-blocked-scope",
+	Severity: lint.Warning,
+	Origin:   lint.OriginSurprise,
+	Summary:  "A mirror lies inside a blocked scope, so pulls from it always fail.",
+	Doc: `containers/image checks the blocked flag on every physical location it pulls from,
+mirrors included. A mirror inside an Image ` + "`blockedRegistries`" + ` scope, or inside a source
+whose entry is blocked by NeverContactSource, is therefore never usable: the pull moves on
+to the next mirror, or fails with ` + "`registry … is blocked`" + ` when there is none.
+
+**Fix:** unblock the mirror's registry, or use a mirror outside the blocked scopes.
+
+` + "```yaml" + `
+blockedRegistries: [mirror.example.com]      # blocks the mirror below
+---
+mirrors: [mirror.example.com/ubi9]
+` + "```",
+	Check: func(c *lint.Context) {
+		es := mirrorEntries(c)
+		s := collectSets(es)
+		var blocked scopeSet
+		if _, spec := imageCluster(c); spec != nil {
+			blocked = newScopeSet(spec.RegistrySources.BlockedRegistries)
+		}
+		// Sources with real mirrors, and whether their entry is blocked.
+		sources := map[string]bool{}
+		for _, set := range s.all {
+			sources[set.source] = sources[set.source] || set.never
+		}
+		for i := range es {
+			e := &es[i]
+			if !e.realMirror() {
+				continue
+			}
+			for k, m := range e.mirrors {
+				if m == e.source {
+					continue
+				}
+				if b, ok := blocked.enclosing(m); ok {
+					c.Report(e.obj, e.mirrorPath(k), "mirror %q lies inside the blocked registry scope %q, so nodes never pull from it", m, b)
+					continue
+				}
+				// The most specific source entry decides for the mirror.
+				for _, cand := range enclosing(m, false) {
+					never, ok := sources[cand]
+					if !ok {
+						continue
+					}
+					if never {
+						c.Report(e.obj, e.mirrorPath(k), "mirror %q lies inside %q, whose entry is blocked by NeverContactSource, so nodes never pull from it", m, cand)
+					}
+					break
+				}
+			}
+		}
+	},
+}

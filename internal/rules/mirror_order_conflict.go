@@ -1,0 +1,121 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+)
+
+var mirrorOrderConflict = &lint.Rule{
+	ID:       "mirror-order-conflict",
+	Severity: lint.Warning,
+	Origin:   lint.OriginSurprise,
+	Summary:  "Several mirror lists for one source disagree on the order, or do not determine it.",
+	Doc: `When several entries (in one or more objects) give mirrors for the same source, MCO
+merges the lists into one: each list says "this mirror before the next", and the result
+is a topological sort whose ties and cycles are broken **alphabetically**. It never
+fails, and the API documents the result as unspecified. So:
+
+- lists that contradict each other (` + "`[a, b]`" + ` in one object, ` + "`[b, a]`" + ` in another) give an order
+  neither author wrote;
+- lists that share nothing (` + "`[z.io/app]`" + ` and ` + "`[b.io/app]`" + `) are ordered by the alphabet:
+  ` + "`b.io/app`" + ` is tried first, whatever the file order.
+
+Digest sets (IDMS and ICSP) and tag sets (ITMS) are merged separately. The message shows
+the order the nodes get.
+
+**Fix:** keep all mirrors of a source in one entry, in the intended order, or make the
+lists consistent subsequences of one order.`,
+	Check: func(c *lint.Context) {
+		s := collectSets(mirrorEntries(c))
+		for _, set := range s.all {
+			if len(set.entries) < 2 {
+				continue
+			}
+			lists := set.lists()
+			merged := set.merged()
+			full := merged
+			if !contains(full, set.source) {
+				full = append(append([]string(nil), merged...), set.source)
+			}
+			pos := make(map[string]int, len(full))
+			for i, m := range full {
+				pos[m] = i
+			}
+			// A contradiction: some list whose own order the result breaks.
+			var broken int = -1
+			for i, l := range lists {
+				if !keepsOrder(l, pos) {
+					broken = i
+					break
+				}
+			}
+			kind := "digest"
+			if set.tag {
+				kind = "tag"
+			}
+			var f *lint.Finding
+			switch {
+			case broken >= 0:
+				e := set.entries[broken]
+				f = c.Report(e.obj, e.path("mirrors"),
+					"%d entries give %s mirrors for %q in contradicting orders (a cycle); MCO breaks it alphabetically and renders: %s",
+					len(lists), kind, set.source, strings.Join(merged, ", "))
+				for i, o := range set.entries {
+					if i != broken {
+						f.Also(o.obj, o.path("mirrors"))
+					}
+				}
+			case !determined(full, lists, set.source):
+				e := set.entries[1]
+				f = c.Report(e.obj, e.path("mirrors"),
+					"%d entries give %s mirrors for %q without a common order; MCO orders the undetermined mirrors alphabetically and renders: %s",
+					len(lists), kind, set.source, strings.Join(merged, ", "))
+				for i, o := range set.entries {
+					if i != 1 {
+						f.Also(o.obj, o.path("mirrors"))
+					}
+				}
+			}
+		}
+	},
+}
+
+// keepsOrder reports whether the positions respect the list's own order
+// (a repeated mirror inside one list is mirror-duplicate's business).
+func keepsOrder(l []string, pos map[string]int) bool {
+	last := -1
+	seen := map[string]bool{}
+	for _, m := range l {
+		if seen[m] {
+			continue
+		}
+		seen[m] = true
+		if pos[m] < last {
+			return false
+		}
+		last = pos[m]
+	}
+	return true
+}
+
+// determined reports whether the lists force the order: a topological
+// order is the only one exactly when every two consecutive nodes are joined
+// by an edge.
+func determined(order []string, lists [][]string, source string) bool {
+	edges := map[[2]string]bool{}
+	for _, l := range lists {
+		for i := 0; i+1 < len(l); i++ {
+			edges[[2]string{l[i], l[i+1]}] = true
+		}
+		if len(l) > 0 && !contains(l, source) {
+			edges[[2]string{l[len(l)-1], source}] = true
+		}
+	}
+	for i := 0; i+1 < len(order); i++ {
+		if !edges[[2]string{order[i], order[i+1]}] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,75 @@
+package rules
+
+import (
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+)
+
+var nestedCopyWrongAncestor = &lint.Rule{
+	ID:       "nested-copy-wrong-ancestor",
+	Severity: lint.Warning,
+	Origin:   lint.OriginSurprise,
+	Summary:  "A mirrorless insecure/blocked scope copies mirrors from the first-sorted enclosing source, not the nearest.",
+	Doc: `An Image ` + "`blockedRegistries`" + ` or ` + "`insecureRegistries`" + ` scope becomes a registries.conf
+entry of its own. So that it does not lose the mirrors of a source it lies in, MCO copies
+a source's mirrors into it with the path suffix appended. It picks the **first enclosing
+source in its processing order** (digest sources sorted alphabetically, then tag sources)
+rather than the nearest one: with sources ` + "`q.io/a`" + ` → ` + "`m1.io/a`" + ` and ` + "`q.io/a/b`" + ` → ` + "`m2.io/b`" + `, the
+blocked scope ` + "`q.io/a/b/c`" + ` gets ` + "`m1.io/a/b/c`" + `, not ` + "`m2.io/b/c`" + `.
+
+**Fix:** give the nested scope its own mirror entry (an IDMS entry with the scope as its
+source), or make the outer source's mirrors valid for it too.`,
+	Check: func(c *lint.Context) {
+		img, spec := imageCluster(c)
+		if img == nil {
+			return
+		}
+		s := collectSets(mirrorEntries(c))
+		if len(s.all) < 2 {
+			return
+		}
+		first := make(map[string]int, len(s.all))
+		for i, set := range s.all {
+			if _, ok := first[set.source]; !ok {
+				first[set.source] = i
+			}
+		}
+		rs := spec.RegistrySources
+		seen := map[string]bool{}
+		for _, l := range []scopeList{{"blockedRegistries", rs.BlockedRegistries}, {"insecureRegistries", rs.InsecureRegistries}} {
+			for i, scope := range l.values {
+				if _, isSource := first[scope]; isSource || seen[scope] {
+					continue
+				}
+				seen[scope] = true
+				cands := enclosing(scope, true) // most specific first
+				best, nearest := -1, -1
+				for _, cand := range cands {
+					k, ok := first[cand]
+					if !ok {
+						continue
+					}
+					if nearest < 0 {
+						nearest = k
+					}
+					if best < 0 || k < best {
+						best = k
+					}
+				}
+				if best < 0 || best == nearest || isWildcard(s.all[best].source) {
+					continue
+				}
+				used, near := s.all[best], s.all[nearest]
+				suffix := scope[len(used.source):]
+				got := used.merged()
+				for j := range got {
+					got[j] += suffix
+				}
+				f := c.Report(img, l.path(i),
+					"%q has no mirrors of its own, so MCO copies them from the first-sorted enclosing source %q (giving %s), not from the nearest %q",
+					scope, used.source, quoteList(got, 3), near.source)
+				f.Also(used.entries[0].obj, used.entries[0].sourcePath())
+				f.Also(near.entries[0].obj, near.entries[0].sourcePath())
+			}
+		}
+	},
+}

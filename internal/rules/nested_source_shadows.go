@@ -1,0 +1,86 @@
+package rules
+
+import (
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+)
+
+var nestedSourceShadows = &lint.Rule{
+	ID:       "nested-source-shadows",
+	Severity: lint.Warning,
+	Origin:   lint.OriginSurprise,
+	Summary:  "A source nested inside another source loses something the outer one provides.",
+	Doc: `Nodes use only the **most specific** registries.conf entry for an image. When one source
+lies inside another (` + "`quay.io/org/app`" + ` inside ` + "`quay.io/org`" + `), images of the inner source
+get only the inner entry's settings:
+
+- the outer ` + "`NeverContactSource`" + ` is **not inherited**: the inner source is still contacted;
+- an inner source with only tag mirrors (ITMS) gets **no digest mirrors** from the outer
+  IDMS, and one with only digest mirrors gets no tag mirrors from an outer ITMS;
+- the outer mirrors are not used for the inner images at all.
+
+Nested sources are normal; this rule only fires when the inner source loses the
+policy or a whole pull type that the outer one provides.
+
+**Fix:** repeat the policy and the missing mirror kind on the inner source, or drop the
+inner entry if the outer one already covers it.`,
+	Check: func(c *lint.Context) {
+		s := collectSets(mirrorEntries(c))
+		type info struct {
+			never       bool
+			digest, tag *mirrorSet
+		}
+		by := map[string]*info{}
+		var order []string
+		for _, set := range s.all {
+			in := by[set.source]
+			if in == nil {
+				in = &info{}
+				by[set.source] = in
+				order = append(order, set.source)
+			}
+			if set.never {
+				in.never = true
+			}
+			if set.tag {
+				in.tag = set
+			} else {
+				in.digest = set
+			}
+		}
+		for _, src := range order {
+			child := by[src]
+			var parentSrc string
+			var parent *info
+			for _, cand := range enclosing(src, true) {
+				if p, ok := by[cand]; ok {
+					parentSrc, parent = cand, p
+					break
+				}
+			}
+			if parent == nil {
+				continue
+			}
+			at := child.digest
+			if at == nil {
+				at = child.tag
+			}
+			e := at.entries[0]
+			report := func(format string, args ...any) {
+				f := c.Report(e.obj, e.sourcePath(), format, args...)
+				pe := parent.digest
+				if pe == nil {
+					pe = parent.tag
+				}
+				f.Also(pe.entries[0].obj, pe.entries[0].sourcePath())
+			}
+			switch {
+			case parent.never && !child.never:
+				report("%q is nested inside %q, which is NeverContactSource: only the most specific entry applies, so images under %q still contact the source; set mirrorSourcePolicy: NeverContactSource here too", src, parentSrc, src)
+			case parent.digest != nil && child.digest == nil:
+				report("%q is nested inside %q and has only tag mirrors: only the most specific entry applies, so by-digest pulls under %q get none of %q's digest mirrors", src, parentSrc, src, parentSrc)
+			case parent.tag != nil && child.tag == nil:
+				report("%q is nested inside %q and has only digest mirrors: only the most specific entry applies, so by-tag pulls under %q get none of %q's tag mirrors", src, parentSrc, src, parentSrc)
+			}
+		}
+	},
+}

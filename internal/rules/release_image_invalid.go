@@ -1,0 +1,34 @@
+package rules
+
+import (
+	"github.com/containers/image/v5/docker/reference"
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+var releaseImageInvalid = &lint.Rule{
+	ID:       "release-image-invalid",
+	Severity: lint.Error,
+	Origin:   lint.OriginMCO,
+	Summary:  "The release image given with --release-image (or releaseImage) is not a valid image reference.",
+	Doc: `MCO parses the cluster's release image (ClusterVersion ` + "`status.desired.image`" + `) to keep
+the payload repository pullable when it applies ` + "`blockedRegistries`" + `. If the reference does
+not parse, MCO gives up with ` + "`error parsing reference of release image`" + ` and renders
+nothing. A real cluster always has a valid value, so this almost always means the
+` + "`--release-image`" + ` flag or the ` + "`releaseImage`" + ` config key is mistyped: upper case in the
+repository, a truncated digest, a scheme. The payload rules cannot run until it is fixed.
+
+` + "```" + `
+--release-image quay.io/openshift-release-dev/ocp-release@sha256:<64 hex digits>
+` + "```",
+	Check: func(c *lint.Context) {
+		ri := c.Settings.ReleaseImage
+		if ri == "" {
+			return
+		}
+		if _, err := reference.ParseNamed(ri); err != nil {
+			c.ReportAt(manifest.Position{File: "--release-image"},
+				"error parsing reference of release image %q: %v; MCO would refuse to render (fix the --release-image flag or the releaseImage setting)", ri, err)
+		}
+	},
+}

@@ -1,0 +1,66 @@
+// Package rules holds mirrorlint's built-in rules, one file per rule, each
+// with its fixtures under testdata/<rule-id>/. The list in All is explicit:
+// adding a rule means adding its file, its fixtures and one line here.
+package rules
+
+import (
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+)
+
+// All returns the built-in rules, grouped by who acts on the finding.
+func All() []*lint.Rule {
+	return []*lint.Rule{
+		// API server: the object is refused on apply.
+		apiVersionKind,
+		requiredFields,
+		unknownField,
+		sourcePolicyEnum,
+		sourceFormat,
+		mirrorFormat,
+		repositoryLowercase,
+		mirrorDuplicate,
+		imageAllowedAndBlocked,
+		searchRegistriesSchema,
+		manifestServerFields,
+		hostedCluster,
+		// MCO: rendering is refused, the old configuration stays.
+		icspFormat,
+		conflictingSourcePolicy,
+		neverContactSelfMirror,
+		registryScopeFormat,
+		wildcardSourceNested,
+		releaseImageInvalid,
+		// Nodes: containers/image rejects the rendered files.
+		schemeInScope,
+		duplicateLocation,
+		searchRegistryFormat,
+		// Accepted, but not what the author meant.
+		mirrorOrderConflict,
+		noRealMirror,
+		sourceAmongMirrors,
+		nestedSourceShadows,
+		nestedCopyWrongAncestor,
+		neverContactBlocksTags,
+		mirrorInBlockedScope,
+		payloadBlocked,
+		allowedIncomplete,
+		tagMirrorTrust,
+		imageConfigName,
+		icspDeprecated,
+		handWrittenRegistriesConf,
+		scopeNeverMatches,
+		// This project's stance.
+		icspMixedWithSets,
+	}
+}
+
+// Registry returns the built-in rules plus the engine's own: loading
+// problems and suppression bookkeeping.
+func Registry() *lint.Registry {
+	all := append(All(), lint.ProblemRule, lint.UnusedSuppressionRule, lint.InvalidSuppressionRule)
+	reg, err := lint.NewRegistry(all...)
+	if err != nil {
+		panic(err) // duplicate ids are a programming error, caught by tests
+	}
+	return reg
+}

@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+var schemeInScope = &lint.Rule{
+	ID:       "scheme-in-scope",
+	Severity: lint.Error,
+	Origin:   lint.OriginNode,
+	Summary:  "A registry scope carries an http:// or https:// scheme: the nodes reject registries.conf.",
+	Doc: `Registry scopes are ` + "`host[:port][/path]`" + `, never URLs. MCO does not check for a scheme
+in Image ` + "`insecureRegistries`" + `/` + "`blockedRegistries`" + ` (nor in ImageContentSourcePolicy values up
+to 4.15), so it writes the value into registries.conf, and containers/image on every node
+then rejects the **whole file**:
+` + "`invalid location 'http://foo.io': URI schemes are not supported`" + `. Every image pull that
+consults registries.conf fails until the entry is removed.
+
+The same goes for an ICSP mirror that is only ` + "`/`" + ` (≤4.15): the node stops with
+` + "`invalid condition: mirror location is unset`" + `.
+
+MCO renders these inputs, so the cluster reports nothing until nodes fail to pull.
+To mark a registry as plain HTTP, list it in ` + "`insecureRegistries`" + ` without a scheme.
+
+` + "```yaml" + `
+insecureRegistries:
+- registry.lab.example.com:5000   # not http://registry.lab.example.com:5000
+` + "```",
+	Check: func(c *lint.Context) {
+		hasScheme := func(s string) bool {
+			t := strings.TrimRight(s, "/")
+			return strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://")
+		}
+		msg := "invalid location '%s': URI schemes are not supported; MCO writes it into registries.conf and every node then rejects the whole file, failing image pulls: write %q"
+		if img, spec := imageCluster(c); img != nil {
+			rs := spec.RegistrySources
+			for _, l := range []scopeList{{"insecureRegistries", rs.InsecureRegistries}, {"blockedRegistries", rs.BlockedRegistries}} {
+				for i, s := range l.values {
+					if hasScheme(s) {
+						c.Report(img, l.path(i), msg, s, stripScheme(s))
+					}
+				}
+			}
+		}
+		v := c.Settings.Version
+		if v.IsZero() || v.AtLeast(16) {
+			return // MCO refuses these ICSP values itself (icsp-format)
+		}
+		for _, e := range mirrorEntries(c) {
+			if e.kind() != manifest.KindICSP || !e.realMirror() {
+				continue
+			}
+			if hasScheme(e.source) {
+				c.Report(e.obj, e.sourcePath(), msg, e.source, stripScheme(e.source))
+			}
+			for k, m := range e.mirrors {
+				switch {
+				case hasScheme(m):
+					c.Report(e.obj, e.mirrorPath(k), msg, m, stripScheme(m))
+				case m != "" && strings.TrimRight(m, "/") == "":
+					c.Report(e.obj, e.mirrorPath(k), "invalid condition: mirror location is unset: the mirror %q is empty once trailing slashes are removed, and every node rejects the whole registries.conf", m)
+				}
+			}
+		}
+	},
+}
+
+func stripScheme(s string) string {
+	if i := strings.Index(s, "://"); i >= 0 {
+		return strings.TrimRight(s[i+3:], "/")
+	}
+	return s
+}

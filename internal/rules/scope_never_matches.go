@@ -1,0 +1,84 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+)
+
+var scopeNeverMatches = &lint.Rule{
+	ID:       "scope-never-matches",
+	Severity: lint.Warning,
+	Origin:   lint.OriginSurprise,
+	Summary:  "A source or Image registry scope can never match a normalized image reference.",
+	Doc: `Nodes match scopes against the *normalized* image reference, textually and
+case-sensitively. A scope that no normalized reference starts with is accepted everywhere
+and does nothing:
+
+- **no registry host**: a first component without ` + "`.`" + ` or ` + "`:`" + ` that is not ` + "`localhost`" + ` is a
+  Docker Hub namespace to containers/image (` + "`operator-framework/upstream`" + ` means
+  ` + "`docker.io/operator-framework/upstream`" + `), so ` + "`source: operator-framework`" + ` matches nothing
+  (oc-mirror issue #322);
+- **Docker Hub aliases**: ` + "`index.docker.io`" + ` and ` + "`registry-1.docker.io`" + ` are normalized to
+  ` + "`docker.io`" + `;
+- **official Docker Hub images** live under ` + "`docker.io/library/`" + `: ` + "`docker.io/nginx`" + ` never
+  matches ` + "`nginx:latest`" + `, which is ` + "`docker.io/library/nginx:latest`" + `;
+- **upper case in the host**: references are compared as written and are practically
+  always lower case.
+
+**Fix:** write the full, normalized repository.
+
+` + "```yaml" + `
+- source: docker.io/library/nginx     # not docker.io/nginx or index.docker.io/library/nginx
+` + "```",
+	Check: func(c *lint.Context) {
+		for _, e := range mirrorEntries(c) {
+			if why, fix := neverMatches(e.source); why != "" {
+				c.Report(e.obj, e.sourcePath(), "source %q never matches an image reference: %s; write %q", e.source, why, fix)
+			}
+		}
+		img, spec := imageCluster(c)
+		if img == nil {
+			return
+		}
+		rs := spec.RegistrySources
+		for _, l := range []scopeList{{"insecureRegistries", rs.InsecureRegistries}, {"blockedRegistries", rs.BlockedRegistries}, {"allowedRegistries", rs.AllowedRegistries}} {
+			for i, s := range l.values {
+				if why, fix := neverMatches(s); why != "" {
+					c.Report(img, l.path(i), "%s entry %q never matches an image reference: %s; write %q", l.field, s, why, fix)
+				}
+			}
+		}
+	},
+}
+
+// dockerOfficial are common Docker Hub official images, which live under
+// docker.io/library/; a scope docker.io/<name> for one of them is almost
+// certainly meant as the image, not a namespace of that name.
+var dockerOfficial = map[string]bool{
+	"alpine": true, "busybox": true, "centos": true, "debian": true, "fedora": true, "golang": true,
+	"haproxy": true, "httpd": true, "mariadb": true, "memcached": true, "mongo": true, "mysql": true,
+	"nginx": true, "node": true, "postgres": true, "python": true, "rabbitmq": true, "redis": true,
+	"registry": true, "traefik": true, "ubuntu": true, "openjdk": true, "eclipse-temurin": true,
+	"elasticsearch": true, "vault": true, "consul": true, "php": true, "ruby": true,
+}
+
+// neverMatches explains why scope s cannot match a normalized reference,
+// with the spelling that would; "" when it can match.
+func neverMatches(s string) (why, fix string) {
+	if s == "" || strings.HasPrefix(s, "*") || strings.Contains(s, "://") {
+		return "", ""
+	}
+	host, path := repoPath(s)
+	switch {
+	case !strings.ContainsAny(host, ".:") && host != "localhost":
+		return "it has no registry host, so containers/image reads it as a Docker Hub namespace", "docker.io/" + s
+	case host == "index.docker.io" || host == "registry-1.docker.io":
+		return host + " is normalized to docker.io", "docker.io" + strings.TrimPrefix(s, host)
+	case host == "docker.io" && !strings.Contains(path, "/") && dockerOfficial[path]:
+		return "official Docker Hub images are normalized to docker.io/library/" + path, "docker.io/library/" + path
+	case host != strings.ToLower(host):
+		return "image references are matched case-sensitively and are written in lower case", strings.ToLower(host) + strings.TrimPrefix(s, host)
+	}
+	return "", ""
+}

@@ -1,0 +1,55 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/containers/image/v5/docker/reference"
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+var searchRegistryFormat = &lint.Rule{
+	ID:       "search-registry-format",
+	Severity: lint.Error,
+	Origin:   lint.OriginNode,
+	Summary:  "A containerRuntimeSearchRegistries entry is not a host[:port]; any change to the list reboots nodes.",
+	Doc: `Each ` + "`containerRuntimeSearchRegistries`" + ` entry becomes an ` + "`unqualified-search-registries`" + `
+value, which containers/image requires to be a bare registry host with an optional port
+(its domain pattern, after removing trailing slashes). Neither the API server nor MCO
+checks this, so a path such as ` + "`quay.io/myorg`" + ` reaches the nodes, which then reject the
+drop-in: ` + "`Invalid unqualified-search-registries entry \"quay.io/myorg\"`" + `, and image pulls fail
+(error).
+
+Separately, MCO writes this list to
+` + "`/etc/containers/registries.conf.d/01-image-searchRegistries.conf`" + `, a path without a
+NodeDisruptionPolicy: every change to the list drains **and reboots** every node, unlike
+mirror changes, which mostly only reload CRI-O. That note is reported once, as info,
+on the list.
+
+` + "```yaml" + `
+containerRuntimeSearchRegistries:
+- registry.access.redhat.com     # not registry.access.redhat.com/ubi9
+` + "```",
+	Check: func(c *lint.Context) {
+		img, spec := imageCluster(c)
+		if img == nil || spec.RegistrySources.ContainerRuntimeSearchRegistries == nil {
+			return
+		}
+		list := manifest.Path{"spec", "registrySources", "containerRuntimeSearchRegistries"}
+		for i, s := range spec.RegistrySources.ContainerRuntimeSearchRegistries {
+			t := strings.TrimRight(s, "/")
+			if strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://") {
+				c.Report(img, list.Child(i), "invalid location '%s': URI schemes are not supported; every node rejects the search-registries drop-in", s)
+				continue
+			}
+			if !searchDomain.MatchString(t) {
+				c.Report(img, list.Child(i), "Invalid unqualified-search-registries entry %q: a search registry is a host[:port] without a path; every node rejects the drop-in and image pulls fail", t)
+			}
+		}
+		f := c.Report(img, list, "changing containerRuntimeSearchRegistries rewrites /etc/containers/registries.conf.d/01-image-searchRegistries.conf, which has no NodeDisruptionPolicy: every node drains and reboots on each change")
+		capSeverity(f, lint.Info)
+	},
+}
+
+var searchDomain = regexp.MustCompile("^" + reference.DomainRegexp.String() + "$")

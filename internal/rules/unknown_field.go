@@ -1,0 +1,94 @@
+package rules
+
+import (
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+)
+
+var unknownField = &lint.Rule{
+	ID:       "unknown-field",
+	Severity: lint.Error,
+	Origin:   lint.OriginAPI,
+	Summary:  "A field the CRD does not declare: refused under strict validation, silently dropped otherwise.",
+	Doc: `The mirror CRDs are structural, so the API server knows every field. With strict field
+validation (what ` + "`oc apply`" + ` and ` + "`kubectl apply`" + ` ask for by default) it refuses the object:
+` + "`strict decoding error: unknown field \"spec.imageDigestMirrors[0].sourcePolicy\"`" + `. Clients
+that do not ask for it (many controllers, older GitOps tools) only get a warning and the
+field is **pruned**: the object is stored without it and whatever it meant is lost.
+
+Usual mistakes:
+- ` + "`sourcePolicy`" + ` – the install-config spelling; the IDMS/ITMS field is ` + "`mirrorSourcePolicy`" + `.
+- ` + "`repositoryDigestMirrors`" + ` in an ImageDigestMirrorSet – the ICSP field; IDMS uses ` + "`imageDigestMirrors`" + `.
+- ` + "`mirrorSourcePolicy`" + ` in an ImageContentSourcePolicy – ICSP has no policy at all.
+- ` + "`mirror-by-digest-only`" + ` – a registries.conf key, not an API field.
+
+Fields that only a TechPreviewNoUpgrade cluster serves are reported too, with a note.
+
+**Fix:** rename the field to the one the message suggests, or remove it.`,
+	Check: func(c *lint.Context) {
+		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
+			if e.Type != schema.Unknown {
+				return
+			}
+			hint := unknownFieldHint(o, e.Path)
+			c.ReportKey(o, e.Path, "%s%s", e.Error(), hint)
+		})
+	},
+}
+
+// unknownFieldHint suggests the field the author probably meant.
+func unknownFieldHint(o *manifest.Object, p manifest.Path) string {
+	name := lastField(p)
+	if schema.InPreview(string(o.Kind), p) {
+		return " (the field exists only on clusters with the TechPreviewNoUpgrade feature set)"
+	}
+	switch {
+	case name == "sourcePolicy" || (name == "mirrorSourcePolicy" && o.Kind == manifest.KindICSP):
+		if o.Kind == manifest.KindICSP {
+			return "; ImageContentSourcePolicy has no source policy: migrate to an ImageDigestMirrorSet to use mirrorSourcePolicy"
+		}
+		return `; did you mean "mirrorSourcePolicy"? Without strict validation the policy is silently dropped`
+	case name == "repositoryDigestMirrors" && o.Kind == manifest.KindIDMS:
+		return `; did you mean "imageDigestMirrors"? (repositoryDigestMirrors is the ImageContentSourcePolicy field)`
+	case name == "repositoryDigestMirrors" && o.Kind == manifest.KindITMS:
+		return `; did you mean "imageTagMirrors"?`
+	case (name == "imageDigestMirrors" || name == "imageTagMirrors") && o.Kind == manifest.KindICSP:
+		return `; did you mean "repositoryDigestMirrors"? (ImageContentSourcePolicy uses the older field name)`
+	case name == "mirror-by-digest-only" || name == "mirrorByDigestOnly" || name == "pull-from-mirror":
+		return "; that is a registries.conf setting: MCO derives it from the kind (IDMS/ICSP digest-only, ITMS tag-only)"
+	}
+	if s := suggestField(o, p); s != "" {
+		return `; did you mean "` + s + `"?`
+	}
+	return ""
+}
+
+// suggestField finds a sibling field of the schema within a small edit
+// distance, case-insensitively.
+func suggestField(o *manifest.Object, p manifest.Path) string {
+	crd := schema.Lookup(string(o.Kind))
+	if crd == nil || len(p) == 0 {
+		return ""
+	}
+	s := crd.Root
+	for _, e := range p[:len(p)-1] {
+		if s == nil {
+			return ""
+		}
+		switch e := e.(type) {
+		case string:
+			s = s.Properties[e]
+		case int:
+			s = s.Items
+		}
+	}
+	if s == nil {
+		return ""
+	}
+	names := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		names = append(names, k)
+	}
+	return closest(lastField(p), names, 3)
+}
