@@ -89,7 +89,7 @@ func runDiff(c *cli.Context) error {
 	}
 	defer newP.cleanup()
 
-	res := impact.Compare(oldP.Project, newP.Project, rename)
+	res := impact.Compare(oldP.Project, newP.Project, impact.Options{OldRoots: oldP.roots, NewRoots: newP.roots, OldName: rename})
 	if err := writeDiff(c.App.Writer, format, res); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -109,6 +109,7 @@ func runDiff(c *cli.Context) error {
 
 type diffSide struct {
 	*project.Project
+	roots   []string
 	cleanup func()
 }
 
@@ -135,7 +136,7 @@ func openDiffSide(c *cli.Context, opts project.Options, label string, rename fun
 		cleanup()
 		return nil, fail(exitUsage, "cannot compare: %d unreadable input(s) in %s (see above)", n, label)
 	}
-	return &diffSide{Project: p, cleanup: cleanup}, nil
+	return &diffSide{Project: p, roots: opts.Paths, cleanup: cleanup}, nil
 }
 
 func writeDiff(w io.Writer, format string, res *impact.Result) error {

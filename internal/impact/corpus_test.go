@@ -86,5 +86,5 @@ func compareDirs(t *testing.T, dir string) *Result {
 		t.Cleanup(cleanup)
 		return p
 	}
-	return Compare(open("old"), open("new"), nil)
+	return Compare(open("old"), open("new"), Options{})
 }

@@ -113,7 +113,7 @@ func TestCheckoutFromSubdirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c2()
-	res := Compare(oldP, newP, snap.Name)
+	res := Compare(oldP, newP, Options{OldRoots: snap.Paths, NewRoots: []string{"prod"}, OldName: snap.Name})
 	if !res.Drain || res.Action != ActionDrain {
 		t.Fatalf("removing a mirror must drain: %+v", res)
 	}

@@ -6,7 +6,8 @@
 package impact
 
 import (
-	"sort"
+	"path/filepath"
+	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/drain"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
@@ -80,51 +81,79 @@ type Refusal struct {
 	Position manifest.Position `json:"position"`
 }
 
+// Options tell Compare how the two sides were given.
+type Options struct {
+	// OldRoots and NewRoots are the path arguments each side was opened
+	// with; cluster names start with them when a cluster sits at an
+	// argument, so pairing strips them (old/manifests pairs new/manifests).
+	OldRoots, NewRoots []string
+	// OldName maps file names of the old side for display (e.g. a
+	// temporary checkout back to "REV:path"); nil keeps them.
+	OldName func(string) string
+}
+
 // Compare renders every cluster of both projects and combines the
-// verdicts. Clusters pair by name; a cluster on one side only is compared
-// with an empty cluster (no mirror objects). oldName maps file names of the
-// old side for display (e.g. a temporary checkout back to "REV:path"); nil
-// keeps them.
-func Compare(oldP, newP *project.Project, oldName func(string) string) *Result {
+// verdicts. Clusters pair by name relative to their side's arguments; when
+// each side holds one cluster they pair whatever their names. A cluster on
+// one side only is compared with an empty cluster (no mirror objects).
+func Compare(oldP, newP *project.Project, opts Options) *Result {
 	res := &Result{Files: map[string]*File{}, Reasons: []Reason{}}
-	named := false
-	for _, c := range append(append([]*lint.Cluster(nil), oldP.Clusters...), newP.Clusters...) {
-		if c.Name != "" {
-			named = true
+	pairs := pairClusters(oldP, newP, opts)
+	for _, pair := range pairs {
+		label := ""
+		if len(pairs) > 1 {
+			label = pair[1].Name
 		}
-	}
-	for _, pair := range pairClusters(oldP, newP) {
-		res.compareCluster(pair[0], pair[1], named, oldName)
+		res.compareCluster(pair[0], pair[1], label, opts.OldName)
 	}
 	res.Action = action(res)
 	return res
 }
 
-func pairClusters(oldP, newP *project.Project) [][2]*lint.Cluster {
+// relName is a cluster's name with its side's argument prefix removed.
+func relName(name string, roots []string) string {
+	for _, r := range roots {
+		arg := filepath.ToSlash(filepath.Clean(r))
+		if name == arg {
+			return "."
+		}
+		if rest, ok := strings.CutPrefix(name, arg+"/"); ok {
+			return rest
+		}
+	}
+	return name
+}
+
+func pairClusters(oldP, newP *project.Project, opts Options) [][2]*lint.Cluster {
+	if len(oldP.Clusters) == 1 && len(newP.Clusters) == 1 {
+		return [][2]*lint.Cluster{{oldP.Clusters[0], newP.Clusters[0]}}
+	}
 	oldBy := map[string]*lint.Cluster{}
 	for _, c := range oldP.Clusters {
-		oldBy[c.Name] = c
+		oldBy[relName(c.Name, opts.OldRoots)] = c
 	}
 	var pairs [][2]*lint.Cluster
 	seen := map[string]bool{}
 	for _, n := range newP.Clusters {
-		o := oldBy[n.Name]
+		key := relName(n.Name, opts.NewRoots)
+		o := oldBy[key]
 		if o == nil {
 			o = &lint.Cluster{Name: n.Name, Settings: n.Settings}
 		}
 		pairs = append(pairs, [2]*lint.Cluster{o, n})
-		seen[n.Name] = true
+		seen[key] = true
 	}
 	for _, o := range oldP.Clusters {
-		if !seen[o.Name] {
+		if !seen[relName(o.Name, opts.OldRoots)] {
 			pairs = append(pairs, [2]*lint.Cluster{o, {Name: o.Name, Settings: o.Settings}})
 		}
 	}
-	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i][1].Name < pairs[j][1].Name })
 	return pairs
 }
 
-func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, named bool, oldName func(string) string) {
+// compareCluster adds one pair's verdict; label is the cluster's name when
+// the trees hold several (it then prefixes file keys and tags reasons).
+func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, label string, oldName func(string) string) {
 	oldR, newR := project.Render(oldCl), project.Render(newCl)
 	refused := false
 	for _, side := range []struct {
@@ -140,14 +169,14 @@ func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, named bool, oldNam
 		if side.ren != nil && pos.File != "" {
 			pos.File = side.ren(pos.File)
 		}
-		res.Refused = append(res.Refused, Refusal{Side: side.name, Cluster: newCl.Name, Reason: side.r.Refusal.Error(), Position: pos})
+		res.Refused = append(res.Refused, Refusal{Side: side.name, Cluster: label, Reason: side.r.Refusal.Error(), Position: pos})
 	}
 	if refused {
 		return
 	}
 	key := func(path string) string {
-		if named {
-			return newCl.Name + ":" + path
+		if label != "" {
+			return label + ":" + path
 		}
 		return path
 	}
@@ -158,7 +187,7 @@ func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, named bool, oldNam
 	res.Drain = res.Drain || v.Drain
 	res.Reboot = res.Reboot || v.Reboot
 	for _, r := range v.Reasons {
-		res.Reasons = append(res.Reasons, Reason{Cluster: newCl.Name, File: r.File, Scope: r.Scope, Message: r.Message, Drain: r.Drain})
+		res.Reasons = append(res.Reasons, Reason{Cluster: label, File: r.File, Scope: r.Scope, Message: r.Message, Drain: r.Drain})
 	}
 }
 

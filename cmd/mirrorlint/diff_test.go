@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const diffIDMS = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: acme
+spec:
+  imageDigestMirrors:
+  - source: quay.io/acme
+    mirrors:
+    - %s
+`
+
+func idmsWith(mirror string) string { return strings.Replace(diffIDMS, "%s", mirror, 1) }
+
+// TestDiffDrainCorpus runs exactly the command the acceptance check runs.
+func TestDiffDrainCorpus(t *testing.T) {
+	root := sharedDir(t, "corpus/public/drain")
+	cases, _ := filepath.Glob(filepath.Join(root, "*", "expected", "verdict.txt"))
+	for _, v := range cases {
+		dir := filepath.Dir(filepath.Dir(v))
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			release, _ := os.ReadFile(filepath.Join(dir, "release-image.txt"))
+			want, _ := os.ReadFile(v)
+			r := mlRun(t, "", "diff", "--format", "json", "--release-image", strings.TrimSpace(string(release)),
+				filepath.Join(dir, "old", "manifests"), filepath.Join(dir, "new", "manifests"))
+			if r.code != exitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			var out struct {
+				Drain bool `json:"drain"`
+			}
+			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+				t.Fatal(err)
+			}
+			if got := map[bool]string{true: "drain", false: "safe"}[out.Drain]; got != strings.TrimSpace(string(want)) {
+				t.Errorf("drain %t, want %s", out.Drain, want)
+			}
+		})
+	}
+}
+
+func TestDiffExitCodes(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"a/idms.yaml":   idmsWith("mirror-a.example.com/acme"),
+		"b/idms.yaml":   idmsWith("mirror-b.example.com/acme"),
+		"bad/idms.yaml": idmsWith("mirror-a.example.com/acme") + "  - source: quay.io/foo bar\n    mirrors: [m.example.com/x]\n",
+	})
+	a, b, bad := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "bad")
+
+	r := mlRun(t, "", "diff", a, b)
+	if r.code != exitOK || !strings.Contains(r.stdout, "-    location = \"mirror-a.example.com/acme\"") || !strings.Contains(r.stdout, "verdict: nodes drain") {
+		t.Errorf("diff a b: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := mlRun(t, "", "diff", "--fail-on-drain", a, b); r.code != exitFindings {
+		t.Errorf("--fail-on-drain on a draining change: exit %d", r.code)
+	}
+	if r := mlRun(t, "", "diff", "--fail-on-drain", a, a); r.code != exitOK || !strings.Contains(r.stdout, "no change") {
+		t.Errorf("identical trees: exit %d\n%s", r.code, r.stdout)
+	}
+	r = mlRun(t, "", "diff", "--format", "json", a, bad)
+	if r.code != exitFindings || !strings.Contains(r.stderr, "new tree") || !strings.Contains(r.stderr, "idms.yaml:") {
+		t.Errorf("refused new side: exit %d, stderr %q", r.code, r.stderr)
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out["action"] != "refused" || out["drain"] != false {
+		t.Errorf("refused json: %v %v", out, err)
+	}
+	for _, args := range [][]string{
+		{"diff", a},
+		{"diff", "--format", "sarif", a, b},
+		{"diff", "--base", "no-such-revision-anywhere", a},
+	} {
+		if r := mlRun(t, "", args...); r.code != exitUsage {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, r.code, r.stderr)
+		}
+	}
+}
+
+func TestDiffBase(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := writeTree(t, map[string]string{"clusters/prod/idms.yaml": idmsWith("mirror-a.example.com/acme")})
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "base")
+	// The change adds a second mirror: safe. Committed, then the working
+	// tree goes further and removes the first: drain.
+	os.WriteFile(filepath.Join(dir, "clusters/prod/idms.yaml"), []byte(idmsWith("mirror-a.example.com/acme\n    - mirror-b.example.com/acme")), 0o644)
+	git("commit", "-q", "-am", "add mirror")
+	t.Chdir(filepath.Join(dir, "clusters"))
+
+	r := mlRun(t, "", "diff", "--base", "HEAD~1", "--format", "json", "prod")
+	var out struct {
+		Drain   bool `json:"drain"`
+		Action  string
+		Reasons []struct{ Message string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || r.code != 0 {
+		t.Fatalf("exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	if out.Drain || out.Action != "reload" {
+		t.Errorf("adding a digest-only mirror must only reload: %+v", out)
+	}
+
+	os.WriteFile(filepath.Join(dir, "clusters/prod/idms.yaml"), []byte(idmsWith("mirror-b.example.com/acme")), 0o644)
+	r = mlRun(t, "", "diff", "--base", "HEAD", "--fail-on-drain", "prod")
+	if r.code != exitFindings || !strings.Contains(r.stdout, "mirror mirror-a.example.com/acme removed") {
+		t.Errorf("uncommitted removal: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "clusters/prod/idms.yaml")); !strings.Contains(string(got), "mirror-b") || strings.Contains(string(got), "mirror-a") {
+		t.Error("the working tree was touched")
+	}
+}
