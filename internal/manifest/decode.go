@@ -194,8 +194,10 @@ func (fp *fileParse) object(n *yaml.Node, doc, item int, apiVersion, kind string
 	o.Origin = originOf(content)
 	if known {
 		if err := o.decodeTyped(); err != nil {
-			fp.res.problems = append(fp.res.problems, Problem{Pos: o.Position(), Code: "decode-error",
-				Message: fmt.Sprintf("%s: %v", o.Ref(), err)})
+			// Kept, unknown, with Content: rules can still look at the rest
+			// of the object, the renderer ignores it as the cluster would.
+			o.DecodeError = fmt.Sprintf("%s: %v", o.Ref(), err)
+			fp.res.problems = append(fp.res.problems, Problem{Pos: o.Position(), Code: "decode-error", Message: o.DecodeError})
 			known = false
 		}
 	}

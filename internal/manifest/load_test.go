@@ -221,7 +221,7 @@ func TestDecodeError(t *testing.T) {
 		t.Errorf("problem %v", p)
 	}
 	// Still returned for rules (with Content), but not as Known.
-	if len(s.Objects) != 1 || s.Objects[0].Known || s.Objects[0].Image != nil || s.Objects[0].Content == nil {
+	if len(s.Objects) != 1 || s.Objects[0].Known || s.Objects[0].Image != nil || s.Objects[0].Content == nil || s.Objects[0].DecodeError != p.Message {
 		t.Errorf("objects %v", refs(s))
 	}
 }

@@ -151,6 +151,13 @@ type Object struct {
 	Image         *configv1.Image
 	MachineConfig *mcfgv1.MachineConfig
 
+	// DecodeError is set when the object has the served apiVersion and kind
+	// but does not decode into the API type (a list where an object is
+	// required...): Known is then false, the typed pointer nil, and a
+	// "decode-error" Problem carries the same message. Rules telling
+	// "wrong apiVersion" apart should check APIVersion, not only Known.
+	DecodeError string
+
 	// src is the text of File, used to find where scalars end.
 	src *source
 }
