@@ -184,7 +184,13 @@ func (d *discoverer) buildProblem(err error, kusts []*kustFile) manifest.Problem
 	}
 	text := "kustomize build failed: " + msg
 	if bestK == nil {
-		return d.kustProblem(kusts[0], 1, 1, text)
+		// Patch errors rarely name the patch file ("replace operation does
+		// not apply: doc is missing path"): blame the overlay's patch.
+		if k, i := firstPatch(kusts); k != nil && patchError.MatchString(msg) {
+			bestK, best = k, i
+		} else {
+			return d.kustProblem(kusts[0], 1, 1, text)
+		}
 	}
 	e := bestK.Entries[best]
 	return d.kustProblem(bestK, e.Line, e.Column, text)
@@ -198,4 +204,19 @@ func yamlErrLine(err error) int {
 		return n
 	}
 	return 0
+}
+
+var patchError = regexp.MustCompile(`(?i)patch|operation|\bop\b`)
+
+// firstPatch returns the first patch entry, looking at the top-level
+// kustomization (kusts[0]) first.
+func firstPatch(kusts []*kustFile) (*kustFile, int) {
+	for _, k := range kusts {
+		for i, e := range k.Entries {
+			if e.isPatch() {
+				return k, i
+			}
+		}
+	}
+	return nil, 0
 }

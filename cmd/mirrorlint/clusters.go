@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+func clustersCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "clusters",
+		Usage:     "list the clusters found under PATH and why each one is a cluster",
+		ArgsUsage: "[PATH]",
+		Description: `Every other command lints and renders each cluster on its own. Clusters are, in
+order of precedence: those declared in .mirrorlint.yaml (clusters: [{name, paths}]);
+otherwise every top-level kustomization (one no other kustomization references),
+built in-process, plus one cluster of the files no kustomization reaches; a tree
+without kustomizations is one cluster, as are files given one by one.
+
+For each cluster this prints why it exists, the paths it is made of, its mirror
+objects, how many files it reads, its settings and any problem (a kustomization that
+does not build is a problem of its own cluster, positioned on the failing entry).
+
+Exit codes: 0 listed (even with problems); 2 usage error.
+
+Examples:
+  mirrorlint clusters
+  mirrorlint clusters --format json gitops/`,
+		Flags: append(treeFlags(), &cli.StringFlag{
+			Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json",
+		}),
+		Action: runClusters,
+	}
+}
+
+// clusterInfo is one cluster as `clusters --format json` prints it.
+type clusterInfo struct {
+	Name             string             `json:"name"`
+	Source           string             `json:"source"`
+	Reason           string             `json:"reason"`
+	Paths            []string           `json:"paths"`
+	Inputs           []string           `json:"inputs"`
+	Objects          int                `json:"objects"`
+	Kinds            map[string]int     `json:"kinds"`
+	OpenShiftVersion string             `json:"openshiftVersion"`
+	ReleaseImage     string             `json:"releaseImage,omitempty"`
+	Problems         []manifest.Problem `json:"problems"`
+}
+
+func runClusters(c *cli.Context) error {
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return &project.UsageError{Err: fmt.Errorf("--format %q: want text or json", format)}
+	}
+	if c.NArg() > 1 {
+		return &project.UsageError{Err: fmt.Errorf("clusters takes at most one PATH")}
+	}
+	p, err := openProject(c)
+	if err != nil {
+		return err
+	}
+	var infos []clusterInfo
+	for _, cl := range p.Clusters {
+		infos = append(infos, describe(p, cl))
+	}
+	if format == "json" {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Clusters []clusterInfo `json:"clusters"`
+		}{infos})
+	}
+	writeClusters(c.App.Writer, infos)
+	return nil
+}
+
+func describe(p *project.Project, cl *lint.Cluster) clusterInfo {
+	ci := clusterInfo{Name: cl.Name, Objects: len(cl.Objects), Kinds: map[string]int{},
+		OpenShiftVersion: cl.Settings.Version.String(), ReleaseImage: cl.Settings.ReleaseImage,
+		Problems: cl.Problems, Inputs: []string{}, Paths: []string{}}
+	if ci.Problems == nil {
+		ci.Problems = []manifest.Problem{}
+	}
+	for _, o := range cl.Objects {
+		ci.Kinds[string(o.Kind)]++
+	}
+	if d := p.Discovered(cl); d != nil {
+		ci.Source, ci.Reason = string(d.Source), d.Reason
+		ci.Paths = append(ci.Paths, d.Paths...)
+		ci.Inputs = append(ci.Inputs, d.Inputs...)
+	}
+	return ci
+}
+
+func writeClusters(w io.Writer, infos []clusterInfo) {
+	fmt.Fprintf(w, "%d cluster%s\n", len(infos), plural(len(infos)))
+	for _, ci := range infos {
+		name := ci.Name
+		if name == "" {
+			name = "(unnamed: the whole input)"
+		}
+		fmt.Fprintf(w, "\n%s\n", name)
+		fmt.Fprintf(w, "  source:   %s: %s\n", ci.Source, ci.Reason)
+		fmt.Fprintf(w, "  paths:    %s\n", strings.Join(ci.Paths, ", "))
+		fmt.Fprintf(w, "  objects:  %d%s\n", ci.Objects, kindList(ci.Kinds))
+		fmt.Fprintf(w, "  inputs:   %d file%s\n", len(ci.Inputs), plural(len(ci.Inputs)))
+		settings := "openshift " + ci.OpenShiftVersion
+		if ci.ReleaseImage != "" {
+			settings += ", release image " + ci.ReleaseImage
+		}
+		fmt.Fprintf(w, "  settings: %s\n", settings)
+		if len(ci.Problems) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  problems: %d\n", len(ci.Problems))
+		for _, pr := range ci.Problems {
+			fmt.Fprintf(w, "    %s\n", pr)
+		}
+	}
+}
+
+func kindList(kinds map[string]int) string {
+	if len(kinds) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = fmt.Sprintf("%d %s", kinds[k], k)
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

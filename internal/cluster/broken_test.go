@@ -1,0 +1,140 @@
+package cluster
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
+)
+
+// copyTree copies a testdata tree into a temporary directory.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrokenKustomization: a missing resource and a patch that cannot
+// apply are positioned problems of their own cluster; the others build.
+func TestBrokenKustomization(t *testing.T) {
+	root := copyTree(t, "testdata/gitops")
+	write(t, filepath.Join(root, "overlays/missing/kustomization.yaml"), `resources:
+  - ../../base
+  - does-not-exist.yaml
+`)
+	write(t, filepath.Join(root, "overlays/badpatch/kustomization.yaml"), `resources:
+  - ../../base
+patches:
+  - path: bad.yaml
+    target:
+      kind: ImageDigestMirrorSet
+`)
+	write(t, filepath.Join(root, "overlays/badpatch/bad.yaml"), `- op: replace
+  path: /spec/nothing/here
+  value: x
+`)
+	write(t, filepath.Join(root, "overlays/remote/kustomization.yaml"), `resources:
+  - https://github.com/example/mirrors//base?ref=v1
+`)
+	res := discover(t, root)
+	want := map[string]string{
+		"overlays/missing":  "overlays/missing/kustomization.yaml:3:5",
+		"overlays/badpatch": "overlays/badpatch/kustomization.yaml:4:5",
+		"overlays/remote":   "overlays/remote/kustomization.yaml:2:5",
+	}
+	for name, at := range want {
+		c := byName(t, res, name)
+		if len(c.Problems) != 1 || !strings.HasSuffix(c.Problems[0].Pos.String(), at) {
+			t.Errorf("%s: problems %v, want one at %s", name, c.Problems, at)
+			continue
+		}
+		t.Logf("%s: %s", name, c.Problems[0])
+	}
+	for _, name := range []string{"overlays/prod", "overlays/dev", "clusters/lab"} {
+		if c := byName(t, res, name); len(c.Problems) != 0 || len(c.Objects) != 2 {
+			t.Errorf("%s: problems %v, %d objects", name, c.Problems, len(c.Objects))
+		}
+	}
+}
+
+// TestDeclaredClusters: the config wins over discovery; a shared base is
+// built into each cluster that names an overlay; settings are per cluster.
+func TestDeclaredClusters(t *testing.T) {
+	cfg := &config.Config{Path: "testdata/gitops/.mirrorlint.yaml", Clusters: []config.Cluster{
+		{Name: "prod", Paths: []string{"overlays/prod"}, OpenShiftVersion: "4.14"},
+		{Name: "lab", Paths: []string{"clusters/lab", "base"}},
+	}}
+	res, err := Discover(Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Clusters {
+		got = append(got, summary(c)+" "+c.OpenShiftVersion)
+	}
+	want := []string{
+		"prod [config] ImageDigestMirrorSet/release@testdata/gitops/base/idms-release.yaml:2:1 ImageDigestMirrorSet/apps@testdata/gitops/overlays/prod/idms-apps.yaml:1:1 4.14",
+		"lab [config] ImageDigestMirrorSet/lab@testdata/gitops/clusters/lab/idms.yaml:1:1 Image/cluster@testdata/gitops/clusters/lab/image.yaml:1:1 ImageDigestMirrorSet/release@testdata/gitops/base/idms-release.yaml:2:1 ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("clusters:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := Discover(Options{Config: cfg, Paths: []string{"testdata/gitops/clusters"}}); err != nil {
+		t.Errorf("filtering by path: %v", err)
+	}
+}
+
+// TestIncludes: a change in the base selects every overlay built on it; a
+// change in an overlay only that overlay; a new file in a plain directory
+// that directory's cluster.
+func TestIncludes(t *testing.T) {
+	res := discover(t, "testdata/gitops")
+	cases := map[string]string{
+		"testdata/gitops/base/idms-release.yaml":                  "overlays/dev overlays/prod",
+		"testdata/gitops/base/kustomization.yaml":                 "overlays/dev overlays/prod",
+		"testdata/gitops/overlays/prod/never-contact-source.yaml": "overlays/prod",
+		"testdata/gitops/overlays/dev/icsp-legacy.yaml":           "overlays/dev",
+		"testdata/gitops/clusters/lab/new-file.yaml":              "clusters/lab",
+		"README.md": "",
+	}
+	for file, want := range cases {
+		var got []string
+		for _, c := range res.Clusters {
+			if c.Includes(file) {
+				got = append(got, c.Name)
+			}
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: %v, want %s", file, got, want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package cluster_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/rules"
+)
+
+// mixing lints every cluster of root and returns the icsp-mixed-with-sets
+// findings as "file:line [clusters]".
+func mixing(t *testing.T, root string) []string {
+	t.Helper()
+	res, err := cluster.Discover(cluster.Options{Paths: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &lint.Engine{Rules: rules.Registry()}
+	var all [][]lint.Finding
+	for _, c := range res.Clusters {
+		fs, _, err := e.Lint(&lint.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Relocate(fs)
+		all = append(all, fs)
+	}
+	var out []string
+	for _, f := range lint.Merge(all...) {
+		if f.Rule == "icsp-mixed-with-sets" {
+			out = append(out, fmt.Sprintf("%s:%d %v", f.File, f.Line, f.Clusters))
+		}
+	}
+	return out
+}
+
+// TestMixingIsPerCluster: an ICSP in dev and an IDMS in prod are no mix;
+// dev holding both (its own ICSP and the base's IDMS) is.
+func TestMixingIsPerCluster(t *testing.T) {
+	if got := mixing(t, "testdata/gitops-split"); len(got) != 0 {
+		t.Errorf("gitops-split: dev has only an ICSP, prod only IDMSs, yet: %v", got)
+	}
+	got := mixing(t, "testdata/gitops")
+	want := "testdata/gitops/base/idms-release.yaml:5 [overlays/dev]"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("gitops: %v, want [%s]", got, want)
+	}
+}
