@@ -35,6 +35,12 @@ $(TOOLS)/actionlint:
 test: tools vet
 	$(GO) test -count=1 $(PKG)
 
+# Every integration driven by its real client (kustomize, pre-commit,
+# actionlint, action-validator); fails rather than skips when one is missing.
+# `make test` runs the same Go tests, skipping what is not installed.
+test-integration: tools
+	./scripts/check-integrations.sh
+
 vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change: $$out"; exit 1; fi

@@ -6,7 +6,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/krm"
-	"github.com/mirrorlint/mirrorlint/internal/report"
 	"github.com/mirrorlint/mirrorlint/internal/rules"
 )
 
@@ -47,7 +46,8 @@ runner fails the build); 2 bad input or functionConfig.`,
 			case err == nil:
 				return nil
 			case errors.As(err, &fe):
-				return fail(exitFindings, "%s", report.Summary(fe.Counts))
+				// The processor already printed the findings and their tally.
+				return fail(exitFindings, "")
 			}
 			return fail(exitUsage, "fn: %v", err)
 		},

@@ -103,9 +103,8 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 	remap := &origin.Remapper{Roots: p.Roots, Discover: true}
 	findings := remap.Remap(set.Objects, lint.Merge(fs, engine.Finish()))
 
-	rep := &report.Report{Findings: findings, Rules: p.Rules.All()}
 	if p.Stderr != nil && len(findings) > 0 {
-		if err := report.Configure(mustWriter("text"), report.Options{}).Write(p.Stderr, rep); err != nil {
+		if err := printFindings(p.Stderr, findings); err != nil {
 			return err
 		}
 	}
@@ -131,12 +130,37 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 	return nil
 }
 
-func mustWriter(format string) report.Writer {
-	w, err := report.New(format)
-	if err != nil {
-		panic(err)
+// printFindings writes one line per unsuppressed finding, like `lint`
+// does, but names the object and field when no source file is known:
+// without buildMetadata: [originAnnotations] kustomize passes no path, and a
+// line number in the regenerated stream would only mislead.
+func printFindings(w io.Writer, fs []lint.Finding) error {
+	var b strings.Builder
+	for _, f := range fs {
+		if f.Suppressed != nil {
+			continue
+		}
+		where := "mirrorlint"
+		switch {
+		case f.File != "" && f.File != streamName && f.Line > 0:
+			where = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+		case f.File != "" && f.File != streamName:
+			where = f.File
+		case f.Object.Kind != "":
+			where = f.Object.Kind + "/" + f.Object.Name
+			if f.Path != "" {
+				where += " " + f.Path
+			}
+		}
+		fmt.Fprintf(&b, "%s: %s %s: %s", where, f.Severity, f.Rule, f.Message)
+		if cl := clusterNames(f.Clusters); cl != "" {
+			fmt.Fprintf(&b, " [cluster %s]", cl)
+		}
+		b.WriteString("\n")
 	}
-	return w
+	fmt.Fprintf(&b, "mirrorlint: %s\n", report.Summary(lint.Count(fs)))
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // itemsStream prints the items as one multi-document YAML stream.

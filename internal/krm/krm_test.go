@@ -195,3 +195,14 @@ func TestParseFunctionConfig(t *testing.T) {
 		})
 	}
 }
+
+func TestFunctionNamesObjectWithoutPath(t *testing.T) {
+	in := strings.Replace(resourceList("quay.io/bad/repo", ""), "      internal.config.kubernetes.io/path: 'idms.yaml'\n", "", 1)
+	_, stderr, err := run(t, in)
+	if err == nil {
+		t.Fatal("want failure")
+	}
+	if !strings.Contains(stderr, "ImageDigestMirrorSet/mirrors spec.imageDigestMirrors[0].source: error bad-source:") {
+		t.Errorf("stderr should name the object when no file is known:\n%s", stderr)
+	}
+}
