@@ -27,6 +27,6 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/.github/workflows"
 cp examples/github-workflow.yml "$tmp/.github/workflows/mirrorlint.yml"
 cp action.yml "$tmp/action.yml"
-(cd "$tmp" && actionlint -no-color)
+(cd "$tmp" && git init -q && actionlint -no-color)  # actionlint looks for the repository root
 npx --yes @action-validator/cli@0.6.0 action.yml
 echo "check-integrations: all integrations passed"
