@@ -30,10 +30,6 @@ insecureRegistries:
 - registry.lab.example.com:5000   # not http://registry.lab.example.com:5000
 ` + "```",
 	Check: func(c *lint.Context) {
-		hasScheme := func(s string) bool {
-			t := strings.TrimRight(s, "/")
-			return strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://")
-		}
 		msg := "invalid location '%s': URI schemes are not supported; MCO writes it into registries.conf and every node then rejects the whole file, failing image pulls: write %q"
 		if img, spec := imageCluster(c); img != nil {
 			rs := spec.RegistrySources

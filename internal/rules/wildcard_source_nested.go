@@ -29,10 +29,11 @@ from the Image lists, or give the nested scope mirrors of its own with an IDMS e
 # Image/cluster: insecureRegistries: [registry.internal.example.net]   ← refused
 ` + "```",
 	Check: func(c *lint.Context) {
-		img, spec := imageCluster(c)
-		if img == nil {
+		il := effectiveImageLists(c)
+		if il == nil || il.discarded && len(il.insecure.values) == 0 {
 			return
 		}
+		img := il.img
 		s := collectSets(mirrorEntries(c))
 		if len(s.all) == 0 {
 			return
@@ -43,7 +44,11 @@ from the Image lists, or give the nested scope mirrors of its own with an IDMS e
 				first[set.source] = i
 			}
 		}
-		rs := spec.RegistrySources
+		var blocked scopeList
+		var blockedAt []int
+		if !il.discarded {
+			blocked, blockedAt = scopeList{"blockedRegistries", il.blockedValues()}, il.blocked
+		}
 		type nested struct {
 			scope string
 			at    place
@@ -51,8 +56,12 @@ from the Image lists, or give the nested scope mirrors of its own with an IDMS e
 		failing := map[int][]nested{}
 		var order []int
 		seen := map[string]bool{}
-		for _, l := range []scopeList{{"blockedRegistries", rs.BlockedRegistries}, {"insecureRegistries", rs.InsecureRegistries}} {
+		for _, l := range []scopeList{blocked, il.insecure} {
 			for i, scope := range l.values {
+				at := l.path(i)
+				if l.field == "blockedRegistries" {
+					at = il.written.path(blockedAt[i])
+				}
 				if _, isSource := first[scope]; isSource || seen[scope] {
 					continue // an entry with mirrors of its own, or already seen
 				}
@@ -69,7 +78,7 @@ from the Image lists, or give the nested scope mirrors of its own with an IDMS e
 				if _, ok := failing[best]; !ok {
 					order = append(order, best)
 				}
-				failing[best] = append(failing[best], nested{scope, place{img, l.path(i)}})
+				failing[best] = append(failing[best], nested{scope, place{img, at}})
 			}
 		}
 		for _, k := range order {
