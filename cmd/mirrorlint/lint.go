@@ -69,7 +69,7 @@ func runLint(c *cli.Context) error {
 	if err := lint.CheckConfig(p.Config, reg, nil); err != nil {
 		return &project.UsageError{Err: err}
 	}
-	engine := &lint.Engine{Rules: reg, Config: p.Config}
+	engine := &lint.Engine{Rules: reg, Config: p.Config, Relocate: scope.relocator(p)}
 	rep := &report.Report{Rules: reg.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}}
 	var all [][]lint.Finding
 	for _, cl := range p.Clusters {

@@ -92,15 +92,26 @@ func (s *lintScope) options(o project.Options) project.Options {
 	return o
 }
 
-// apply moves findings on streamed objects to their origin files and drops
-// findings outside the PATH arguments. A cross-object finding is kept when
-// any of its places is in them: the file being committed took part in it.
-func (s *lintScope) apply(p *project.Project, fs []lint.Finding) []lint.Finding {
+// relocator moves a cluster's findings to where their values are written:
+// the kustomize patch that set a value, or the origin file of an object read
+// from a stream. The engine calls it before matching suppressions.
+func (s *lintScope) relocator(p *project.Project) func(*lint.Cluster, []lint.Finding) []lint.Finding {
 	roots := []string{"."}
 	if s.dir != "" {
 		roots = []string{s.dir, "."}
 	}
-	fs = (&origin.Remapper{Roots: roots, Discover: true}).Remap(projectObjects(p), fs)
+	remap := &origin.Remapper{Roots: roots, Discover: true}
+	objs := projectObjects(p)
+	return func(cl *lint.Cluster, fs []lint.Finding) []lint.Finding {
+		p.Relocate(cl, fs)
+		return remap.Remap(objs, fs)
+	}
+}
+
+// apply drops findings outside the PATH arguments. A cross-object finding
+// is kept when any of its places is in them: the file being committed took
+// part in it.
+func (s *lintScope) apply(p *project.Project, fs []lint.Finding) []lint.Finding {
 	if s.only == nil {
 		return fs
 	}

@@ -49,18 +49,21 @@ Example:
 			if err != nil {
 				return err
 			}
-			if len(p.Set.Problems) > 0 {
-				for _, pr := range p.Set.Problems {
-					fmt.Fprintf(c.App.ErrWriter, "%s: error: %s\n", pr.Pos, pr.Message)
-				}
-				return fail(exitUsage, "cannot render: %d unreadable input(s) (see above)", len(p.Set.Problems))
-			}
 			out := c.String("output")
 			if out == "" && len(p.Clusters) > 1 {
 				return fail(exitUsage, "the tree holds %d clusters: name one with --cluster, or write them all with -o DIR", len(p.Clusters))
 			}
-			refused := 0
+			refused, unreadable := 0, 0
 			for _, cl := range p.Clusters {
+				// A cluster whose inputs do not all load would render
+				// incompletely: skip it, keep rendering the others.
+				if len(cl.Problems) > 0 {
+					for _, pr := range cl.Problems {
+						fmt.Fprintf(c.App.ErrWriter, "%s%s: error: %s\n", clusterPrefix(cl.Name), pr.Pos, pr.Message)
+					}
+					unreadable++
+					continue
+				}
 				r := project.Render(cl)
 				reportRender(c.App.ErrWriter, r)
 				if r.Refusal != nil {
@@ -75,11 +78,14 @@ Example:
 				}
 				dir := out
 				if len(p.Clusters) > 1 {
-					dir = filepath.Join(out, cl.Name)
+					dir = filepath.Join(out, filepath.FromSlash(cl.Name))
 				}
 				if err := writeNodeFiles(dir, r); err != nil {
 					return fail(exitUsage, "%v", err)
 				}
+			}
+			if unreadable > 0 {
+				return fail(exitUsage, "cannot render %d cluster(s): unreadable input (see above)", unreadable)
 			}
 			if refused > 0 {
 				return fail(exitFindings, "")
@@ -91,10 +97,7 @@ Example:
 
 // reportRender prints MCO's refusal or warnings on stderr with positions.
 func reportRender(w io.Writer, r *project.Rendered) {
-	prefix := ""
-	if r.Cluster.Name != "" {
-		prefix = "[cluster " + r.Cluster.Name + "] "
-	}
+	prefix := clusterPrefix(r.Cluster.Name)
 	if r.Refusal != nil {
 		at := where(r.Where(r.Refusal.Subject))
 		if r.Refusal.Subject.Kind == "" {
@@ -160,4 +163,11 @@ func writeFileAtomic(path string, data []byte) error {
 
 func openProject(c *cli.Context) (*project.Project, error) {
 	return project.Open(projectOptions(c))
+}
+
+func clusterPrefix(name string) string {
+	if name == "" {
+		return ""
+	}
+	return "[cluster " + name + "] "
 }

@@ -22,6 +22,10 @@ type Engine struct {
 	// Source returns a file's bytes for inline-comment suppressions; nil
 	// reads from disk.
 	Source func(file string) ([]byte, error)
+	// Relocate, when set, moves findings to where their values are written
+	// (a kustomize patch, the origin file of a streamed object) before
+	// suppressions are matched, so a suppression comment there applies.
+	Relocate func(cl *Cluster, fs []Finding) []Finding
 
 	sup *suppressions
 }
@@ -76,6 +80,9 @@ func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 		if cl.Name != "" && len(findings[i].Clusters) == 0 {
 			findings[i].Clusters = []string{cl.Name}
 		}
+	}
+	if e.Relocate != nil {
+		findings = e.Relocate(cl, findings)
 	}
 	findings = e.suppress(cl, findings)
 	Sort(findings)
