@@ -1,72 +1,77 @@
 # METADATA
 # title: ImageContentSourcePolicy mixed with ImageDigestMirrorSet/ImageTagMirrorSet
 # description: |
-#   The single source of truth for the rule icsp-mixed-with-sets (there is no
-#   Go copy). Reports every object involved, so each one can be suppressed or
-#   fixed where it lives.
+#   The Rego form of the rule icsp-mixed-with-sets: the same id, severity,
+#   message, position and related objects as the Go rule, so either can be
+#   the single source of truth.
 package mirrorlint.lib.icsp_mixed_with_sets
 
 # Only objects the API server would serve count: a mirror kind under a wrong
 # apiVersion is the api-version-kind rule's business and never reaches MCO.
-icsps := [o | some o in input.objects; o.known; o.kind == "ImageContentSourcePolicy"]
+# Each kind is sorted by name (stable), as MCO lists them.
+icsps := by_name("ImageContentSourcePolicy")
 
-mirror_sets := [o |
-	some o in input.objects
-	o.known
-	o.kind in {"ImageDigestMirrorSet", "ImageTagMirrorSet"}
+sets := array.concat(by_name("ImageDigestMirrorSet"), by_name("ImageTagMirrorSet"))
+
+by_name(kind) := [input.objects[p[1]] |
+	some p in sort([[o.name, i] | some i, o in input.objects; o.known; o.kind == kind])
 ]
 
 # METADATA
-# title: ImageContentSourcePolicy objects exist together with ImageDigestMirrorSet or ImageTagMirrorSet objects.
+# title: ImageContentSourcePolicy objects are mixed with ImageDigestMirrorSet/ImageTagMirrorSet objects.
 # description: |
-#   OpenShift 4.13.0–4.13.26 (and 4.14 before the OCPBUGS-22275 backport)
-#   refuses the mix outright: the API server forbids creating one kind while
-#   the other exists, and MCO stops rendering registries.conf with
-#   "both imagecontentsourcepolicy and imagedigestmirrorset exist" (it only
-#   logs this, so every later registry change silently stops applying).
-#   Later versions merge ImageContentSourcePolicy into the digest sets, but
-#   ImageContentSourcePolicy is deprecated and two kinds describing the same
-#   mirrors drift apart. Keep one source of truth: convert the
-#   ImageContentSourcePolicy objects with `mirrorlint migrate` and delete them.
+#   Mirrors should have one source of truth. With both kinds in the tree, the
+#   effective mirror configuration is the merge of two APIs with different
+#   semantics (ICSP is always digest-only and can never say
+#   NeverContactSource), and reviewers have to read both.
+#
+#   It is also a hard failure on some releases. **OpenShift 4.13.0–4.13.26**
+#   (and 4.14 before the OCPBUGS-22275 backport) refuses the mix outright:
+#   admission answers `can't create ImageDigestMirrorSet when
+#   ImageContentSourcePolicy resources exist` (and the ITMS and reverse
+#   variants), and MCO logs `error: both imagecontentsourcepolicy and
+#   imagedigestmirrorset exist` and stops syncing registries. Later releases
+#   accept the mix (runtime-utils merges ICSP into the digest sets) while
+#   ImageContentSourcePolicy is deprecated.
+#
+#   This is this tool's stance, not a cluster error, hence error by default:
+#   turn it down in `.mirrorlint.yaml` (`rules: {icsp-mixed-with-sets:
+#   warning}`) during a migration if you must.
+#
+#   **Fix:** convert the ICSPs with `mirrorlint migrate` (or `oc adm migrate
+#   icsp`), review the result, and delete the ICSPs.
 # custom:
 #   rule: icsp-mixed-with-sets
 deny contains finding if {
 	count(icsps) > 0
-	count(mirror_sets) > 0
-	some o in array.concat(icsps, mirror_sets)
-	others := others_of(o)
+	count(sets) > 0
+
+	# Placed on the object MCO names when it refuses: the first
+	# ImageDigestMirrorSet by name, else the first ImageTagMirrorSet; every
+	# other object involved is related.
 	finding := {
 		"rule": "icsp-mixed-with-sets",
-		"msg": message(o, others),
-		"object": o,
-		"path": "kind",
-		"related": [{"object": x, "path": "kind"} | some x in array.slice(others, 0, max_related)],
+		"msg": sprintf(
+			"%d ImageContentSourcePolicy object(s) (%s) are used together with %d ImageDigestMirrorSet/ImageTagMirrorSet object(s); %s, later releases accept it while ImageContentSourcePolicy is deprecated. Keep one source of truth: convert the ICSPs with `mirrorlint migrate`",
+			[count(icsps), names(icsps, 3), count(sets), when],
+		),
+		"object": ref(sets[0]),
+		"path": "metadata.name",
+		"related": [{"object": ref(o), "path": "metadata.name"} |
+			some o in array.concat(array.slice(sets, 1, count(sets)), icsps)
+		],
 	}
 }
 
-# Each finding relates the first few objects of the other kind; the message
-# counts the rest. Relating all of them would make n findings of n entries
-# each on a repository in the middle of a large migration.
-max_related := 5
+ref(o) := {"kind": o.kind, "name": o.name, "file": o.file, "doc": o.doc}
 
-others_of(o) := mirror_sets if o.kind == "ImageContentSourcePolicy"
+# names lists the first max names, then "…".
+names(objs, max) := concat(", ", [o.name | some o in objs]) if count(objs) <= max
 
-others_of(o) := icsps if o.kind != "ImageContentSourcePolicy"
+names(objs, max) := concat("", [concat(", ", [o.name | some o in array.slice(objs, 0, max)]), ", …"]) if count(objs) > max
 
-message(o, others) := sprintf(
-	"%s/%s exists together with %s%s: OpenShift 4.13.0–4.13.26 refuses the mix outright%s; later versions accept it while ImageContentSourcePolicy is deprecated. Keep one kind: convert the ImageContentSourcePolicy objects with `mirrorlint migrate` and delete them",
-	[o.kind, o.name, ref(others[0]), more(others), target_note],
-)
-
-ref(o) := sprintf("%s/%s", [o.kind, o.name])
-
-more(others) := "" if count(others) == 1
-
-more(others) := sprintf(" and %d more", [count(others) - 1]) if count(others) > 1
-
-# The target release is named when it is one of the refusing ones; a bare
-# "4.13" counts, because its early patches refuse.
-target_note := sprintf(" (the target OpenShift %s is one of them)", [input.settings.openshiftVersion]) if {
+# A bare "4.13" counts as refusing: its early patches do.
+when := sprintf("the target release %s refuses the mix outright: admission forbids it and MCO stops syncing registries", [input.settings.openshiftVersion]) if {
 	input.settings.version.minor == 13
 	input.settings.version.patch <= 26
-} else := ""
+} else := "OpenShift 4.13.0–4.13.26 refuses the mix outright (admission and MCO)"

@@ -104,7 +104,7 @@ func TestRulesFromMetadataAndLiterals(t *testing.T) {
 		{"acme.mirrors/allowed-registry", lint.Error, "Every mirror lives on the ACME registry."},
 		{"acme.mirrors/tag-mirror", lint.Warning, "ACME mirror rules"}, // package title: the rule has none
 		{"acme.mirrors/info", lint.Info, "ACME mirror rules"},
-		{"icsp-mixed-with-sets", lint.Error, "ImageContentSourcePolicy objects exist together"},
+		{"icsp-mixed-with-sets", lint.Error, "ImageContentSourcePolicy objects are mixed with"},
 		{"mirror-registry-not-allowed", lint.Error, "A mirror lies outside"},
 		{"never-contact-required", lint.Error, "A mirror entry for a source listed"},
 		{"tag-mirror-forbidden", lint.Error, "An ImageTagMirrorSet covers"},
@@ -213,5 +213,34 @@ func TestNoPoliciesNoFindings(t *testing.T) {
 	fs, err := e.Evaluate(loadFixture(t, "testdata/manifests"))
 	if err != nil || len(fs) != 0 {
 		t.Fatalf("got %v, %v", fs, err)
+	}
+}
+
+func TestRecursionIsACompileError(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "loop.rego"), "package acme.loop\n\ndeny contains x if {\n\tsome x in deny\n}\n")
+	_, err := Load(Options{Dirs: []string{dir}})
+	if err == nil || !strings.Contains(err.Error(), "loop.rego:3:") || !strings.Contains(err.Error(), "recursive") {
+		t.Fatalf("want a recursion error at loop.rego:3, got %v", err)
+	}
+}
+
+func TestConcurrentEvaluate(t *testing.T) {
+	e := mustLoad(t, Options{Dirs: []string{"testdata/policies"}, Builtin: true})
+	c := loadFixture(t, "testdata/manifests")
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			fs, err := e.Evaluate(c)
+			if err == nil && len(fs) != 4 {
+				err = errors.New(dump(fs))
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
