@@ -1,8 +1,13 @@
 package schema
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 func TestEmbeddedCRDsLoad(t *testing.T) {
@@ -67,5 +72,84 @@ func TestImageCELAndSearchRegistries(t *testing.T) {
 	}
 	if !InPreview("Image", []any{"spec", "imageStreamImportMode"}) || InPreview("Image", []any{"spec", "nope"}) {
 		t.Error("InPreview")
+	}
+}
+
+// knownKeywords are the schema keywords Validate implements or may ignore
+// safely (documentation, and format on arrays, which the API server does not
+// check). A new keyword in an openshift/api bump fails this test instead of
+// being skipped silently.
+var knownKeywords = map[string]bool{
+	"type": true, "format": true, "properties": true, "items": true, "required": true, "enum": true,
+	"pattern": true, "maxLength": true, "minLength": true, "minItems": true, "maxItems": true,
+	"nullable": true, "x-kubernetes-list-type": true, "x-kubernetes-preserve-unknown-fields": true,
+	"x-kubernetes-validations": true, "description": true,
+}
+
+func TestNoUnknownSchemaKeywords(t *testing.T) {
+	entries, _ := crdFiles.ReadDir("crds")
+	for _, e := range entries {
+		data, _ := crdFiles.ReadFile("crds/" + e.Name())
+		var doc struct {
+			Spec struct {
+				Versions []struct {
+					Schema struct {
+						OpenAPIV3Schema map[string]any `yaml:"openAPIV3Schema"`
+					} `yaml:"schema"`
+				} `yaml:"versions"`
+			} `yaml:"spec"`
+		}
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var walk func(s map[string]any, at string)
+		walk = func(s map[string]any, at string) {
+			for k, v := range s {
+				if !knownKeywords[k] {
+					t.Errorf("%s: %s: schema keyword %q is not implemented by package schema", e.Name(), at, k)
+				}
+				switch k {
+				case "properties":
+					for name, p := range v.(map[string]any) {
+						walk(p.(map[string]any), at+"."+name)
+					}
+				case "items":
+					walk(v.(map[string]any), at+"[]")
+				}
+			}
+		}
+		for _, v := range doc.Spec.Versions {
+			walk(v.Schema.OpenAPIV3Schema, "")
+		}
+	}
+}
+
+// TestEmbeddedCRDsMatchModule fails when the embedded copies drift from the
+// openshift/api version in go.mod: run `go generate ./internal/rules/schema/`.
+func TestEmbeddedCRDsMatchModule(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/openshift/api").Output()
+	dir := strings.TrimSpace(string(out))
+	if err != nil || dir == "" {
+		t.Skipf("module directory not available: %v", err)
+	}
+	entries, _ := crdFiles.ReadDir("crds")
+	for _, e := range entries {
+		data, _ := crdFiles.ReadFile("crds/" + e.Name())
+		lines := strings.SplitN(string(data), "\n", 3)
+		src := strings.TrimPrefix(lines[1], "# Source: ")
+		_, rel, ok := strings.Cut(src, "/"+"config/")
+		if !ok {
+			_, rel, _ = strings.Cut(src, "/"+"operator/")
+			rel = "operator/" + rel
+		} else {
+			rel = "config/" + rel
+		}
+		want, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		if lines[2] != string(want) {
+			t.Errorf("%s differs from %s: run go generate ./internal/rules/schema/", e.Name(), rel)
+		}
 	}
 }
