@@ -13,5 +13,6 @@ func commands() []*cli.Command {
 		migrateCommand(),
 		fnCommand(),
 		clustersCommand(),
+		verifyCommand(),
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
-	"github.com/mirrorlint/mirrorlint/internal/rules"
 )
 
 func lintCommand() *cli.Command {
@@ -42,7 +41,8 @@ Examples:
 			&cli.StringSliceFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT[=FILE]`, repeatable: " + strings.Join(report.Formats(), ", ") + " (default text on stdout)"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above this severity: error, warning, info (default error, or failOn in the config)"},
 			&cli.StringFlag{Name: "render", Usage: "also write the rendered registries.conf to `FILE` (an artifact for reviewers)"},
-			contextFlag, summaryFlag,
+			contextFlag, summaryFlag, policyFlag, dataFlag, allowNetFlag, policyTimeoutFlag,
+			&cli.StringFlag{Name: "base", Usage: "also compare with the same paths at git revision `REV` and warn (drain-on-change) when the change makes the nodes drain or reboot"},
 		),
 		Action: runLint,
 	}
@@ -65,11 +65,27 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	reg := rules.Registry()
-	if err := lint.CheckConfig(p.Config, reg, nil); err != nil {
+	popts, err := policyOptions(c, p.Config)
+	if err != nil {
+		return err
+	}
+	pe, err := loadPolicies(popts)
+	if err != nil {
+		return err
+	}
+	reg, err := registry(pe)
+	if err != nil {
+		return err
+	}
+	closeBase, err := addDrainRule(c, reg, p)
+	if err != nil {
+		return err
+	}
+	defer closeBase()
+	if err := lint.CheckConfig(p.Config, reg, pe.Known); err != nil {
 		return &project.UsageError{Err: err}
 	}
-	engine := &lint.Engine{Rules: reg, Config: p.Config, Relocate: scope.relocator(p)}
+	engine := &lint.Engine{Rules: reg, Config: p.Config, Policies: pe, Relocate: scope.relocator(p)}
 	rep := &report.Report{Rules: reg.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}}
 	var all [][]lint.Finding
 	for _, cl := range p.Clusters {

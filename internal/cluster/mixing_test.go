@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
-	"github.com/mirrorlint/mirrorlint/internal/rules"
 )
 
 // mixing lints every cluster of root and returns the icsp-mixed-with-sets
@@ -17,7 +17,11 @@ func mixing(t *testing.T, root string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &lint.Engine{Rules: rules.Registry()}
+	reg, pe, err := checks.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &lint.Engine{Rules: reg, Policies: pe}
 	var all [][]lint.Finding
 	for _, c := range res.Clusters {
 		fs, _, err := e.Lint(&lint.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})

@@ -137,7 +137,7 @@ func TestAgreesWithRenderer(t *testing.T) {
 			t.Fatal(err)
 		}
 		cl := &lint.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: lint.Settings{Version: version, ReleaseImage: release}}
-		fs, ctx, err := (&lint.Engine{Rules: Registry()}).Lint(cl)
+		fs, ctx, err := newEngine(t).Lint(cl)
 		if err != nil {
 			t.Fatal(err)
 		}

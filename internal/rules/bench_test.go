@@ -37,7 +37,7 @@ func BenchmarkRulesLargeTree(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			eng := &lint.Engine{Rules: Registry()}
+			eng := newEngine(b)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := eng.Lint(&lint.Cluster{Objects: set.Objects, Problems: set.Problems}); err != nil {

@@ -67,7 +67,7 @@ func checkCase(t *testing.T, cc corpusCase) bool {
 		t.Fatal(err)
 	}
 	cl := &lint.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: lint.Settings{ReleaseImage: cc.releaseImage}}
-	fs, ctx, err := (&lint.Engine{Rules: Registry()}).Lint(cl)
+	fs, ctx, err := newEngine(t).Lint(cl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestRealWorld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fs, _, err := (&lint.Engine{Rules: Registry()}).Lint(&lint.Cluster{Objects: set.Objects, Problems: set.Problems})
+			fs, _, err := newEngine(t).Lint(&lint.Cluster{Objects: set.Objects, Problems: set.Problems})
 			if err != nil {
 				t.Fatal(err) // a rule panicked
 			}

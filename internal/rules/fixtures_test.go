@@ -26,7 +26,7 @@ func lintDir(t *testing.T, dir string) []lint.Finding {
 		t.Fatal(err)
 	}
 	cl := &lint.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: readSettings(t, dir)}
-	eng := &lint.Engine{Rules: Registry()}
+	eng := newEngine(t)
 	fs, _, err := eng.Lint(cl)
 	if err != nil {
 		t.Fatal(err)

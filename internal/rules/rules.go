@@ -50,7 +50,6 @@ func All() []*lint.Rule {
 		handWrittenRegistriesConf,
 		scopeNeverMatches,
 		// This project's stance.
-		icspMixedWithSets,
 	}
 }
 

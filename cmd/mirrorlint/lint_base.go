@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/impact"
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// addDrainRule registers drain-on-change. Without --base it is registered
+// inert (so config severities and `rules` know it); with --base REV the
+// same paths are read from git at REV and each cluster is compared with its
+// counterpart there.
+func addDrainRule(c *cli.Context, reg *lint.Registry, newP *project.Project) (func(), error) {
+	rev := c.String("base")
+	if rev == "" {
+		return func() {}, reg.Add(impact.DrainRule(nil))
+	}
+	opts := projectOptions(c)
+	if len(opts.Paths) == 0 {
+		opts.Paths = []string{"."}
+	}
+	snap, err := impact.Checkout(rev, opts.Paths)
+	if err != nil {
+		return func() {}, &project.UsageError{Err: fmt.Errorf("--base %s: %w", rev, err)}
+	}
+	oldOpts := opts
+	oldOpts.Paths = snap.Paths
+	oldP, _, cleanup, err := impact.OpenSide(oldOpts)
+	if err != nil {
+		snap.Close()
+		return func() {}, err
+	}
+	done := func() { cleanup(); snap.Close() }
+	base := impact.BaseOf(oldP, newP, impact.Options{OldRoots: snap.Paths, NewRoots: opts.Paths, OldName: snap.Name})
+	if err := reg.Add(impact.DrainRule(base)); err != nil {
+		done()
+		return func() {}, err
+	}
+	return done, nil
+}
