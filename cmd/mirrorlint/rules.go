@@ -1,14 +1,17 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
-	"github.com/mirrorlint/mirrorlint/internal/rules"
+	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
 func rulesCommand() *cli.Command {
@@ -17,13 +20,24 @@ func rulesCommand() *cli.Command {
 		Usage:     "list the rules, or print one rule's documentation",
 		ArgsUsage: "[ID]",
 		Description: `Without an argument, lists every rule with its default severity, who acts on what
-it detects (api-server, mco, node, surprise, policy) and a one-line summary. With a rule
-id, prints that rule's documentation: why it matters, what the cluster does, how to
-fix it, an example.`,
+it detects (api-server, mco, node, surprise, policy, mirrorlint) and a one-line summary:
+the built-in Go rules, the built-in Rego library, and the rules of the policies given with
+--policy (or in the config). With a rule id, prints that rule's documentation: why it
+matters, what the cluster does, how to fix it, an example.
+
+Examples:
+  mirrorlint rules
+  mirrorlint rules conflicting-source-policy
+  mirrorlint rules --policy policy/ --format json`,
+		Flags: []cli.Flag{configFlag, policyFlag, dataFlag,
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, markdown (the README's rule table) or json"}},
 		Action: func(c *cli.Context) error {
-			reg := rules.Registry()
 			if c.NArg() > 1 {
 				return fail(exitUsage, "rules takes at most one rule id")
+			}
+			reg, err := allRules(c)
+			if err != nil {
+				return err
 			}
 			if id := c.Args().First(); id != "" {
 				r := reg.Get(id)
@@ -33,16 +47,74 @@ fix it, an example.`,
 				fmt.Fprintf(c.App.Writer, "%s (%s, %s)\n\n%s\n\n%s\n", r.ID, r.Severity, r.Origin, r.Summary, strings.TrimSpace(r.Doc))
 				return nil
 			}
-			return listRules(c, reg.All())
+			switch c.String("format") {
+			case "text":
+				return listRules(c.App.Writer, reg.All())
+			case "markdown":
+				return markdownRules(c.App.Writer, reg.All())
+			case "json":
+				return jsonRules(c.App.Writer, reg.All())
+			}
+			return fail(exitUsage, "--format %q: want text, markdown or json", c.String("format"))
 		},
 	}
 }
 
-func listRules(c *cli.Context, all []*lint.Rule) error {
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+// allRules is every rule a lint run with the same settings could report.
+func allRules(c *cli.Context) (*lint.Registry, error) {
+	cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configFlag.Name)})
+	if err != nil {
+		return nil, err
+	}
+	o, err := policyOptions(c, cfg)
+	if err != nil {
+		return nil, err
+	}
+	pe, err := loadPolicies(o)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := registry(pe)
+	if err != nil {
+		return nil, err
+	}
+	return reg, reg.Add(impact.DrainRule(nil))
+}
+
+func listRules(w io.Writer, all []*lint.Rule) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSEVERITY\tORIGIN\tSUMMARY")
 	for _, r := range all {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Origin, r.Summary)
 	}
 	return tw.Flush()
+}
+
+// markdownRules prints the rule table the README embeds; a test keeps the
+// README in step with the registry.
+func markdownRules(w io.Writer, all []*lint.Rule) error {
+	var b strings.Builder
+	b.WriteString("| rule | severity | origin | summary |\n|---|---|---|---|\n")
+	for _, r := range all {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, r.Severity, r.Origin, strings.ReplaceAll(r.Summary, "|", `\|`))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func jsonRules(w io.Writer, all []*lint.Rule) error {
+	type rule struct {
+		ID       string        `json:"id"`
+		Severity lint.Severity `json:"severity"`
+		Origin   lint.Origin   `json:"origin"`
+		Summary  string        `json:"summary"`
+		Doc      string        `json:"doc"`
+	}
+	out := make([]rule, 0, len(all))
+	for _, r := range all {
+		out = append(out, rule{r.ID, r.Severity, r.Origin, r.Summary, strings.TrimSpace(r.Doc)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }

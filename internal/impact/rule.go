@@ -22,7 +22,7 @@ func DrainRule(base func(*lint.Cluster) *lint.Cluster) *lint.Rule {
 		ID:       RuleID,
 		Severity: lint.Warning,
 		Origin:   lint.OriginSurprise,
-		Summary:  "this change makes the Machine Config Daemon drain (or reboot) every node (only with --base)",
+		Summary:  "The change makes the Machine Config Daemon drain (or reboot) every node (only with lint --base).",
 		Doc: `When the rendered /etc/containers/registries.conf changes, the Machine Config Daemon
 reloads CRI-O without draining only if the change is "safe": mirrors or digest-only
 sources added, mirrors reordered. Removing a source or mirror, any ImageTagMirrorSet
