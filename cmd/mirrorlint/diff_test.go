@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/corpus"
 )
 
 const diffIDMS = `apiVersion: config.openshift.io/v1
@@ -24,15 +26,15 @@ func idmsWith(mirror string) string { return strings.Replace(diffIDMS, "%s", mir
 
 // TestDiffDrainCorpus runs exactly the command the acceptance check runs.
 func TestDiffDrainCorpus(t *testing.T) {
-	root := sharedDir(t, "corpus/public/drain")
-	cases, _ := filepath.Glob(filepath.Join(root, "*", "expected", "verdict.txt"))
-	for _, v := range cases {
-		dir := filepath.Dir(filepath.Dir(v))
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			release, _ := os.ReadFile(filepath.Join(dir, "release-image.txt"))
-			want, _ := os.ReadFile(v)
-			r := mlRun(t, "", "diff", "--format", "json", "--release-image", strings.TrimSpace(string(release)),
-				filepath.Join(dir, "old", "manifests"), filepath.Join(dir, "new", "manifests"))
+	cases, err := corpus.Cases(sharedDir(t, "corpus/public/drain"), "expected/verdict.txt")
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no drain pairs (%v)", err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			want := corpus.ReadTrim(c.Expected("verdict.txt"))
+			r := mlRun(t, "", "diff", "--format", "json", "--release-image", c.ReleaseImage(),
+				filepath.Join(c.Dir, "old", "manifests"), filepath.Join(c.Dir, "new", "manifests"))
 			if r.code != exitOK {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
@@ -42,7 +44,7 @@ func TestDiffDrainCorpus(t *testing.T) {
 			if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 				t.Fatal(err)
 			}
-			if got := map[bool]string{true: "drain", false: "safe"}[out.Drain]; got != strings.TrimSpace(string(want)) {
+			if got := map[bool]string{true: "drain", false: "safe"}[out.Drain]; got != want {
 				t.Errorf("drain %t, want %s", out.Drain, want)
 			}
 		})

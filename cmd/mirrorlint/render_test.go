@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/corpus"
 )
 
 // The example tree's expected output was checked by hand against domain.md
@@ -154,14 +156,15 @@ func TestRenderUnreadableInputExits2(t *testing.T) {
 // case: identical bytes (registries.conf and drop-in), or exit 1 where MCO
 // refuses.
 func TestRenderCorpus(t *testing.T) {
-	root := sharedDir(t, "corpus/public/render")
-	cases, _ := filepath.Glob(filepath.Join(root, "*"))
+	cases, err := corpus.Cases(sharedDir(t, "corpus/public/render"), "")
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no corpus cases (%v)", err)
+	}
 	for _, c := range cases {
-		t.Run(filepath.Base(c), func(t *testing.T) {
-			rel, _ := os.ReadFile(filepath.Join(c, "release-image.txt"))
+		t.Run(c.Name, func(t *testing.T) {
 			out := t.TempDir()
-			r := mlRun(t, "", "render", "--config", "none", "-o", out, "--release-image", strings.TrimSpace(string(rel)), filepath.Join(c, "manifests"))
-			if _, err := os.Stat(filepath.Join(c, "expected", "error.txt")); err == nil {
+			r := mlRun(t, "", "render", "--config", "none", "-o", out, "--release-image", c.ReleaseImage(), filepath.Join(c.Dir, "manifests"))
+			if _, err := os.Stat(c.Expected("error.txt")); err == nil {
 				if r.code != exitFindings {
 					t.Fatalf("MCO refuses this case; exit %d, stderr %s", r.code, r.stderr)
 				}
@@ -171,7 +174,7 @@ func TestRenderCorpus(t *testing.T) {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
 			for _, f := range [][2]string{{"registries.conf", "registries.conf"}, {"search-registries.conf", searchDropInFile}} {
-				want, werr := os.ReadFile(filepath.Join(c, "expected", f[0]))
+				want, werr := os.ReadFile(c.Expected(f[0]))
 				got, gerr := os.ReadFile(filepath.Join(out, f[1]))
 				if os.IsNotExist(werr) != os.IsNotExist(gerr) || string(want) != string(got) {
 					t.Errorf("%s differs (want err %v, got err %v):\n--- want\n%s\n--- got\n%s", f[0], werr, gerr, want, got)

@@ -3,13 +3,11 @@ package impact
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/corpus"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
-
-const sharedDrain = "../../../shared/corpus/public/drain"
 
 // TestDrainCorpus runs the comparison the way `mirrorlint diff` does on
 // every drain pair: the pairs copied into testdata always, the shared
@@ -17,40 +15,38 @@ const sharedDrain = "../../../shared/corpus/public/drain"
 func TestDrainCorpus(t *testing.T) {
 	t.Run("testdata", func(t *testing.T) { runDrainCorpus(t, "testdata/drain") })
 	t.Run("shared", func(t *testing.T) {
-		if _, err := os.Stat(sharedDrain); err != nil {
+		if _, err := os.Stat(corpus.SharedDrain); err != nil {
 			t.Skipf("shared corpus not available: %v", err)
 		}
-		runDrainCorpus(t, sharedDrain)
+		runDrainCorpus(t, corpus.SharedDrain)
 	})
 }
 
 func runDrainCorpus(t *testing.T, root string) {
-	cases, err := os.ReadDir(root)
+	cases, err := corpus.Cases(root, "expected/verdict.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	total, ok := 0, 0
+	// Without this an empty or misplaced copy would pass on nothing.
+	if len(cases) == 0 {
+		t.Fatalf("no drain pairs under %s", root)
+	}
+	ok := 0
 	for _, c := range cases {
-		dir := filepath.Join(root, c.Name())
-		want, err := os.ReadFile(filepath.Join(dir, "expected", "verdict.txt"))
-		if err != nil {
-			continue
-		}
-		total++
-		pass := t.Run(c.Name(), func(t *testing.T) {
-			res := compareDirs(t, dir)
+		pass := t.Run(c.Name, func(t *testing.T) {
+			res := compareDirs(t, c)
 			got := "safe"
 			if res.Drain {
 				got = "drain"
 			}
-			if w := strings.TrimSpace(string(want)); got != w {
+			if w := corpus.ReadTrim(c.Expected("verdict.txt")); got != w {
 				t.Errorf("verdict %s, want %s; reasons: %+v", got, w, res.Reasons)
 			}
 			if len(res.Refused) > 0 {
 				t.Errorf("refused: %+v", res.Refused)
 			}
 			for _, side := range []string{"old", "new"} {
-				exp, err := os.ReadFile(filepath.Join(dir, "expected", side+"-registries.conf"))
+				exp, err := os.ReadFile(c.Expected(side + "-registries.conf"))
 				if err != nil {
 					continue
 				}
@@ -68,17 +64,16 @@ func runDrainCorpus(t *testing.T, root string) {
 			ok++
 		}
 	}
-	t.Logf("%s: %d/%d drain verdicts as expected", root, ok, total)
+	t.Logf("%s: %d/%d drain verdicts as expected", root, ok, len(cases))
 }
 
-func compareDirs(t *testing.T, dir string) *Result {
+func compareDirs(t *testing.T, c corpus.Case) *Result {
 	t.Helper()
-	release, _ := os.ReadFile(filepath.Join(dir, "release-image.txt"))
 	open := func(side string) *project.Project {
 		p, _, cleanup, err := OpenSide(project.Options{
-			Paths:        []string{filepath.Join(dir, side, "manifests")},
+			Paths:        []string{filepath.Join(c.Dir, side, "manifests")},
 			ConfigPath:   "none",
-			ReleaseImage: strings.TrimSpace(string(release)),
+			ReleaseImage: c.ReleaseImage(),
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", side, err)

@@ -5,9 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/corpus"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -19,8 +19,8 @@ var roots = []string{
 	"../render/testdata",
 	"../drain/testdata",
 	"../impact/testdata",
-	"../../../shared/corpus/public/render",
-	"../../../shared/corpus/public/drain",
+	corpus.SharedRender,
+	corpus.SharedDrain,
 }
 
 // TestRoundTrip migrates every tree holding an ICSP in place (in a copy)
@@ -67,10 +67,7 @@ func hasICSP(dir string) bool {
 }
 
 func roundTrip(t *testing.T, dir string) {
-	release := ""
-	if b, err := os.ReadFile(filepath.Join(filepath.Dir(dir), "release-image.txt")); err == nil {
-		release = strings.TrimSpace(string(b))
-	}
+	release := corpus.ReadTrim(filepath.Dir(dir), "release-image.txt")
 	work := filepath.Join(t.TempDir(), "m")
 	if err := os.CopyFS(work, os.DirFS(dir)); err != nil {
 		t.Fatal(err)

@@ -1,42 +1,40 @@
-package render
+// The corpus test is an external test package: it loads cases with the real
+// loader (internal/corpus, through lint), which imports render.
+package render_test
 
 import (
 	"bytes"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-const sharedCorpus = "../../../shared/corpus/public/render"
+	"github.com/mirrorlint/mirrorlint/internal/corpus"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/render"
+)
 
 // TestCorpus renders every case of the shared corpus (when present) and of
 // the copy kept in testdata, comparing bytes, refusals and warnings.
 func TestCorpus(t *testing.T) {
 	t.Run("testdata", func(t *testing.T) { runCorpus(t, "testdata/corpus") })
 	t.Run("shared", func(t *testing.T) {
-		if _, err := os.Stat(sharedCorpus); err != nil {
-			t.Skipf("shared corpus not available at %s: %v", sharedCorpus, err)
+		if _, err := os.Stat(corpus.SharedRender); err != nil {
+			t.Skipf("shared corpus not available at %s: %v", corpus.SharedRender, err)
 		}
-		runCorpus(t, sharedCorpus)
+		runCorpus(t, corpus.SharedRender)
 	})
 }
 
 func runCorpus(t *testing.T, root string) {
-	cases, err := os.ReadDir(root)
+	cases, err := corpus.Cases(root, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var identical, refusals, n int
+	var identical, refusals int
 	for _, c := range cases {
-		if !c.IsDir() {
-			continue
-		}
-		n++
-		dir := filepath.Join(root, c.Name())
-		t.Run(c.Name(), func(t *testing.T) {
-			kind := checkCase(t, dir)
+		t.Run(c.Name, func(t *testing.T) {
+			kind := checkCase(t, c)
 			switch kind {
 			case "identical":
 				identical++
@@ -45,40 +43,39 @@ func runCorpus(t *testing.T, root string) {
 			}
 		})
 	}
-	t.Logf("%s: %d cases, %d rendered identically, %d refusals matched", root, n, identical, refusals)
-	if n == 0 {
+	t.Logf("%s: %d cases, %d rendered identically, %d refusals matched", root, len(cases), identical, refusals)
+	if len(cases) == 0 {
 		t.Fatalf("no cases under %s", root)
 	}
 }
 
-func checkCase(t *testing.T, dir string) string {
-	in, err := loadTree(filepath.Join(dir, "manifests"))
+func checkCase(t *testing.T, c corpus.Case) string {
+	in, err := c.RenderInput()
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
-	in.ReleaseImage = readTrim(filepath.Join(dir, "release-image.txt"))
-	exp := filepath.Join(dir, "expected")
+	expected := func(name string) string { return corpus.ReadTrim(c.Expected(name)) }
 
 	// 4.13.0 refused ICSP mixed with IDMS/ITMS before anything else.
 	mixIn := in
-	mixIn.Version = Version{Minor: 13, Patch: 0}
-	_, mixErr := Render(mixIn)
+	mixIn.Version = render.Version{Minor: 13, Patch: 0}
+	_, mixErr := render.Render(mixIn)
 	mixRefused := mixErr != nil && strings.HasPrefix(mixErr.Error(), "error: both imagecontentsourcepolicy and")
-	if wantMix := readTrim(filepath.Join(exp, "icsp-mixing.txt")) == "reject"; wantMix != mixRefused {
+	if wantMix := expected("icsp-mixing.txt") == "reject"; wantMix != mixRefused {
 		t.Errorf("4.13.0 mix refusal = %v (err %v), want %v", mixRefused, mixErr, wantMix)
 	}
 
-	out, err := Render(in)
+	out, err := render.Render(in)
 
-	if want := readTrim(filepath.Join(exp, "error.txt")); want != "" {
-		var r *Refusal
+	if want := expected("error.txt"); want != "" {
+		var r *render.Refusal
 		if !errors.As(err, &r) {
 			t.Fatalf("want refusal %q, got err=%v", want, err)
 		}
 		if r.Error() != want {
 			t.Fatalf("refusal:\n got %q\nwant %q", r.Error(), want)
 		}
-		if r.Reason != ReasonReleaseImage && r.Subject.Kind == "" {
+		if r.Reason != render.ReasonReleaseImage && r.Subject.Kind == "" {
 			t.Errorf("refusal %q has no subject", r.Error())
 		}
 		return "refusal"
@@ -86,17 +83,17 @@ func checkCase(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatalf("unexpected refusal: %v", err)
 	}
-	wantConf, err := os.ReadFile(filepath.Join(exp, "registries.conf"))
+	wantConf, err := os.ReadFile(c.Expected("registries.conf"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(out.RegistriesConf, wantConf) {
 		t.Fatalf("registries.conf differs:\n--- got\n%s\n--- want\n%s", out.RegistriesConf, wantConf)
 	}
-	if src := readTrim(filepath.Join(exp, "registries-source.txt")); (src == "generated") != out.Generated {
+	if src := expected("registries-source.txt"); (src == "generated") != out.Generated {
 		t.Errorf("Generated=%v, want source %q", out.Generated, src)
 	}
-	wantSearch, err := os.ReadFile(filepath.Join(exp, "search-registries.conf"))
+	wantSearch, err := os.ReadFile(c.Expected("search-registries.conf"))
 	if err != nil {
 		wantSearch = nil
 	}
@@ -106,11 +103,11 @@ func checkCase(t *testing.T, dir string) string {
 	var gotWarn []string
 	for _, w := range out.Warnings {
 		gotWarn = append(gotWarn, w.Message)
-		if w.Subject.Kind != kindImage {
+		if w.Subject.Kind != string(manifest.KindImage) {
 			t.Errorf("warning %q has subject %+v", w.Message, w.Subject)
 		}
 	}
-	wantWarn := readTrim(filepath.Join(exp, "warnings.txt"))
+	wantWarn := expected("warnings.txt")
 	if strings.Join(gotWarn, "\n") != wantWarn {
 		t.Errorf("warnings:\n got %q\nwant %q", strings.Join(gotWarn, "\n"), wantWarn)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/corpus"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -42,16 +43,10 @@ type corpusCase struct {
 	releaseImage string
 }
 
-func readCase(dir string) corpusCase {
-	cc := corpusCase{dir: dir}
-	if b, err := os.ReadFile(filepath.Join(dir, "expected", "error.txt")); err == nil {
-		cc.refused = strings.TrimSpace(string(b))
-	}
-	if _, err := os.Stat(filepath.Join(dir, "expected", "crd-rejects.txt")); err == nil {
+func readCase(c corpus.Case) corpusCase {
+	cc := corpusCase{dir: c.Dir, refused: corpus.ReadTrim(c.Expected("error.txt")), releaseImage: c.ReleaseImage()}
+	if _, err := os.Stat(c.Expected("crd-rejects.txt")); err == nil {
 		cc.crdRejects = true
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "release-image.txt")); err == nil {
-		cc.releaseImage = strings.TrimSpace(string(b))
 	}
 	return cc
 }
@@ -142,14 +137,14 @@ func lineHolds(file string, line int, value string) bool {
 }
 
 func runCorpus(t *testing.T, root string) {
-	dirs, _ := filepath.Glob(filepath.Join(root, "*"))
+	cases, err := corpus.Cases(root, "manifests")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var refused, rendered int
-	for _, dir := range dirs {
-		if _, err := os.Stat(filepath.Join(dir, "manifests")); err != nil {
-			continue
-		}
-		cc := readCase(dir)
-		t.Run(filepath.Base(dir), func(t *testing.T) {
+	for _, c := range cases {
+		cc := readCase(c)
+		t.Run(c.Name, func(t *testing.T) {
 			if checkCase(t, cc) {
 				refused++
 			} else {
@@ -169,17 +164,16 @@ func TestCorpusCopy(t *testing.T) { runCorpus(t, filepath.Join("testdata", "corp
 
 // TestSharedCorpus runs every case of the shared render corpus.
 func TestSharedCorpus(t *testing.T) {
-	root := filepath.Join("..", "..", "..", "shared", "corpus", "public", "render")
-	if _, err := os.Stat(root); err != nil {
+	if _, err := os.Stat(corpus.SharedRender); err != nil {
 		t.Skipf("shared corpus not available: %v", err)
 	}
-	runCorpus(t, root)
+	runCorpus(t, corpus.SharedRender)
 }
 
 // TestRealWorld lints every real-world tree: nothing may panic, and the
 // trees MCO refuses for digests in sources must get errors.
 func TestRealWorld(t *testing.T) {
-	root := filepath.Join("..", "..", "..", "shared", "realworld")
+	root := filepath.Join(corpus.SharedRoot, "realworld")
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("real-world trees not available: %v", err)
 	}
