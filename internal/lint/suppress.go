@@ -236,35 +236,10 @@ func splitDirectives(s string) []string {
 	return out
 }
 
-// GlobMatch matches slash paths against a pattern where "**" spans
-// directories and "*" does not; a pattern without "/" matches the base name.
+// GlobMatch matches a finding's file against a config ignore path with
+// manifest.MatchGlob, after making both comparable: the file may be an OS
+// path ("a\\b.yaml", "./a/../b.yaml") and the pattern may start with "./".
 func GlobMatch(pattern, name string) bool {
 	name = strings.TrimPrefix(path.Clean(strings.ReplaceAll(name, "\\", "/")), "./")
-	pattern = strings.TrimPrefix(pattern, "./")
-	if !strings.Contains(pattern, "/") {
-		ok, _ := path.Match(pattern, path.Base(name))
-		return ok
-	}
-	return globParts(strings.Split(pattern, "/"), strings.Split(name, "/"))
-}
-
-func globParts(p, n []string) bool {
-	for len(p) > 0 {
-		if p[0] == "**" {
-			for i := 0; i <= len(n); i++ {
-				if globParts(p[1:], n[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(n) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(p[0], n[0]); !ok {
-			return false
-		}
-		p, n = p[1:], n[1:]
-	}
-	return len(n) == 0
+	return manifest.MatchGlob(strings.TrimPrefix(pattern, "./"), name)
 }

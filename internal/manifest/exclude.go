@@ -28,12 +28,19 @@ func (w *walker) excludedPath(p string) bool {
 	return w.excluded(p)
 }
 
-// matchExclude matches a pattern against a slash path. A pattern without a
+// matchExclude matches an Exclude pattern against a slash path, as
+// MatchGlob does; only a leading "./" of the path is dropped.
+func matchExclude(pattern, rel string) bool {
+	return MatchGlob(pattern, strings.TrimPrefix(rel, "./"))
+}
+
+// MatchGlob matches a pattern against a slash path. A pattern without a
 // slash is compared with the base name (so "vendor" or "*.tmpl.yaml" work at
 // any depth, as in .gitignore); otherwise it is anchored at the root and
-// "**" stands for any number of directories. A bad pattern matches nothing.
-func matchExclude(pattern, rel string) bool {
-	rel = strings.TrimPrefix(rel, "./")
+// "**" stands for any number of directories while "*" stays within one. A
+// bad pattern matches nothing. Exclude patterns and the config's ignore
+// paths (lint.GlobMatch) share it so that one pattern means the same in both.
+func MatchGlob(pattern, rel string) bool {
 	if !strings.Contains(pattern, "/") {
 		ok, _ := path.Match(pattern, path.Base(rel))
 		return ok
