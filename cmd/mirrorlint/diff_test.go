@@ -3,12 +3,12 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/corpus"
+	"github.com/mirrorlint/mirrorlint/internal/gittest"
 )
 
 const diffIDMS = `apiVersion: config.openshift.io/v1
@@ -89,20 +89,8 @@ func TestDiffExitCodes(t *testing.T) {
 }
 
 func TestDiffBase(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
 	dir := writeTree(t, map[string]string{"clusters/prod/idms.yaml": idmsWith("mirror-a.example.com/acme")})
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gittest.Runner(t, dir)
 	git("init", "-q")
 	git("add", ".")
 	git("commit", "-q", "-m", "base")

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/gittest"
 )
 
 func TestLintExitCodesFollowFailOn(t *testing.T) {
@@ -209,17 +210,8 @@ func TestLintRenderArtifact(t *testing.T) {
 // lint --base warns when the change drains the nodes: here a mirror is
 // removed, which MCD does not consider safe.
 func TestLintBaseWarnsOnDrain(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
 	repo := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gittest.Runner(t, repo)
 	idms := func(mirrors string) string {
 		return "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - source: quay.io/org/app\n    mirrors: [" + mirrors + "]\n"
 	}
