@@ -57,17 +57,24 @@ func TestUserPolicyFindingsAtTheMirror(t *testing.T) {
 		{"acme.mirrors/tag-mirror", lint.Warning, itms, 9, 14, "spec.imageTagMirrors[0].mirrors", "tag mirrors for docker.io/vendor"},
 		{"acme.mirrors/info", lint.Info, "", 0, 0, "", "policies ran over a rendered registries.conf"},
 	}
+	checkFindings(t, fs, wants)
+	for _, f := range fs {
+		if f.Rule == "acme.mirrors/tag-mirror" && f.Object != (lint.ObjectRef{Kind: "ImageTagMirrorSet", Name: "vendor-tags"}) {
+			t.Errorf("tag-mirror object = %+v", f.Object)
+		}
+	}
+}
+
+// checkFindings fails unless fs holds as many findings as wants and every
+// want matches one of them.
+func checkFindings(t *testing.T, fs []lint.Finding, wants []want) {
+	t.Helper()
 	if len(fs) != len(wants) {
 		t.Fatalf("got %d findings, want %d:\n%s", len(fs), len(wants), dump(fs))
 	}
 	for _, w := range wants {
 		if !hasFinding(fs, w) {
 			t.Errorf("missing %+v in:\n%s", w, dump(fs))
-		}
-	}
-	for _, f := range fs {
-		if f.Rule == "acme.mirrors/tag-mirror" && f.Object != (lint.ObjectRef{Kind: "ImageTagMirrorSet", Name: "vendor-tags"}) {
-			t.Errorf("tag-mirror object = %+v", f.Object)
 		}
 	}
 }
