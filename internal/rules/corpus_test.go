@@ -178,6 +178,9 @@ func TestRealWorld(t *testing.T) {
 		t.Skipf("real-world trees not available: %v", err)
 	}
 	dirs, _ := filepath.Glob(filepath.Join(root, "[0-9]*"))
+	if len(dirs) == 0 {
+		t.Fatalf("no real-world trees under %s", root)
+	}
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			set, err := manifest.Load([]string{dir}, manifest.Options{})
