@@ -94,7 +94,9 @@ spec:
 `)
 	c := loadFixture(t, dir)
 	if c.Refusal == nil {
-		t.Skip("renderer accepted the fixture; the refusal case needs another input")
+		// MCO refuses a source listed among its own mirrors under
+		// NeverContactSource; a renderer that accepts it is the bug.
+		t.Fatal("the renderer accepted a NeverContactSource source that is its own mirror")
 	}
 	r := inputJSON(t, buildInput(c))["rendered"].(map[string]any)
 	if r["refused"] != true || !strings.Contains(r["reason"].(string), "NeverContactSource") || len(r["registries"].([]any)) != 0 {
