@@ -153,8 +153,8 @@ func TestRenderUnreadableInputExits2(t *testing.T) {
 }
 
 // TestRenderCorpus runs the binary's render path over every public corpus
-// case: identical bytes (registries.conf and drop-in), or exit 1 where MCO
-// refuses.
+// case: identical bytes (registries.conf and drop-in), or exit 1 and MCO's
+// message where MCO refuses.
 func TestRenderCorpus(t *testing.T) {
 	cases, err := corpus.Cases(sharedDir(t, "corpus/public/render"), "")
 	if err != nil || len(cases) == 0 {
@@ -164,9 +164,9 @@ func TestRenderCorpus(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			out := t.TempDir()
 			r := mlRun(t, "", "render", "--config", "none", "-o", out, "--release-image", c.ReleaseImage(), filepath.Join(c.Dir, "manifests"))
-			if _, err := os.Stat(c.Expected("error.txt")); err == nil {
-				if r.code != exitFindings {
-					t.Fatalf("MCO refuses this case; exit %d, stderr %s", r.code, r.stderr)
+			if want := corpus.ReadTrim(c.Expected("error.txt")); want != "" {
+				if r.code != exitFindings || !strings.Contains(r.stderr, want) {
+					t.Fatalf("MCO refuses this case (%s); exit %d, stderr %s", want, r.code, r.stderr)
 				}
 				return
 			}
