@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
@@ -57,7 +58,7 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	failOn, err := failOnSeverity(c.String("fail-on"), p.Config.FailOn)
+	failOn, err := failOnSeverity(c.String("fail-on"), p.Config)
 	if err != nil {
 		return err
 	}
@@ -122,17 +123,17 @@ func runLint(c *cli.Context) error {
 	return nil
 }
 
-func failOnSeverity(flag, fromConfig string) (lint.Severity, error) {
-	v := flag
-	if v == "" {
-		v = fromConfig
+func failOnSeverity(flag string, cfg *config.Config) (lint.Severity, error) {
+	v, from := flag, "--fail-on"
+	if v == "" && cfg != nil {
+		v, from = cfg.FailOn, cfg.Where("failOn")
 	}
 	if v == "" {
 		return lint.Error, nil
 	}
 	s, err := lint.ParseSeverity(v)
 	if err != nil || s == lint.Off {
-		return 0, &project.UsageError{Err: fmt.Errorf("--fail-on %q: want error, warning or info", v)}
+		return 0, &project.UsageError{Err: fmt.Errorf("%s: %q is not a severity: want error, warning or info", from, v)}
 	}
 	return s, nil
 }

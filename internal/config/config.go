@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -34,6 +36,10 @@ type Config struct {
 	// Path is where the file was read from ("" when built in code); paths
 	// inside the file are relative to its directory.
 	Path string `yaml:"-" json:"-"`
+
+	// lines maps dotted key paths ("rules.icsp-deprecated", "ignore[2]")
+	// to the line they are written on, for messages that point at them.
+	lines map[string]int
 }
 
 // Ignore suppresses a rule's findings by file glob and/or object.
@@ -52,16 +58,127 @@ type Cluster struct {
 	OpenShiftVersion string   `yaml:"openshiftVersion,omitempty" json:"openshiftVersion,omitempty"`
 }
 
-// Parse reads a config strictly: an unknown key is an error naming its line.
+// Parse reads a config strictly: an unknown key is an error naming its line
+// and the keys that are allowed there.
 func Parse(name string, data []byte) (*Config, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %s", name, yamlMessage(err))
+	}
 	var c Config
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %s", name, yamlMessage(err))
 	}
 	c.Path = name
+	c.lines = map[string]int{}
+	if len(doc.Content) == 1 {
+		indexLines(doc.Content[0], "", c.lines)
+	}
 	return &c, c.validate()
+}
+
+// Where names a key of the file for a message: "path:line: key" (or
+// "path: key" when the line is unknown).
+func (c *Config) Where(key string) string {
+	if c == nil || c.Path == "" {
+		return key
+	}
+	if l := c.lines[key]; l > 0 {
+		return fmt.Sprintf("%s:%d: %s", c.Path, l, key)
+	}
+	return c.Path + ": " + key
+}
+
+// IgnoreLine is the line of ignore entry i, 0 when unknown.
+func (c *Config) IgnoreLine(i int) int { return c.lines[fmt.Sprintf("ignore[%d]", i)] }
+
+func indexLines(n *yaml.Node, prefix string, out map[string]int) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i].Value
+			if prefix != "" {
+				key = prefix + "." + key
+			}
+			out[key] = n.Content[i].Line
+			indexLines(n.Content[i+1], key, out)
+		}
+	case yaml.SequenceNode:
+		for i, item := range n.Content {
+			key := fmt.Sprintf("%s[%d]", prefix, i)
+			out[key] = item.Line
+			indexLines(item, key, out)
+		}
+	}
+}
+
+// knownKeys lists the top-level keys, for "unknown key" messages.
+var knownKeys = []string{"openshiftVersion", "releaseImage", "failOn", "rules", "exclude", "ignore",
+	"policies", "data", "allowNet", "policyTimeout", "clusters"}
+
+var fieldNotFound = regexp.MustCompile(`line (\d+): field (\S+) not found in type config\.(\w+)`)
+
+// yamlMessage rewords the YAML library's errors for a person: no Go type
+// names, the allowed keys, and a did-you-mean.
+func yamlMessage(err error) string {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return strings.TrimPrefix(err.Error(), "yaml: ")
+	}
+	var msgs []string
+	for _, e := range te.Errors {
+		m := fieldNotFound.FindStringSubmatch(e)
+		if m == nil {
+			msgs = append(msgs, typeNames.ReplaceAllString(e, ""))
+			continue
+		}
+		allowed := map[string][]string{
+			"Config":  knownKeys,
+			"Ignore":  {"rule", "path", "object", "reason"},
+			"Cluster": {"name", "paths", "releaseImage", "openshiftVersion"},
+		}[m[3]]
+		msg := fmt.Sprintf("line %s: unknown key %q", m[1], m[2])
+		if s := closest(m[2], allowed); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		msgs = append(msgs, msg+"; allowed here: "+strings.Join(allowed, ", "))
+	}
+	return strings.Join(msgs, "; ")
+}
+
+var typeNames = regexp.MustCompile(` into (\[\])?(map\[string\])?[a-z]*\.?[A-Za-z0-9]+`)
+
+// closest returns the candidate within edit distance 2 of s, if any.
+func closest(s string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := distance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // Load reads the file at path.
@@ -105,15 +222,15 @@ func (c *Config) validate() error {
 	var errs []error
 	for i, ig := range c.Ignore {
 		if ig.Rule == "" {
-			errs = append(errs, fmt.Errorf("%s: ignore[%d]: rule is required", c.Path, i))
+			errs = append(errs, fmt.Errorf("%s: rule is required", c.Where(fmt.Sprintf("ignore[%d]", i))))
 		}
 		if ig.Path == "" && ig.Object == "" {
-			errs = append(errs, fmt.Errorf("%s: ignore[%d]: give a path glob, an object (Kind/name), or both", c.Path, i))
+			errs = append(errs, fmt.Errorf("%s: give a path glob, an object (Kind/name), or both", c.Where(fmt.Sprintf("ignore[%d]", i))))
 		}
 	}
 	for i, cl := range c.Clusters {
 		if cl.Name == "" || len(cl.Paths) == 0 {
-			errs = append(errs, fmt.Errorf("%s: clusters[%d]: name and paths are required", c.Path, i))
+			errs = append(errs, fmt.Errorf("%s: name and paths are required", c.Where(fmt.Sprintf("clusters[%d]", i))))
 		}
 	}
 	return errors.Join(errs...)

@@ -58,3 +58,32 @@ func TestFindWalksUpward(t *testing.T) {
 		t.Fatalf("Find = %q, want %q", got, want)
 	}
 }
+
+func TestUnknownKeySuggestsAndListsAllowedKeys(t *testing.T) {
+	_, err := Parse("m.yaml", []byte("failOn: error\nrule:\n  a: off\n"))
+	if err == nil {
+		t.Fatal("unknown key accepted")
+	}
+	msg := err.Error()
+	for _, want := range []string{"m.yaml: line 2", `unknown key "rule"`, `did you mean "rules"`, "allowed here:"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "config.Config") {
+		t.Errorf("message leaks a Go type: %q", msg)
+	}
+}
+
+func TestWhereNamesTheLine(t *testing.T) {
+	c, err := Parse("m.yaml", []byte("# header\nrules:\n  icsp-deprecated: loud\nignore:\n  - {rule: r, path: x, reason: y}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Where("rules.icsp-deprecated"); got != "m.yaml:3: rules.icsp-deprecated" {
+		t.Errorf("Where = %q", got)
+	}
+	if c.IgnoreLine(0) != 5 {
+		t.Errorf("IgnoreLine(0) = %d, want 5", c.IgnoreLine(0))
+	}
+}

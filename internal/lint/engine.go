@@ -124,10 +124,10 @@ func CheckConfig(cfg *config.Config, reg *Registry, known func(id string) bool) 
 	}
 	for id, sev := range cfg.Rules {
 		if _, err := ParseSeverity(sev); err != nil {
-			return fmt.Errorf("%s: rules.%s: %w", cfg.Path, id, err)
+			return fmt.Errorf("%s: %w", cfg.Where("rules."+id), err)
 		}
 		if reg.Get(id) == nil && (known == nil || !known(id)) {
-			return fmt.Errorf("%s: rules.%s: no such rule (see `mirrorlint rules`)", cfg.Path, id)
+			return fmt.Errorf("%s: no such rule (see `mirrorlint rules`)", cfg.Where("rules."+id))
 		}
 	}
 	return nil

@@ -74,14 +74,14 @@ func ResolveSettings(opts Options, cfg *config.Config) (lint.Settings, error) {
 	if opts.ReleaseImage != "" {
 		s.ReleaseImage = opts.ReleaseImage
 	}
-	v := cfg.OpenShiftVersion
+	v, from := cfg.OpenShiftVersion, cfg.Where("openshiftVersion")
 	if opts.OpenShiftVersion != "" {
-		v = opts.OpenShiftVersion
+		v, from = opts.OpenShiftVersion, "--openshift-version"
 	}
 	if v != "" {
 		pv, err := render.ParseVersion(v)
 		if err != nil {
-			return s, &UsageError{Err: err}
+			return s, &UsageError{Err: fmt.Errorf("%s: %w", from, err)}
 		}
 		s.Version = pv
 	}
