@@ -100,7 +100,7 @@ func TestSuppressionsAnnotationCommentAndUnused(t *testing.T) {
 		"every-source source quay.io/c":                                                        "open",
 		"every-source source quay.io/d":                                                        "open",
 		"unused-suppression suppression (annotation) names unknown rule no-such-rule":          "open",
-		`invalid-suppression suppression (comment) needs a reason: write "<rule-id> <reason>"`: "open",
+		`invalid-suppression suppression (comment) needs a reason: write "# mirrorlint:ignore <rule-id> <reason>"`: "open",
 	}
 	for k, v := range want {
 		if got[k] != v {

@@ -44,6 +44,13 @@ reason does not suppress anything.`,
 	}
 )
 
+// syntaxHint says how each kind of suppression is written.
+var syntaxHint = map[string]string{
+	"annotation": `write "mirrorlint.io/ignore: <rule-id>: <reason>"`,
+	"comment":    `write "# mirrorlint:ignore <rule-id> <reason>"`,
+	"config":     "give the ignore entry a rule: and a reason:",
+}
+
 type directive struct {
 	kind   string // annotation | comment | config
 	rule   string
@@ -130,7 +137,7 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
 	if e.Config != nil {
 		for i, ig := range e.Config.Ignore {
 			d := &directive{kind: "config", rule: ig.Rule, reason: strings.TrimSpace(ig.Reason), ignore: i,
-				pos: manifest.Position{File: e.Config.Path}, object: ig.Object}
+				pos: manifest.Position{File: e.Config.Path, Line: e.Config.IgnoreLine(i), Column: 1}, object: ig.Object}
 			cfgDirs = append(cfgDirs, e.sup.add("g|"+strconv.Itoa(i), d))
 		}
 	}
@@ -187,7 +194,7 @@ func (e *Engine) Finish() []Finding {
 				what = "a rule id and a reason"
 			}
 			f = Finding{Rule: InvalidSuppressionRule.ID, Severity: e.severity(InvalidSuppressionRule.ID, InvalidSuppressionRule.Severity),
-				Message: "suppression (" + d.kind + ") needs " + what + `: write "<rule-id> <reason>"`}
+				Message: "suppression (" + d.kind + ") needs " + what + ": " + syntaxHint[d.kind]}
 		case e.Rules.Get(d.rule) == nil && !strings.Contains(d.rule, "/"):
 			f = Finding{Rule: UnusedSuppressionRule.ID, Severity: e.severity(UnusedSuppressionRule.ID, UnusedSuppressionRule.Severity),
 				Message: "suppression (" + d.kind + ") names unknown rule " + d.rule}

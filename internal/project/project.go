@@ -6,6 +6,8 @@ package project
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
@@ -59,6 +61,10 @@ func LoadConfig(opts Options) (*config.Config, error) {
 		wd, _ := os.Getwd()
 		if path = config.Find(wd); path == "" {
 			return &config.Config{}, nil
+		}
+		// Messages name the file the way the user would type it.
+		if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+			path = rel
 		}
 	}
 	c, err := config.Load(path)
