@@ -24,7 +24,7 @@ var (
 	}
 	clusterFlag = &cli.StringFlag{
 		Name:  "cluster",
-		Usage: "only this cluster, when the tree holds several (see `mirrorlint clusters`)",
+		Usage: "only the cluster `NAME`, when the tree holds several (see mirrorlint clusters)",
 	}
 	maxFileSizeFlag = &cli.Int64Flag{
 		Name:  "max-file-size",

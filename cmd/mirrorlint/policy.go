@@ -17,11 +17,11 @@ import (
 var (
 	policyFlag = &cli.StringSliceFlag{
 		Name:  "policy",
-		Usage: "Rego policy `DIR` (or .rego file), repeatable; every package in it is evaluated (also `policies:` in the config)",
+		Usage: "Rego policy `DIR` (or .rego file), repeatable; every package in it is evaluated (also policies: in the config)",
 	}
 	dataFlag = &cli.StringSliceFlag{
 		Name:  "data",
-		Usage: "YAML or JSON data `FILE` for the policies, repeatable (also `data:` in the config)",
+		Usage: "YAML or JSON data `FILE` for the policies, repeatable (also data: in the config)",
 	}
 	allowNetFlag = &cli.BoolFlag{
 		Name:  "allow-net",
