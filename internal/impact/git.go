@@ -13,24 +13,29 @@ import (
 	"strings"
 )
 
-// Snapshot is a set of paths as they were at a git revision, written to a
-// private temporary directory. The working tree, the index and HEAD are
-// never touched: the files come from `git ls-tree` and `git cat-file`,
-// which (unlike `git archive`) apply no export-ignore or export-subst
-// attributes, so the old side is byte for byte what was committed.
+// Snapshot is the repository as it was at a git revision, written to a
+// private temporary directory, with the requested paths located inside it.
+// The whole tree is extracted, not only the requested paths, because a
+// kustomize overlay reads its bases (../../base) from outside the path the
+// user named; without them the old side fails to build. The working tree,
+// the index and HEAD are never touched: the files come from `git ls-tree`
+// and `git cat-file`, which (unlike `git archive`) apply no export-ignore or
+// export-subst attributes, so the old side is byte for byte what was
+// committed.
 type Snapshot struct {
 	Rev string // as given
-	// Dir is the temporary root; Paths the old-side paths to load, one per
-	// requested path that existed at Rev; Missing the requested paths that
-	// did not (a tree added by the change).
+	// Dir is the temporary root (the repository's top level at Rev); Paths
+	// the old-side paths to load, one per requested path that existed at
+	// Rev; Missing the requested paths that did not (a tree added by the
+	// change).
 	Dir     string
 	Paths   []string
 	Missing []string
 }
 
-// Checkout materialises paths (relative to the working directory, as the
-// user typed them; none means ".") at revision rev of the repository the
-// working directory is in.
+// Checkout materialises the repository the working directory is in at
+// revision rev and maps paths (relative to the working directory, as the
+// user typed them; none means ".") to the same paths inside that copy.
 func Checkout(rev string, paths []string) (*Snapshot, error) {
 	if rev == "" || strings.HasPrefix(rev, "-") {
 		return nil, fmt.Errorf("--base %q: not a revision", rev)
@@ -63,17 +68,22 @@ func Checkout(rev string, paths []string) (*Snapshot, error) {
 	if s.Dir, err = os.MkdirTemp("", "mirrorlint-base-"); err != nil {
 		return nil, err
 	}
-	present, err := s.extract(topDir, commitID, rels)
-	if err != nil {
+	if err := s.extract(topDir, commitID); err != nil {
 		s.Close()
 		return nil, err
 	}
 	for i, rel := range rels {
-		if !present(rel) {
-			s.Missing = append(s.Missing, paths[i])
-			continue
+		p := filepath.Join(s.Dir, filepath.FromSlash(rel))
+		// The top level always existed, even if empty; anything else
+		// exists iff git had a blob at or under it (git has no empty
+		// directories).
+		if rel != "" {
+			if _, err := os.Lstat(p); err != nil {
+				s.Missing = append(s.Missing, paths[i])
+				continue
+			}
 		}
-		s.Paths = append(s.Paths, filepath.Join(s.Dir, filepath.FromSlash(rel)))
+		s.Paths = append(s.Paths, p)
 	}
 	return s, nil
 }
@@ -136,23 +146,15 @@ type treeEntry struct {
 	mode, oid, path string
 }
 
-// extract lists the blobs under rels at commit and writes them below s.Dir.
-// It returns whether anything existed under a given rel.
-func (s *Snapshot) extract(top, commit string, rels []string) (func(string) bool, error) {
-	args := []string{"--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", commit}
-	whole := false
-	for _, r := range rels {
-		if r == "" {
-			whole = true
-		}
-	}
-	if !whole {
-		args = append(args, "--")
-		args = append(args, rels...)
-	}
-	out, err := git(top, nil, args...)
+// extract writes every blob of commit below s.Dir. Two git processes do
+// the whole job whatever the size of the repository: one ls-tree for the
+// listing and one cat-file --batch that streams the contents straight into
+// the files, so memory stays bounded by the largest symlink target rather
+// than the size of the tree.
+func (s *Snapshot) extract(top, commit string) error {
+	out, err := git(top, nil, "ls-tree", "-r", "-z", "--full-tree", commit)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var entries []treeEntry
 	for _, rec := range bytes.Split(out, []byte{0}) {
@@ -162,44 +164,67 @@ func (s *Snapshot) extract(top, commit string, rels []string) (func(string) bool
 		meta, path, ok := strings.Cut(string(rec), "\t")
 		f := strings.Fields(meta)
 		if !ok || len(f) != 3 {
-			return nil, fmt.Errorf("git ls-tree: unexpected line %q", rec)
+			return fmt.Errorf("git ls-tree: unexpected line %q", rec)
 		}
 		if f[1] != "blob" {
 			continue // submodules have no content here
 		}
 		entries = append(entries, treeEntry{mode: f[0], oid: f[2], path: path})
 	}
-	if err := s.writeBlobs(top, entries); err != nil {
-		return nil, err
-	}
-	present := func(rel string) bool {
-		if rel == "" {
-			return true // the top level always existed, even if empty
-		}
-		for _, e := range entries {
-			if e.path == rel || strings.HasPrefix(e.path, rel+"/") {
-				return true
-			}
-		}
-		return false
-	}
-	return present, nil
+	return s.writeBlobs(top, entries)
 }
 
-// writeBlobs streams every blob through one `git cat-file --batch`.
+// writeBlobs streams every blob through one `git cat-file --batch`: the
+// object ids are fed from a goroutine while the answers are copied into
+// their files, so neither side ever holds the whole tree.
 func (s *Snapshot) writeBlobs(top string, entries []treeEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	var in bytes.Buffer
-	for _, e := range entries {
-		in.WriteString(e.oid + "\n")
-	}
-	out, err := git(top, &in, "cat-file", "--batch")
+	cmd := exec.Command("git", "cat-file", "--batch")
+	cmd.Dir = top
+	cmd.Env = gitEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
 	}
-	r := bufio.NewReader(bytes.NewReader(out))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("git: %w", err)
+	}
+	go func() {
+		w := bufio.NewWriter(stdin)
+		for _, e := range entries {
+			if _, err := w.WriteString(e.oid + "\n"); err != nil {
+				break // git stopped reading; its exit status says why
+			}
+		}
+		w.Flush()
+		stdin.Close()
+	}()
+	readErr := s.readBatch(bufio.NewReaderSize(stdout, 256<<10), entries)
+	if readErr != nil {
+		// Unblock git (and the feeder) before waiting for it.
+		io.Copy(io.Discard, stdout)
+	}
+	waitErr := cmd.Wait()
+	if readErr != nil {
+		return readErr
+	}
+	if waitErr != nil {
+		return fmt.Errorf("git cat-file: %v: %s", waitErr, strings.TrimSpace(stderr.String()))
+	}
+	return nil
+}
+
+// readBatch reads cat-file --batch answers, one per entry, in order.
+func (s *Snapshot) readBatch(r *bufio.Reader, entries []treeEntry) error {
+	made := map[string]bool{s.Dir: true}
 	for _, e := range entries {
 		header, err := r.ReadString('\n')
 		if err != nil {
@@ -209,47 +234,64 @@ func (s *Snapshot) writeBlobs(top string, entries []treeEntry) error {
 		if len(f) != 3 || f[0] != e.oid {
 			return fmt.Errorf("git cat-file: unexpected header %q", header)
 		}
-		size, err := strconv.Atoi(f[2])
+		size, err := strconv.ParseInt(f[2], 10, 64)
 		if err != nil {
 			return fmt.Errorf("git cat-file: unexpected header %q", header)
 		}
-		data := make([]byte, size)
-		if _, err := io.ReadFull(r, data); err != nil {
-			return fmt.Errorf("git cat-file: %w", err)
-		}
-		if _, err := r.Discard(1); err != nil {
-			return fmt.Errorf("git cat-file: %w", err)
-		}
-		if err := s.writeEntry(e, data); err != nil {
+		if err := s.writeEntry(e, io.LimitReader(r, size), size, made); err != nil {
 			return err
+		}
+		if _, err := r.Discard(1); err != nil { // the newline after the contents
+			return fmt.Errorf("git cat-file: %w", err)
 		}
 	}
 	return nil
 }
 
-func (s *Snapshot) writeEntry(e treeEntry, data []byte) error {
+// writeEntry writes one blob of size bytes read from data; it consumes
+// exactly size bytes even when it writes nothing. made caches the
+// directories already created.
+func (s *Snapshot) writeEntry(e treeEntry, data io.Reader, size int64, made map[string]bool) error {
 	clean := filepath.Clean(filepath.FromSlash(e.path))
 	if filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return fmt.Errorf("git ls-tree: refusing path %q", e.path)
 	}
 	dst := filepath.Join(s.Dir, clean)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return err
+	if dir := filepath.Dir(dst); !made[dir] {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		made[dir] = true
 	}
 	if e.mode == "120000" {
 		// A committed symlink: recreate it only when it stays inside the
 		// snapshot, so the loader never reads outside what was committed.
-		target := string(data)
+		raw, err := io.ReadAll(data)
+		if err != nil {
+			return fmt.Errorf("git cat-file: %w", err)
+		}
+		target := string(raw)
 		if filepath.IsAbs(target) {
 			return nil
 		}
 		resolved := filepath.Join(filepath.Dir(dst), target)
-		if rel, err := filepath.Rel(s.Dir, resolved); err != nil || strings.HasPrefix(rel, "..") {
+		if rel, err := filepath.Rel(s.Dir, resolved); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return nil
 		}
 		return os.Symlink(target, dst)
 	}
-	return os.WriteFile(dst, data, 0o600)
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	n, err := io.Copy(f, data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && n != size {
+		err = fmt.Errorf("git cat-file: %s: short read (%d of %d bytes)", e.path, n, size)
+	}
+	return err
 }
 
 // git runs git in dir ("" for the working directory) and returns stdout,
@@ -259,7 +301,7 @@ func git(dir string, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd.Dir = dir
 	cmd.Stdin = stdin
 	// A user's pager, editor or locale must not change what git prints.
-	cmd.Env = append(os.Environ(), "GIT_PAGER=cat", "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+	cmd.Env = gitEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -271,4 +313,10 @@ func git(dir string, stdin io.Reader, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git: %w", err)
 	}
 	return out, nil
+}
+
+// gitEnv keeps a user's pager, editor or locale from changing what git
+// prints.
+func gitEnv() []string {
+	return append(os.Environ(), "GIT_PAGER=cat", "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
 }
