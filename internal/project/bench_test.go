@@ -3,12 +3,15 @@ package project_test
 import (
 	"bufio"
 	"bytes"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -41,6 +44,8 @@ func benchRepo(b *testing.B) *benchrepo.Repo {
 // the shared 10,000-file repository (95% workloads, 5% mirror files, a
 // kustomize base and four overlays: five clusters).
 //
+//   - ReadFiles: walking the tree and reading every file on GOMAXPROCS
+//     goroutines, no parsing: the I/O below the floor, for comparison.
 //   - Parse: manifest.Load of the tree, the floor every command pays.
 //   - KustomizeBuilds: cluster discovery (Parse plus the four overlay
 //     builds and tracing built objects back to their files); build-ms/op
@@ -55,6 +60,19 @@ func benchRepo(b *testing.B) *benchrepo.Repo {
 func BenchmarkRepo10k(b *testing.B) {
 	r := benchRepo(b)
 	files := float64(r.Files)
+
+	b.Run("ReadFiles", func(b *testing.B) {
+		pm := startPeak(b)
+		var n int
+		for b.Loop() {
+			n = readAll(b, r.Dir)
+		}
+		pm.stop(b)
+		if n != r.Files {
+			b.Fatalf("read %d files, want %d", n, r.Files)
+		}
+		b.ReportMetric(files*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+	})
 
 	b.Run("Parse", func(b *testing.B) {
 		pm := startPeak(b)
@@ -130,6 +148,38 @@ func BenchmarkRepo10k(b *testing.B) {
 	})
 }
 
+// readAll walks dir and reads every file on GOMAXPROCS goroutines, the
+// way manifest.Load schedules its reads, and returns how many it read.
+func readAll(b *testing.B, dir string) int {
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			paths = append(paths, p)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	next := make(chan string)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for p := range next {
+				if _, err := os.ReadFile(p); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	}
+	for _, p := range paths {
+		next <- p
+	}
+	close(next)
+	wg.Wait()
+	return len(paths)
+}
+
 // openRepo opens dir as `mirrorlint lint` does (no config file: a
 // .mirrorlint.yaml above the package directory must not change the run).
 func openRepo(b *testing.B, dir string) (*project.Project, lintEngine) {
@@ -188,10 +238,16 @@ func lintRepo(b *testing.B, dir string) int {
 //
 // Sampling every millisecond can miss a short spike; with GOGC at its
 // default the heap peaks at each GC cycle, which lasts far longer.
+//
+// cpu-ms/op is the process's user+system CPU time per operation
+// (getrusage): on a shared machine it moves much less than ns/op, which
+// also counts the time other processes hold the cores. cpu-ms/op above
+// ns/op means the work ran on several cores.
 type peakMemory struct {
 	done chan struct{}
 	wg   sync.WaitGroup
 	peak uint64
+	cpu  time.Duration
 }
 
 const heapMetric = "/memory/classes/heap/objects:bytes"
@@ -218,6 +274,7 @@ func startPeak(b *testing.B) *peakMemory {
 			}
 		}
 	}()
+	pm.cpu = cpuTime()
 	b.ReportAllocs()
 	b.ResetTimer()
 	return pm
@@ -225,12 +282,23 @@ func startPeak(b *testing.B) *peakMemory {
 
 func (pm *peakMemory) stop(b *testing.B) {
 	b.StopTimer()
+	cpu := cpuTime() - pm.cpu
 	close(pm.done)
 	pm.wg.Wait()
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(pm.peak)/(1<<20), "peak-heap-MB")
 	if kb := vmHWM(); kb > 0 {
 		b.ReportMetric(float64(kb)/1024, "peak-RSS-MB")
 	}
+}
+
+// cpuTime is the CPU time the process has used so far, 0 when unknown.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // vmHWM returns the process's peak resident set in KiB, 0 when unknown.
