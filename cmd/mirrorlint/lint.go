@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -41,7 +42,7 @@ Examples:
 		Flags: append(treeFlags(),
 			&cli.StringSliceFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT[=FILE]`, repeatable: " + strings.Join(report.Formats(), ", ") + " (default text on stdout)"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above this severity: error, warning, info (default error, or failOn in the config)"},
-			&cli.StringFlag{Name: "render", Usage: "also write the rendered registries.conf to `FILE` (an artifact for reviewers)"},
+			&cli.StringFlag{Name: "render", Usage: "also write the rendered registries.conf to `FILE` (an artifact for reviewers); with several clusters FILE is a directory and each cluster gets FILE/<cluster>/registries.conf"},
 			contextFlag, summaryFlag, policyFlag, dataFlag, allowNetFlag, policyTimeoutFlag,
 			&cli.StringFlag{Name: "base", Usage: "also compare with the same paths at git revision `REV` and warn (drain-on-change) when the change makes the nodes drain or reboot"},
 		),
@@ -58,6 +59,7 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	warnIfEmpty(c, p)
 	failOn, err := failOnSeverity(c.String("fail-on"), p.Config)
 	if err != nil {
 		return err
@@ -195,20 +197,27 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// writeRenderArtifact writes the rendered registries.conf for reviewers:
+// to path itself for a single cluster, to path/<cluster>/registries.conf
+// when the tree holds several. A refused cluster gets no file (its refusal
+// is among the findings).
 func writeRenderArtifact(path string, rep *report.Report) error {
-	if len(rep.Rendered) == 1 {
+	if len(rep.Rendered)+len(rep.Refused) <= 1 {
 		for _, b := range rep.Rendered {
 			return writeFileAtomic(path, b)
 		}
+		return nil
 	}
-	var b strings.Builder
 	for _, name := range sortedKeys(rep.Rendered) {
-		fmt.Fprintf(&b, "# cluster %s\n%s\n", name, rep.Rendered[name])
+		dir := filepath.Join(path, filepath.FromSlash(name))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(filepath.Join(dir, registriesConfFile), rep.Rendered[name]); err != nil {
+			return err
+		}
 	}
-	for _, name := range sortedKeys(rep.Refused) {
-		fmt.Fprintf(&b, "# cluster %s: MCO would refuse to render: %s\n", name, rep.Refused[name])
-	}
-	return writeFileAtomic(path, []byte(b.String()))
+	return nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -31,8 +32,60 @@ func main() {
 // call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
+	if err := checkCommand(app, args); err != nil {
+		return exitCode(err, stderr)
+	}
 	err := app.Run(args)
 	return exitCode(err, stderr)
+}
+
+// checkCommand refuses a missing or unknown command before urfave/cli gets
+// to treat it as a help topic and exit 0.
+func checkCommand(app *cli.App, args []string) error {
+	if len(args) < 2 {
+		_ = cli.ShowAppHelp(cli.NewContext(app, nil, nil))
+		return fail(exitUsage, "no command given")
+	}
+	name := args[1]
+	if strings.HasPrefix(name, "-") || name == "help" || name == "h" {
+		return nil // global flags (--help, --version) and help
+	}
+	for _, c := range app.Commands {
+		if c.HasName(name) {
+			return nil
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q; `mirrorlint --help` lists the commands", name)
+	if cli.SuggestCommand != nil {
+		if s := cli.SuggestCommand(app.Commands, name); s != "" {
+			msg += " (" + strings.TrimSpace(s) + ")"
+		}
+	}
+	return fail(exitUsage, "%s", msg)
+}
+
+// usageError turns urfave/cli's parse errors into exit-2 errors that say
+// what to do: a near flag name for a typo.
+func usageError(c *cli.Context, err error, _ bool) error {
+	const undefined = "flag provided but not defined: "
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, undefined); ok && cli.SuggestFlag != nil && c != nil && c.Command != nil {
+		if s := cli.SuggestFlag(c.Command.Flags, strings.TrimLeft(rest, "-"), false); s != "" {
+			msg += fmt.Sprintf(" (did you mean %s? see `mirrorlint %s --help`)", s, c.Command.Name)
+		}
+	}
+	return &project.UsageError{Err: errors.New(msg)}
+}
+
+// flagsFirst refuses a flag written after the paths: urfave/cli stops
+// parsing flags at the first path, so it would be taken for a file name.
+func flagsFirst(c *cli.Context) error {
+	for _, a := range c.Args().Slice() {
+		if len(a) > 1 && strings.HasPrefix(a, "-") {
+			return &project.UsageError{Err: fmt.Errorf("%s comes after the paths: flags go before the paths (mirrorlint %s %s ... PATH...)", a, c.Command.Name, a)}
+		}
+	}
+	return nil
 }
 
 // exitError carries an exit code and, optionally, a message for stderr.
@@ -89,14 +142,15 @@ unreadable input or internal error.`,
 		UseShortOptionHandling: true,
 		EnableBashCompletion:   true,
 		ExitErrHandler:         func(*cli.Context, error) {},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return &project.UsageError{Err: err}
-		},
-		Commands: commands(),
+		OnUsageError:           usageError,
+		Commands:               commands(),
 	}
 	for _, c := range app.Commands {
 		if c.OnUsageError == nil {
 			c.OnUsageError = app.OnUsageError
+		}
+		if c.Before == nil {
+			c.Before = flagsFirst
 		}
 	}
 	return app

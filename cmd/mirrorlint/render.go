@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -53,20 +54,22 @@ Example:
 			if out == "" && len(p.Clusters) > 1 {
 				return fail(exitUsage, "the tree holds %d clusters: name one with --cluster, or write them all with -o DIR", len(p.Clusters))
 			}
+			warnIfEmpty(c, p)
 			refused, unreadable := 0, 0
 			for _, cl := range p.Clusters {
-				// A cluster whose inputs do not all load would render
-				// incompletely: skip it, keep rendering the others.
-				if len(cl.Problems) > 0 {
-					for _, pr := range cl.Problems {
-						fmt.Fprintf(c.App.ErrWriter, "%s%s: error: %s\n", clusterPrefix(cl.Name), pr.Pos, pr.Message)
-					}
-					unreadable++
-					continue
+				// MCO's verdict on what did load is still worth printing,
+				// but a cluster whose inputs do not all load would be
+				// written incompletely: nothing is written for it.
+				for _, pr := range cl.Problems {
+					fmt.Fprintf(c.App.ErrWriter, "%s%s: error: %s\n", clusterPrefix(cl.Name), pr.Pos, pr.Message)
 				}
 				r := project.Render(cl)
 				reportRender(c.App.ErrWriter, r)
-				if r.Refusal != nil {
+				switch {
+				case len(cl.Problems) > 0:
+					unreadable++
+					continue
+				case r.Refusal != nil:
 					refused++
 					continue
 				}
@@ -170,4 +173,26 @@ func clusterPrefix(name string) string {
 		return ""
 	}
 	return "[cluster " + name + "] "
+}
+
+// warnIfEmpty says so when nothing was read: a mistyped path or an empty
+// stream would otherwise pass as "a cluster without mirrors".
+func warnIfEmpty(c *cli.Context, p *project.Project) {
+	if len(p.Set.Files) > 0 && len(p.Set.Objects)+len(p.Set.Problems) > 0 {
+		return
+	}
+	for _, cl := range p.Clusters {
+		if len(cl.Objects)+len(cl.Problems) > 0 {
+			return
+		}
+	}
+	where := strings.Join(c.Args().Slice(), " ")
+	if where == "" {
+		where = "."
+	}
+	if len(p.Set.Files) == 0 {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: no YAML or JSON files found under %s\n", where)
+	} else if where == "-" {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: the stream on stdin held no mirror objects\n")
+	}
 }

@@ -225,7 +225,12 @@ func (p *Project) selectCluster(name string) error {
 	}
 	var names []string
 	for _, c := range p.Clusters {
-		names = append(names, c.Name)
+		if c.Name != "" {
+			names = append(names, c.Name)
+		}
 	}
-	return usage("no cluster named %q (clusters: %v)", name, names)
+	if len(names) == 0 {
+		return usage("no cluster named %q: this tree is a single cluster (no kustomization, no clusters: in the config); drop --cluster", name)
+	}
+	return usage("no cluster named %q; the tree holds: %s (see `mirrorlint clusters`)", name, strings.Join(names, ", "))
 }
