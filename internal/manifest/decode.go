@@ -196,8 +196,9 @@ func (fp *fileParse) object(n *yaml.Node, doc, item int, apiVersion, kind string
 		if err := o.decodeTyped(); err != nil {
 			// Kept, unknown, with Content: rules can still look at the rest
 			// of the object, the renderer ignores it as the cluster would.
-			o.DecodeError = fmt.Sprintf("%s: %v", o.Ref(), err)
-			fp.res.problems = append(fp.res.problems, Problem{Pos: o.Position(), Code: "decode-error", Message: o.DecodeError})
+			msg, pos := o.decodeProblem(err)
+			o.DecodeError = msg
+			fp.res.problems = append(fp.res.problems, Problem{Pos: pos, Code: "decode-error", Message: msg})
 			known = false
 		}
 	}

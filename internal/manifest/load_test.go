@@ -216,13 +216,42 @@ func TestDecodeError(t *testing.T) {
 		t.Fatalf("problems %v", s.Problems)
 	}
 	p := ps[0]
-	if span(p.Pos) != "1:1" || p.Pos.File != "testdata/kinds/typeerror.yaml" ||
-		!strings.HasPrefix(p.Message, "Image/cluster: json: cannot unmarshal array into Go struct field ImageSpec.spec.additionalTrustedCA") {
+	// Placed at the offending value, worded without Go type names.
+	if span(p.Pos) != "7:5-7:28" || p.Pos.File != "testdata/kinds/typeerror.yaml" ||
+		p.Message != "Image/cluster: spec.additionalTrustedCA: expected an object (key: value fields), found a list" {
 		t.Errorf("problem %v", p)
 	}
 	// Still returned for rules (with Content), but not as Known.
 	if len(s.Objects) != 1 || s.Objects[0].Known || s.Objects[0].Image != nil || s.Objects[0].Content == nil || s.Objects[0].DecodeError != p.Message {
 		t.Errorf("objects %v", refs(s))
+	}
+}
+
+// Type errors name the path with indexes, point at the value, and recognise
+// values left by an unrendered template.
+func TestDecodeErrorWording(t *testing.T) {
+	cases := []struct{ file, pos, msg string }{
+		{"nested.yaml", "10:14-10:27", `ImageDigestMirrorSet/nested: spec.imageDigestMirrors[1].mirrors: expected a list, found a string ("${MIRROR_B}") — it looks like an unrendered template placeholder: render the template before linting`},
+		{"nested.yaml", "18:14-18:17", `ImageTagMirrorSet/labels: metadata.labels.enabled: expected a string, found a boolean (yes) — quote it ("yes") to make it a string`},
+		{"nested.yaml", "24:8-24:12", `ImageDigestMirrorSet/uid: metadata.uid: expected a string, found a number (1234) — quote it ("1234") to make it a string`},
+		{"nested.yaml", "33:5-33:15", `ImageDigestMirrorSet/list-in-list: spec.imageDigestMirrors[1]: expected an object (key: value fields), found a list`},
+		{"placeholder-list.yaml", "7:30-7:38", `ImageContentSourcePolicy/disconnected-internal-icsp: spec.repositoryDigestMirrors: expected a list, found a string ("$mirrors") — it looks like an unrendered template placeholder: render the template before linting`},
+	}
+	s := mustLoad(t, []string{"testdata/typeerror"}, Options{})
+	ps := problemsWith(s, "decode-error")
+	if len(ps) != len(cases) || len(s.Problems) != len(cases) {
+		t.Fatalf("problems %v", s.Problems)
+	}
+	for i, c := range cases {
+		p := ps[i]
+		if p.Pos.File != "testdata/typeerror/"+c.file || span(p.Pos) != c.pos || p.Message != c.msg {
+			t.Errorf("got  %s %s %s\nwant %s %s %s", p.Pos.File, span(p.Pos), p.Message, c.file, c.pos, c.msg)
+		}
+	}
+	for _, o := range s.Objects {
+		if o.Known || o.DecodeError == "" {
+			t.Errorf("%s: known %v decode error %q", o.Ref(), o.Known, o.DecodeError)
+		}
 	}
 }
 

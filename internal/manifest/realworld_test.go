@@ -29,7 +29,7 @@ func TestRealWorld(t *testing.T) {
 	wantProblem := map[string]struct{ code, pos, msg string }{
 		"006": {"parse-error", "9:7", "mapping values are not allowed in this context"},
 		"036": {"parse-error", "8:3", "mapping values are not allowed in this context"},
-		"028": {"decode-error", "1:1", "Image/cluster: json: cannot unmarshal array into Go struct field ImageSpec.spec.additionalTrustedCA"},
+		"028": {"decode-error", "7:5-7:28", "Image/cluster: spec.additionalTrustedCA: expected an object (key: value fields), found a list"},
 	}
 	folders := 0
 	for _, e := range entries {
