@@ -41,6 +41,9 @@ type output struct {
 	ref      ast.Ref
 	set      string // deny, warn or info
 	builtin  bool   // ids are used as written, not namespaced
+	// rules are the rules defining the set, in source order: a member the
+	// engine cannot read is reported at the rule that built it.
+	rules []*ast.Rule
 }
 
 // ruleID is the id a member with rule r gets: the built-in library's ids
@@ -186,18 +189,22 @@ func parse(srcs []source, caps *ast.Capabilities, allowNet bool) (*packages, err
 // of its modules defines, with a query variable each.
 func (ps *packages) outputs() []output {
 	type key struct{ pkg, set string }
-	seen := map[key]bool{}
+	seen := map[key]int{}
 	var outs []output
 	for _, name := range ps.order {
 		m := ps.byName[name]
 		pkg := pkgPath(m)
 		for _, r := range m.Rules {
 			set := setName(r)
-			if set == "" || seen[key{pkg, set}] {
+			if set == "" {
 				continue
 			}
-			seen[key{pkg, set}] = true
-			outs = append(outs, output{pkg: pkg, ref: m.Package.Path, set: set, builtin: ps.builtin[name]})
+			if i, ok := seen[key{pkg, set}]; ok {
+				outs[i].rules = append(outs[i].rules, r)
+				continue
+			}
+			seen[key{pkg, set}] = len(outs)
+			outs = append(outs, output{pkg: pkg, ref: m.Package.Path, set: set, builtin: ps.builtin[name], rules: []*ast.Rule{r}})
 		}
 	}
 	sort.Slice(outs, func(i, j int) bool {

@@ -213,6 +213,22 @@ func TestMalformedMemberIsAnError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `unknown key "mesage"`) || !strings.Contains(err.Error(), "data.acme.bad.deny") {
 		t.Fatalf("want unknown-key error naming the set, got %v", err)
 	}
+	// The policy author fixes the rule, so the error names where it is.
+	if !strings.Contains(err.Error(), filepath.Join("testdata", "broken", "badmember", "bad.rego")+":3:") {
+		t.Errorf("error lacks the rule's file:line: %v", err)
+	}
+}
+
+// With several rules defining one set, the error names the rule whose head
+// could have built the offending member, not the first rule of the set.
+func TestMalformedMemberNamesItsRule(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "two.rego"), "package acme.two\n\ndeny contains {\"rule\": \"ok\", \"msg\": \"fine\"} if true\n\ndeny contains {\"rule\": \"typo\", \"mesage\": m} if {\n\tm := \"misspelt\"\n}\n")
+	e := mustLoad(t, Options{Dirs: []string{dir}})
+	_, err := e.Evaluate(loadFixture(t, "testdata/manifests"))
+	if err == nil || !strings.Contains(err.Error(), "two.rego:5:") || strings.Contains(err.Error(), "two.rego:3:") {
+		t.Fatalf("want the error at two.rego:5, got %v", err)
+	}
 }
 
 func TestNoPoliciesNoFindings(t *testing.T) {

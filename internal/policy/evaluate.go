@@ -44,16 +44,106 @@ func (e *Engine) Evaluate(c *lint.Context) ([]lint.Finding, error) {
 		for i := range arr.Len() {
 			m, err := slimMember(arr.Elem(i).Value)
 			if err != nil {
-				return nil, fmt.Errorf("data.%s.%s: %w", o.pkg, o.set, err)
+				return nil, o.at(nil, fmt.Errorf("data.%s.%s: %w", o.pkg, o.set, err))
 			}
 			f, err := o.finding(m, idx)
 			if err != nil {
-				return nil, err
+				return nil, o.at(m, err)
 			}
 			out = append(out, f)
 		}
 	}
 	return dedupe(out), nil
+}
+
+// at prefixes a malformed-member error with the file:line:col of the rule
+// that built the member, which is what the policy author has to fix. OPA
+// does not say which rule body produced a set member, so the rules are
+// narrowed to those whose head could build m (an object head with other
+// keys could not); when several remain, the others are listed after the
+// error.
+func (o output) at(m any, err error) error {
+	var cands []*ast.Rule
+	for _, r := range o.rules {
+		if m == nil || couldBuild(r, m) {
+			cands = append(cands, r)
+		}
+	}
+	if len(cands) == 0 {
+		cands = o.rules
+	}
+	if len(cands) == 0 || cands[0].Location == nil {
+		return err
+	}
+	msg := ruleLocation(cands[0]) + ": " + err.Error()
+	if len(cands) > 1 {
+		var others []string
+		for _, r := range cands[1:] {
+			if r.Location != nil {
+				others = append(others, ruleLocation(r))
+			}
+		}
+		if len(others) > 0 {
+			msg += " (or the rule at " + strings.Join(others, ", ") + ")"
+		}
+	}
+	return &memberError{msg: msg, err: err}
+}
+
+// memberError keeps the unwrapped error reachable for errors.Is/As.
+type memberError struct {
+	msg string
+	err error
+}
+
+func (e *memberError) Error() string { return e.msg }
+func (e *memberError) Unwrap() error { return e.err }
+
+func ruleLocation(r *ast.Rule) string {
+	return fmt.Sprintf("%s:%d:%d", r.Location.File, r.Location.Row, r.Location.Col)
+}
+
+// couldBuild reports whether rule r's head may produce member m: a head
+// that is a literal object with constant keys builds only members with
+// exactly those keys, a constant string only that string; anything else (a
+// variable, a comprehension, a complete rule) may build any member.
+func couldBuild(r *ast.Rule, m any) bool {
+	t := r.Head.Key
+	if t == nil {
+		return true
+	}
+	switch v := t.Value.(type) {
+	case ast.Object:
+		mm, ok := m.(map[string]any)
+		if !ok {
+			return false
+		}
+		keys := map[string]bool{}
+		constant := true
+		v.Foreach(func(k, _ *ast.Term) {
+			if s, ok := k.Value.(ast.String); ok {
+				keys[string(s)] = true
+			} else {
+				constant = false
+			}
+		})
+		if !constant {
+			return true
+		}
+		if len(keys) != len(mm) {
+			return false
+		}
+		for k := range mm {
+			if !keys[k] {
+				return false
+			}
+		}
+		return true
+	case ast.String:
+		s, ok := m.(string)
+		return ok && s == string(v)
+	}
+	return true
 }
 
 // finding turns one member of a deny/warn/info set into a Finding.
