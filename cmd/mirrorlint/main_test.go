@@ -61,12 +61,15 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"lint", "--format", "yaml", "."},
 		{"rules", "no-such-rule"},
 		{"no-such-command"},
+		{"lint", "../../testdata/examples/disconnected", "--format", "json"},
+		{"lint", "--formt", "json", "."},
+		{},
 	} {
 		r := mlRun(t, "", args...)
 		if r.code != exitUsage {
 			t.Errorf("%v: exit %d, want %d (stderr %q)", args, r.code, exitUsage, r.stderr)
 		}
-		if r.stderr == "" && args[0] != "no-such-command" {
+		if r.stderr == "" {
 			t.Errorf("%v: no message on stderr", args)
 		}
 	}
@@ -76,5 +79,26 @@ func TestHelpTeaches(t *testing.T) {
 	r := mlRun(t, "", "render", "--help")
 	if r.code != 0 || !strings.Contains(r.stdout, "empty spec") || !strings.Contains(r.stdout, "Exit codes") {
 		t.Fatalf("render --help must explain the missing-Image default and the exit codes:\n%s", r.stdout)
+	}
+}
+
+func TestUsageMessagesSayWhatToDo(t *testing.T) {
+	cases := map[string][]string{
+		"flags go before the paths": {"lint", "../../testdata/examples/disconnected", "--format", "json"},
+		"did you mean --format":     {"lint", "--formt", "json", "."},
+		`unknown command "lnt"`:     {"lnt", "."},
+		"no command given":          {},
+	}
+	for want, args := range cases {
+		if r := mlRun(t, "", args...); !strings.Contains(r.stderr, want) {
+			t.Errorf("%v: stderr %q lacks %q", args, r.stderr, want)
+		}
+	}
+}
+
+func TestWarnsWhenNothingWasRead(t *testing.T) {
+	r := mlRun(t, "", "lint", "--config", "none", t.TempDir())
+	if r.code != exitOK || !strings.Contains(r.stderr, "no YAML or JSON files found") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
