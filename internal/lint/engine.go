@@ -50,7 +50,11 @@ Raise the size limit with ` + "`--max-file-size`" + ` if a large file is legitim
 func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 	c := NewContext(cl)
 	for _, p := range cl.Problems {
-		c.use(ProblemRule, e.severity(ProblemRule.ID, ProblemRule.Severity))
+		def := ProblemRule.Severity
+		if p.Warning {
+			def = Warning // a deliberate skip (a symlink leaving the tree...), nothing unreadable
+		}
+		c.use(ProblemRule, e.severity(ProblemRule.ID, def))
 		c.ReportAt(p.Pos, "%s", p.Message)
 	}
 	for _, r := range e.Rules.All() {

@@ -184,6 +184,27 @@ func TestProblemsBecomeFindings(t *testing.T) {
 	}
 }
 
+// A warning problem (a deliberate skip) is a warning finding unless the
+// config sets the rule's severity.
+func TestWarningProblemsAreWarnings(t *testing.T) {
+	cl := &Cluster{Problems: []manifest.Problem{
+		{Pos: manifest.Position{File: "a.yaml"}, Code: "symlink-outside", Message: "skipped", Warning: true},
+		{Pos: manifest.Position{File: "b.yaml", Line: 1, Column: 1}, Code: "parse-error", Message: "broken"},
+	}}
+	reg, _ := NewRegistry()
+	fs, _, err := (&Engine{Rules: reg}).Lint(cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 2 || fs[0].Severity != Warning || fs[1].Severity != Error {
+		t.Fatalf("findings %+v", fs)
+	}
+	fs, _, _ = (&Engine{Rules: reg, Config: &config.Config{Rules: map[string]string{ProblemRule.ID: "error"}}}).Lint(cl)
+	if len(fs) != 2 || fs[0].Severity != Error {
+		t.Fatalf("config override: %+v", fs)
+	}
+}
+
 func TestMergeListsEveryCluster(t *testing.T) {
 	f := Finding{Rule: "r", Message: "m", Position: manifest.Position{File: "base/x.yaml", Line: 3, Column: 5}}
 	a, b := f, f

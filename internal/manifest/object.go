@@ -173,6 +173,15 @@ type Problem struct {
 	// Code is a stable identifier: "parse-error", "decode-error",
 	// "file-too-large", "binary-file", "symlink-outside", "read-error", ...
 	Code string
+	// Warning marks input skipped on purpose rather than input that could
+	// not be read: a symlink leaving the tree ("symlink-outside") or
+	// looping ("symlink-loop"), whose target is not part of the tree
+	// anyway. Everything else stays an error, because what could not be
+	// read may hold objects the cluster would get: a file over the size
+	// limit, a broken symlink named like a manifest, binary or malformed
+	// content. Consumers may report warnings without failing (render
+	// goes on; lint reports them with severity warning).
+	Warning bool
 }
 
 func (p Problem) String() string { return p.Pos.String() + ": " + p.Message }

@@ -76,6 +76,11 @@ func (w *walker) problem(name, code, msg string) {
 	w.items = append(w.items, walkItem{name: name, problem: &Problem{Pos: Position{File: name}, Code: code, Message: msg}})
 }
 
+// skip records something left out on purpose (see Problem.Warning).
+func (w *walker) skip(name, code, msg string) {
+	w.items = append(w.items, walkItem{name: name, problem: &Problem{Pos: Position{File: name}, Code: code, Message: msg, Warning: true}})
+}
+
 // root walks one path argument.
 func (w *walker) root(arg string) error {
 	if arg == "-" {
@@ -168,7 +173,7 @@ func (w *walker) follow(l pendingLink, arg string) {
 	target, err := filepath.EvalSymlinks(l.osPath)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) || strings.Contains(err.Error(), "too many links") {
-			w.problem(l.name, "symlink-loop", "symlink loop: "+err.Error()+"; not read")
+			w.skip(l.name, "symlink-loop", "symlink loop: "+l.name+" points back into itself; not read")
 		} else if manifestExt(l.name) {
 			w.problem(l.name, "read-error", "broken symlink: "+err.Error())
 		}
@@ -179,7 +184,7 @@ func (w *walker) follow(l pendingLink, arg string) {
 		return
 	}
 	if rel, err := filepath.Rel(l.root.real, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		w.problem(l.name, "symlink-outside", fmt.Sprintf("symlink points outside %s (to %s); not followed", arg, target))
+		w.skip(l.name, "symlink-outside", fmt.Sprintf("symlink points outside %s (to %s); not followed", arg, target))
 		return
 	}
 	info, err := os.Stat(target)
