@@ -97,9 +97,9 @@ func TestSuppressionsAnnotationCommentAndUnused(t *testing.T) {
 		"every-source source quay.io/a": "annotation:reviewed with the platform team",
 		"every-source source quay.io/b": "comment:vendor registry, known",
 		// The comment above quay.io/c has no reason, so it does not suppress.
-		"every-source source quay.io/c":                                                        "open",
-		"every-source source quay.io/d":                                                        "open",
-		"unused-suppression suppression (annotation) names unknown rule no-such-rule":          "open",
+		"every-source source quay.io/c":                                               "open",
+		"every-source source quay.io/d":                                               "open",
+		"unused-suppression suppression (annotation) names unknown rule no-such-rule": "open",
 		`invalid-suppression suppression (comment) needs a reason: write "# mirrorlint:ignore <rule-id> <reason>"`: "open",
 	}
 	for k, v := range want {
