@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/render"
@@ -85,4 +86,15 @@ func lowerPath(v string) string {
 		return v
 	}
 	return host + "/" + strings.ToLower(path)
+}
+
+// bodyShouldMatch is the tail of the API server's pattern message.
+var bodyShouldMatch = regexp.MustCompile(`in body should match '.*'$`)
+
+// patternMessage leads with the plain-words reason and keeps the API
+// server's wording after it, with the (several hundred characters long)
+// regular expression replaced by a pointer to the rule's documentation.
+func patternMessage(apiErr, hint, rule string) string {
+	short := bodyShouldMatch.ReplaceAllString(apiErr, "in body should match the CRD pattern (`mirrorlint rules "+rule+"` explains it)")
+	return hint + "; the API server refuses it: " + short
 }

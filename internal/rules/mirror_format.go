@@ -37,7 +37,7 @@ mirrors:
 			if lowercaseFixes(v, render.ValidMirror) {
 				return
 			}
-			c.Report(o, e.Path, "%s (%s)", e.Error(), formatHint(v, false))
+			c.Report(o, e.Path, "%s", patternMessage(e.Error(), formatHint(v, false), "mirror-format"))
 		})
 	},
 }

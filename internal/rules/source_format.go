@@ -41,7 +41,7 @@ Up to OpenShift 4.15, MCO also refuses wildcard sources (` + "`wildcard entries 
 			if lowercaseFixes(v, render.ValidSource) {
 				return // repository-lowercase says it better
 			}
-			c.Report(o, e.Path, "%s (%s)", e.Error(), formatHint(v, true))
+			c.Report(o, e.Path, "%s", patternMessage(e.Error(), formatHint(v, true), "source-format"))
 		})
 		if c.Settings.Version.IsZero() || c.Settings.Version.AtLeast(16) {
 			return
