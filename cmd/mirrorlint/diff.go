@@ -123,8 +123,10 @@ func openDiffSide(c *cli.Context, opts project.Options, label string, rename fun
 	for _, m := range missing {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: %s does not exist: compared as an empty tree\n", m)
 	}
-	if n := len(p.Set.Problems); n > 0 {
-		for _, pr := range p.Set.Problems {
+	// Cluster problems count too: an overlay whose kustomization does not
+	// build has no objects, and would otherwise be compared as empty.
+	if problems := impact.Problems(p); len(problems) > 0 {
+		for _, pr := range problems {
 			file := pr.Pos.String()
 			if rename != nil && pr.Pos.File != "" {
 				pos := pr.Pos
@@ -134,7 +136,7 @@ func openDiffSide(c *cli.Context, opts project.Options, label string, rename fun
 			fmt.Fprintf(c.App.ErrWriter, "%s: error: %s\n", file, pr.Message)
 		}
 		cleanup()
-		return nil, fail(exitUsage, "cannot compare: %d unreadable input(s) in %s (see above)", n, label)
+		return nil, fail(exitUsage, "cannot compare: %d unreadable input(s) in %s (see above)", len(problems), label)
 	}
 	return &diffSide{Project: p, roots: opts.Paths, cleanup: cleanup}, nil
 }

@@ -56,8 +56,13 @@ the node files and every reason.`,
 // per change that drains the nodes, positioned on the object in the new
 // state that carries the changed scope (the source, mirror or Image list
 // entry) when there is one. Nothing is returned when either side is refused
-// by MCO: the render rules report that.
+// by MCO (the render rules report that) or does not load whole (a side
+// missing a file or a failed kustomize build would make every object in it
+// look removed or added).
 func DrainFindings(oldCl, newCl *lint.Cluster) []lint.Finding {
+	if len(oldCl.Problems) > 0 || len(newCl.Problems) > 0 {
+		return nil
+	}
 	oldR, newR := project.Render(oldCl), project.Render(newCl)
 	if oldR.Refusal != nil || newR.Refusal != nil {
 		return nil
