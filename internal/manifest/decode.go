@@ -78,23 +78,46 @@ func (fp *fileParse) document(n *yaml.Node, doc int) {
 		return
 	}
 	apiVersion, kind := typeMeta(root)
-	if strings.HasSuffix(kind, "List") {
-		if items := deref(mapValue(root, "items")); items != nil && items.Kind == yaml.SequenceNode {
-			fp.list(apiVersion, kind, items, doc)
-			return
-		}
+	if items := listItems(root, kind); items != nil {
+		next := 0
+		fp.list(apiVersion, kind, items, doc, 1, &next, map[*yaml.Node]bool{items: true})
+		return
 	}
 	fp.object(root, doc, -1, apiVersion, kind, false)
+}
+
+// maxListDepth bounds nested Lists. kubectl flattens Lists at any depth;
+// real files nest one level (a List saved from `oc get -o yaml` wrapped in
+// another); the bound only stops a hostile document.
+const maxListDepth = 10
+
+// listItems returns the items of a List (kind: List, or a typed list such
+// as ImageDigestMirrorSetList), nil when n is not one.
+func listItems(n *yaml.Node, kind string) *yaml.Node {
+	if !strings.HasSuffix(kind, "List") {
+		return nil
+	}
+	if items := deref(mapValue(n, "items")); items != nil && items.Kind == yaml.SequenceNode {
+		return items
+	}
+	return nil
 }
 
 // list handles kind: List and typed lists such as ImageDigestMirrorSetList.
 // Items of a typed list may omit apiVersion and kind (the API server writes
 // them that way); they take them from the list.
-func (fp *fileParse) list(apiVersion, kind string, items *yaml.Node, doc int) {
+//
+// A List inside a List is flattened, as kubectl does. Object.Item is the
+// index in the flattened sequence, counted in *next: for a List without
+// nested Lists that is the index in items, and it stays unique within the
+// document when Lists nest. seen holds the items sequences already
+// expanded, so aliases cannot make one list be read twice (or forever).
+func (fp *fileParse) list(apiVersion, kind string, items *yaml.Node, doc, depth int, next *int, seen map[*yaml.Node]bool) {
 	elemKind := strings.TrimSuffix(kind, "List")
-	for i, it := range items.Content {
+	for _, it := range items.Content {
 		it = deref(it)
 		if it == nil || it.Kind != yaml.MappingNode {
+			*next++
 			continue
 		}
 		av, k := typeMeta(it)
@@ -105,8 +128,35 @@ func (fp *fileParse) list(apiVersion, kind string, items *yaml.Node, doc int) {
 				av = apiVersion
 			}
 		}
-		fp.object(it, doc, i, av, k, inferred)
+		if inner := listItems(it, k); inner != nil {
+			switch {
+			case seen[inner]:
+				// The same list reached again through an alias.
+			case depth >= maxListDepth:
+				fp.res.problems = append(fp.res.problems, Problem{Pos: fp.kindPos(it), Code: "list-too-deep",
+					Message: fmt.Sprintf("%s nested more than %d Lists deep; its items were not read", k, maxListDepth)})
+			default:
+				seen[inner] = true
+				fp.list(av, k, inner, doc, depth+1, next, seen)
+			}
+			continue
+		}
+		item := *next
+		*next++
+		fp.object(it, doc, item, av, k, inferred)
 	}
+}
+
+// kindPos is the position of an object's "kind: X" line, from the key to
+// the end of the value (the object's start when it has no kind).
+func (fp *fileParse) kindPos(n *yaml.Node) Position {
+	k, v := mapEntry(n, "kind", 0)
+	if k == nil {
+		return Position{File: fp.name, Line: n.Line, Column: n.Column}
+	}
+	pos := Position{File: fp.name, Line: k.Line, Column: k.Column}
+	pos.EndLine, pos.EndColumn = fp.source().end(v)
+	return pos
 }
 
 // typeMeta reads apiVersion and kind without converting anything else: this

@@ -349,3 +349,54 @@ func TestParsePathRoundTrip(t *testing.T) {
 		t.Errorf("%v", got)
 	}
 }
+
+// A List inside a List is flattened; Item counts the flattened sequence.
+func TestNestedLists(t *testing.T) {
+	s := mustLoad(t, []string{"testdata/lists/nested.yaml"}, Options{})
+	if len(s.Problems) != 0 {
+		t.Fatalf("problems: %v", s.Problems)
+	}
+	want := []string{
+		"ImageTagMirrorSet/outer-0@testdata/lists/nested.yaml:4",
+		"ImageDigestMirrorSet/inner@testdata/lists/nested.yaml:15",
+		"ImageDigestMirrorSet/typed-in-nested@testdata/lists/nested.yaml:26",
+		"ImageTagMirrorSet/outer-last@testdata/lists/nested.yaml:31",
+	}
+	if got := refs(s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v want %v", got, want)
+	}
+	for i, item := range []int{0, 2, 3, 4} {
+		if o := s.Objects[i]; o.Item != item || o.Doc != 0 {
+			t.Errorf("%s: doc %d item %d, want item %d", o.Ref(), o.Doc, o.Item, item)
+		}
+	}
+	inner := s.Objects[1]
+	if !inner.Known || inner.IDMS == nil || inner.IDMS.Spec.ImageDigestMirrors[0].Source != "quay.io/inner" {
+		t.Fatalf("inner not decoded: %+v", inner)
+	}
+	checkLocs(t, inner, []locCase{{"spec.imageDigestMirrors[0].mirrors[0]", false, "22:19-22:38"}})
+	if typed := s.Objects[2]; !typed.Known || typed.APIVersion != "config.openshift.io/v1" {
+		t.Errorf("typed list item in a nested List: %+v", typed)
+	}
+}
+
+// Lists nested beyond the bound, or through an alias to themselves, end
+// with a problem or are read once, never loop.
+func TestNestedListsBounded(t *testing.T) {
+	deep := "apiVersion: v1\nkind: List\nitems:\n"
+	indent := ""
+	for i := 0; i < maxListDepth+2; i++ {
+		indent += "  "
+		deep += indent[2:] + "- apiVersion: v1\n" + indent + "kind: List\n" + indent + "items:\n"
+	}
+	deep += indent + "- {apiVersion: config.openshift.io/v1, kind: ImageDigestMirrorSet, metadata: {name: deep}}\n"
+	s, _ := LoadReader("deep.yaml", strings.NewReader(deep), Options{})
+	if ps := problemsWith(s, "list-too-deep"); len(ps) != 1 || ps[0].Warning || ps[0].Pos.Line == 0 || len(s.Objects) != 0 {
+		t.Errorf("deep: problems %v objects %v", s.Problems, refs(s))
+	}
+	self := "apiVersion: v1\nkind: List\nitems: &items\n- {apiVersion: config.openshift.io/v1, kind: ImageDigestMirrorSet, metadata: {name: a}}\n- {apiVersion: v1, kind: List, items: *items}\n"
+	s, _ = LoadReader("self.yaml", strings.NewReader(self), Options{})
+	if len(s.Objects) != 1 {
+		t.Errorf("self: problems %v objects %v", s.Problems, refs(s))
+	}
+}
