@@ -64,7 +64,8 @@ func (fp *fileParse) source() *source {
 	return fp.src
 }
 
-// document handles one YAML document: a single object or a List of them.
+// document handles one YAML document: a single object, a List of them, or
+// an OpenShift Template.
 func (fp *fileParse) document(n *yaml.Node, doc int) {
 	root := n
 	if root.Kind == yaml.DocumentNode {
@@ -81,6 +82,10 @@ func (fp *fileParse) document(n *yaml.Node, doc int) {
 	if items := listItems(root, kind); items != nil {
 		next := 0
 		fp.list(apiVersion, kind, items, doc, 1, &next, map[*yaml.Node]bool{items: true})
+		return
+	}
+	if isTemplate(apiVersion, kind) {
+		fp.template(root)
 		return
 	}
 	fp.object(root, doc, -1, apiVersion, kind, false)
@@ -143,6 +148,10 @@ func (fp *fileParse) list(apiVersion, kind string, items *yaml.Node, doc, depth 
 		}
 		item := *next
 		*next++
+		if isTemplate(av, k) {
+			fp.template(it)
+			continue
+		}
 		fp.object(it, doc, item, av, k, inferred)
 	}
 }

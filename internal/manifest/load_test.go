@@ -400,3 +400,25 @@ func TestNestedListsBounded(t *testing.T) {
 		t.Errorf("self: problems %v objects %v", s.Problems, refs(s))
 	}
 }
+
+// Mirror objects wrapped in an OpenShift Template are reported where they
+// are written, as warnings, and not loaded.
+func TestTemplateWrapsMirrorObjects(t *testing.T) {
+	s := mustLoad(t, []string{"testdata/template/itms.yaml"}, Options{})
+	if len(s.Objects) != 0 {
+		t.Errorf("wrapped objects loaded: %v", refs(s))
+	}
+	want := []struct{ pos, msg string }{
+		{"10:5-10:28", "ImageTagMirrorSet inside an OpenShift Template (parameters ${NAME}, ${MIRROR}, ${{MORE_MIRRORS}}, …): it is not applied as written — process it (oc process) and lint the output"},
+		{"48:5-48:35", "ImageContentSourcePolicy inside an OpenShift Template (parameter ${UNUSED}): it is not applied as written — process it (oc process) and lint the output"},
+	}
+	if len(s.Problems) != len(want) {
+		t.Fatalf("problems %v", s.Problems)
+	}
+	for i, w := range want {
+		p := s.Problems[i]
+		if p.Code != "template" || !p.Warning || span(p.Pos) != w.pos || p.Message != w.msg || p.Pos.File != "testdata/template/itms.yaml" {
+			t.Errorf("got  %s %s warning=%v %s\nwant %s %s", p.Code, span(p.Pos), p.Warning, p.Message, w.pos, w.msg)
+		}
+	}
+}

@@ -176,7 +176,8 @@ type Problem struct {
 	// Warning marks input skipped on purpose rather than input that could
 	// not be read: a symlink leaving the tree ("symlink-outside") or
 	// looping ("symlink-loop"), whose target is not part of the tree
-	// anyway. Everything else stays an error, because what could not be
+	// anyway; mirror objects wrapped in an OpenShift Template ("template"),
+	// which the cluster does not get from the Template as written. Everything else stays an error, because what could not be
 	// read may hold objects the cluster would get: a file over the size
 	// limit, a broken symlink named like a manifest, binary or malformed
 	// content. Consumers may report warnings without failing (render
