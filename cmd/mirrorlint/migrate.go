@@ -35,8 +35,22 @@ Delete or replace the ICSP files yourself after the default or -o mode.
 Existing files are not overwritten without --force. Files are written atomically.
 --diff prints what would change as a unified diff and writes nothing.
 
-Exit codes: 0 done (or nothing to migrate); 2 usage error, unreadable input, or an
-output file that exists without --force.`,
+Every file under PATH must load: a file that does not parse, or an object that does
+not decode into its API type (an ICSP with a list where a string belongs, say), may
+hold an ICSP that would be left behind. Then each problem is printed as
+file:line:col on stderr and nothing is migrated, not even the files that load (a
+half-migrated tree is harder to review than an untouched one); fix the file, or leave
+it out with exclude: in .mirrorlint.yaml.
+
+Exit codes: 0 done (or nothing to migrate); 2 usage error, unreadable input (nothing
+is written), or an output file that exists without --force.
+
+Examples:
+  mirrorlint migrate --diff clusters/          # dry run: what would change
+  mirrorlint migrate clusters/                 # clusters/x/icsp.yaml -> clusters/x/icsp.idms.yaml
+  mirrorlint migrate -o idms/ clusters/        # idms/icsp.idms.yaml
+  mirrorlint migrate --in-place clusters/prod  # the ICSP documents become IDMS in place
+  mirrorlint migrate --force clusters/         # rerun, overwriting earlier .idms.yaml files`,
 		Flags: []cli.Flag{
 			configFlag, maxFileSizeFlag,
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the IDMS files into `DIR`"},
@@ -70,6 +84,15 @@ func runMigrate(c *cli.Context) error {
 	if err != nil {
 		return &project.UsageError{Err: err}
 	}
+	// A file that does not load may hold an ICSP the loader cannot see:
+	// saying "nothing found" (or migrating only the rest) would leave it
+	// behind silently. Stop before anything is planned.
+	if n := len(set.Problems); n > 0 {
+		for _, pr := range set.Problems {
+			fmt.Fprintf(c.App.ErrWriter, "%s: error: %s\n", where(pr.Pos), pr.Message)
+		}
+		return fail(exitUsage, "cannot migrate: %d input problem(s) (see above); nothing was written", n)
+	}
 	files := icspFiles(set)
 	changes, err := migrate.Plan(files, opts)
 	if err != nil {
@@ -101,7 +124,7 @@ func runMigrate(c *cli.Context) error {
 }
 
 // icspFiles lists, in walk order, the files holding an ICSP the cluster
-// would serve. Files with problems are left to lint.
+// would serve (runMigrate has already refused a set with problems).
 func icspFiles(set *manifest.Set) []string {
 	var out []string
 	seen := map[string]bool{}
