@@ -42,12 +42,12 @@ func readInput(it walkItem, max int64, stdin io.Reader) (*bytes.Buffer, *Problem
 	} else {
 		f, err := os.Open(it.osPath)
 		if err != nil {
-			return nil, &Problem{Pos: pos, Code: "read-error", Message: err.Error()}
+			return nil, &Problem{Pos: pos, Code: "read-error", Message: fsMessage(err)}
 		}
 		defer f.Close()
 		if fi, err := f.Stat(); err == nil {
 			if size = fi.Size(); size > max {
-				return nil, tooLarge(pos, size, max, false)
+				return nil, tooLarge(pos, size, max, false, false)
 			}
 		}
 		r = f
@@ -57,23 +57,30 @@ func readInput(it walkItem, max int64, stdin io.Reader) (*bytes.Buffer, *Problem
 	n, err := buf.ReadFrom(io.LimitReader(r, max+1))
 	if err != nil {
 		releaseBuffer(buf)
-		return nil, &Problem{Pos: pos, Code: "read-error", Message: err.Error()}
+		return nil, &Problem{Pos: pos, Code: "read-error", Message: fsMessage(err)}
 	}
 	if n > max {
 		releaseBuffer(buf)
-		return nil, tooLarge(pos, n, max, true)
+		return nil, tooLarge(pos, n, max, true, it.stdin)
 	}
 	return buf, nil
 }
 
-func tooLarge(pos Position, size, max int64, atLeast bool) *Problem {
+// tooLarge words the size-cap problem. It stays an error (not a Warning):
+// the unread file may hold objects the cluster gets. A stream cannot be
+// excluded by a glob, so its advice differs.
+func tooLarge(pos Position, size, max int64, atLeast, stream bool) *Problem {
 	what := fmt.Sprintf("%d bytes (%s)", size, humanBytes(size))
 	if atLeast {
 		what = "more than " + fmt.Sprintf("%d bytes", max)
 	}
+	subject, advice := "file", "Raise the limit with --max-file-size or exclude the file"
+	if stream {
+		subject, advice = "input", "Raise the limit with --max-file-size, or pass the files as paths instead of one stream"
+	}
 	return &Problem{Pos: pos, Code: "file-too-large", Message: fmt.Sprintf(
-		"file is %s, over the %d-byte (%s) limit; not read. Raise the limit with --max-file-size (Options.MaxFileSize) or exclude the file",
-		what, max, humanBytes(max))}
+		"%s is %s, over the %d-byte (%s) limit; not read. %s",
+		subject, what, max, humanBytes(max), advice)}
 }
 
 func humanBytes(n int64) string {

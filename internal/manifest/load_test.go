@@ -236,8 +236,10 @@ func TestDecodeErrorWording(t *testing.T) {
 		{"nested.yaml", "24:8-24:12", `ImageDigestMirrorSet/uid: metadata.uid: expected a string, found a number (1234) — quote it ("1234") to make it a string`},
 		{"nested.yaml", "33:5-33:15", `ImageDigestMirrorSet/list-in-list: spec.imageDigestMirrors[1]: expected an object (key: value fields), found a list`},
 		{"placeholder-list.yaml", "7:30-7:38", `ImageContentSourcePolicy/disconnected-internal-icsp: spec.repositoryDigestMirrors: expected a list, found a string ("$mirrors") — it looks like an unrendered template placeholder: render the template before linting`},
+		{"nan.yaml.txt", "5:15-5:19", `ImageDigestMirrorSet/nan: metadata.generation: .nan is not a number JSON can carry (no NaN or infinity); write a real number or quote it`},
 	}
 	s := mustLoad(t, []string{"testdata/typeerror"}, Options{})
+	s.Problems = append(s.Problems, mustLoad(t, []string{"testdata/typeerror/nan.yaml.txt"}, Options{}).Problems...)
 	ps := problemsWith(s, "decode-error")
 	if len(ps) != len(cases) || len(s.Problems) != len(cases) {
 		t.Fatalf("problems %v", s.Problems)

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -21,6 +23,19 @@ import (
 // v1.ConfigMapNameReference"), and the object's first line says nothing
 // about where the mistake is.
 func (o *Object) decodeProblem(err error) (string, Position) {
+	var ue *json.UnsupportedValueError
+	if errors.As(err, &ue) {
+		// .nan and .inf are YAML floats JSON cannot carry: oc refuses
+		// the file before the API server sees it.
+		if p, ok := nonFinitePath(o.Content, nil); ok {
+			n := o.nodeAt(p)
+			text := ue.Str
+			if n != nil {
+				text = n.Value
+			}
+			return fmt.Sprintf("%s: %s: %s is not a number JSON can carry (no NaN or infinity); write a real number or quote it", o.Ref(), p, text), o.Locate(p)
+		}
+	}
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) {
 		// A field's own parser (a timestamp...) failed: its message is
@@ -210,3 +225,31 @@ func quoteShort(s, jsonType string) string {
 var placeholderRE = regexp.MustCompile(`\$\{\{?[A-Za-z_][A-Za-z0-9_]*\}?\}|\$[A-Za-z_][A-Za-z0-9_]*|\{\{.*\}\}|<[A-Za-z][A-Za-z0-9_-]*>`)
 
 func looksLikePlaceholder(s string) bool { return s != "" && placeholderRE.MatchString(s) }
+
+// nonFinitePath finds the first NaN or infinity in v, in the order
+// json.Marshal visits it (map keys sorted), so it is the value Marshal
+// refused.
+func nonFinitePath(v any, p Path) (Path, bool) {
+	switch v := v.(type) {
+	case float64:
+		return p, math.IsNaN(v) || math.IsInf(v, 0)
+	case []any:
+		for i, e := range v {
+			if q, ok := nonFinitePath(e, p.Child(i)); ok {
+				return q, true
+			}
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if q, ok := nonFinitePath(v[k], p.Child(k)); ok {
+				return q, true
+			}
+		}
+	}
+	return nil, false
+}

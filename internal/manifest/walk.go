@@ -95,7 +95,7 @@ func (w *walker) root(arg string) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%s: %w", arg, ErrNotFound)
 		}
-		w.problem(displayName(arg, ""), "read-error", err.Error())
+		w.problem(displayName(arg, ""), "read-error", fsMessage(err))
 		return nil
 	}
 	real, err := filepath.EvalSymlinks(arg)
@@ -103,7 +103,7 @@ func (w *walker) root(arg string) error {
 		real, err = filepath.Abs(real)
 	}
 	if err != nil {
-		w.problem(displayName(arg, ""), "read-error", err.Error())
+		w.problem(displayName(arg, ""), "read-error", fsMessage(err))
 		return nil
 	}
 	if !info.IsDir() {
@@ -134,7 +134,7 @@ func (w *walker) root(arg string) error {
 func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
 	entries, err := os.ReadDir(osPath)
 	if err != nil {
-		w.problem(displayName(arg, rel), "read-error", "cannot read directory: "+err.Error())
+		w.problem(displayName(arg, rel), "read-error", "cannot read directory: "+fsMessage(err))
 		// ReadDir returns what it could read before the error.
 	}
 	for _, e := range entries {
@@ -175,12 +175,16 @@ func (w *walker) follow(l pendingLink, arg string) {
 		if errors.Is(err, syscall.ELOOP) || strings.Contains(err.Error(), "too many links") {
 			w.skip(l.name, "symlink-loop", "symlink loop: "+l.name+" points back into itself; not read")
 		} else if manifestExt(l.name) {
-			w.problem(l.name, "read-error", "broken symlink: "+err.Error())
+			msg := "broken symlink: " + fsMessage(err)
+			if dest, rerr := os.Readlink(l.osPath); rerr == nil && errors.Is(err, fs.ErrNotExist) {
+				msg = fmt.Sprintf("broken symlink: %s points to %s, which does not exist", l.name, dest)
+			}
+			w.problem(l.name, "read-error", msg)
 		}
 		return
 	}
 	if target, err = filepath.Abs(target); err != nil {
-		w.problem(l.name, "read-error", err.Error())
+		w.problem(l.name, "read-error", fsMessage(err))
 		return
 	}
 	if rel, err := filepath.Rel(l.root.real, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
@@ -189,7 +193,7 @@ func (w *walker) follow(l pendingLink, arg string) {
 	}
 	info, err := os.Stat(target)
 	if err != nil {
-		w.problem(l.name, "read-error", err.Error())
+		w.problem(l.name, "read-error", fsMessage(err))
 		return
 	}
 	switch {
@@ -205,4 +209,22 @@ func (w *walker) follow(l pendingLink, arg string) {
 			w.items = append(w.items, walkItem{osPath: l.osPath, name: l.name})
 		}
 	}
+}
+
+// fsMessage words a file-system error without the system call that failed
+// ("lstat x: permission denied" becomes "cannot read x: permission
+// denied"): the call is an implementation detail, the path and cause are not.
+func fsMessage(err error) string {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return err.Error()
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Sprintf("symlink loop at %s", pe.Path)
+	}
+	verb := "read"
+	if pe.Op == "open" {
+		verb = "open"
+	}
+	return fmt.Sprintf("cannot %s %s: %v", verb, pe.Path, pe.Err)
 }

@@ -100,6 +100,9 @@ func TestSymlinks(t *testing.T) {
 		if p.Code == "symlink-loop" && (strings.Contains(p.Message, "EvalSymlinks") || !strings.Contains(p.Message, "points back into itself")) {
 			t.Errorf("loop message %q", p.Message)
 		}
+		if p.Code == "read-error" && (strings.Contains(p.Message, "lstat") || !strings.HasSuffix(p.Message, "points to nope.yaml, which does not exist")) {
+			t.Errorf("dangling message %q", p.Message)
+		}
 	}
 	wantCodes := map[string]string{
 		"a.yaml": "symlink-loop", "b.yaml": "symlink-loop",
