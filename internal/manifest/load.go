@@ -85,7 +85,7 @@ func runJobs(items []walkItem, opts Options, stdin io.Reader) *Set {
 	})
 	set := &Set{}
 	for i, it := range items {
-		if it.problem == nil {
+		if it.problem == nil && !it.template {
 			set.Files = append(set.Files, it.name)
 		}
 		set.Objects = append(set.Objects, results[i].objects...)
@@ -112,5 +112,8 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 		return fileResult{problems: []Problem{*prob}}
 	}
 	defer releaseBuffer(buf)
+	if it.template {
+		return templateFile(it.name, buf.Bytes())
+	}
 	return parseFile(it.name, buf.Bytes())
 }

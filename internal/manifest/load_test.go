@@ -424,3 +424,20 @@ func TestTemplateWrapsMirrorObjects(t *testing.T) {
 		}
 	}
 }
+
+// A directory walk skips template files (x.yaml.j2), but one naming a
+// mirror kind is reported, as a warning, at its kind line.
+func TestTemplateFiles(t *testing.T) {
+	s := mustLoad(t, []string{"testdata/template/role"}, Options{})
+	if len(s.Objects) != 0 || len(s.Files) != 0 {
+		t.Errorf("objects %v files %v", refs(s), s.Files)
+	}
+	if len(s.Problems) != 1 {
+		t.Fatalf("problems %v", s.Problems)
+	}
+	p := s.Problems[0]
+	want := "ImageContentSourcePolicy in a .j2 template file: not linted — render it and lint the output (for example through mirrorlint lint -)"
+	if p.Code != "template-file" || !p.Warning || p.Pos.File != "testdata/template/role/icsp.yml.j2" || span(p.Pos) != "3:1" || p.Message != want {
+		t.Errorf("got %s %s %s warning=%v %s", p.Code, p.Pos.File, span(p.Pos), p.Warning, p.Message)
+	}
+}

@@ -177,7 +177,9 @@ type Problem struct {
 	// not be read: a symlink leaving the tree ("symlink-outside") or
 	// looping ("symlink-loop"), whose target is not part of the tree
 	// anyway; mirror objects wrapped in an OpenShift Template ("template"),
-	// which the cluster does not get from the Template as written. Everything else stays an error, because what could not be
+	// which the cluster does not get from the Template as written; a
+	// template file such as icsp.yaml.j2 naming a mirror kind
+	// ("template-file"), which is not YAML until rendered. Everything else stays an error, because what could not be
 	// read may hold objects the cluster would get: a file over the size
 	// limit, a broken symlink named like a manifest, binary or malformed
 	// content. Consumers may report warnings without failing (render

@@ -1,7 +1,9 @@
 package manifest
 
 import (
+	"bytes"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -102,4 +104,27 @@ func paramRefs(n *yaml.Node) []string {
 	}
 	visit(n)
 	return out
+}
+
+// templateKindRE finds a mirror kind in a template file, where any line may
+// be template syntax and nothing can be parsed.
+var templateKindRE = regexp.MustCompile(`(?m)^[ \t-]*kind:[ \t]*["']?(ImageContentSourcePolicy|ImageDigestMirrorSet|ImageTagMirrorSet)["']?[ \t]*\r?$`)
+
+// templateFile reports a template file (x.yaml.j2) holding a mirror kind:
+// a warning, as the file was skipped on purpose; its rendered output is
+// what must be linted. Other template files say nothing.
+func templateFile(name string, data []byte) fileResult {
+	loc := templateKindRE.FindSubmatchIndex(data)
+	if loc == nil {
+		return fileResult{}
+	}
+	kindAt := loc[0] + bytes.Index(data[loc[0]:loc[1]], []byte("kind:"))
+	line, col := offsetPosition(data, kindAt)
+	ext := filepath.Ext(name)
+	return fileResult{problems: []Problem{{
+		Pos:     Position{File: name, Line: line, Column: col},
+		Code:    "template-file",
+		Warning: true,
+		Message: fmt.Sprintf("%s in a %s template file: not linted — render it and lint the output (for example through mirrorlint lint -)", data[loc[2]:loc[3]], ext),
+	}}}
 }

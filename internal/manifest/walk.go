@@ -19,6 +19,9 @@ type walkItem struct {
 	name    string // Object.File: the argument joined with the path inside it
 	stdin   bool
 	problem *Problem
+	// template is a file such as icsp.yaml.j2: not parsed (it is not
+	// YAML until rendered), only looked at for mirror kinds to report.
+	template bool
 }
 
 // pendingLink is a symlink met during the walk. Links are followed only
@@ -61,6 +64,17 @@ func manifestExt(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".yaml", ".yml", ".json":
 		return true
+	}
+	return false
+}
+
+// templateExt reports a template of a manifest (Jinja2, Go templates):
+// x.yaml.j2, x.yml.tpl... Ansible roles and scripts keep mirror objects in
+// such files, which the walk would otherwise skip without a word.
+func templateExt(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".j2", ".jinja", ".jinja2", ".tpl", ".tmpl", ".gotmpl":
+		return manifestExt(strings.TrimSuffix(name, filepath.Ext(name)))
 	}
 	return false
 }
@@ -157,9 +171,9 @@ func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
 		case t.IsRegular():
 			// FIFOs, sockets and devices are skipped: opening a FIFO named
 			// x.yaml would block forever.
-			if manifestExt(name) && !w.seenFiles[childReal] {
+			if (manifestExt(name) || templateExt(name)) && !w.seenFiles[childReal] {
 				w.seenFiles[childReal] = true
-				w.items = append(w.items, walkItem{osPath: childOS, name: displayName(arg, childRel)})
+				w.items = append(w.items, walkItem{osPath: childOS, name: displayName(arg, childRel), template: !manifestExt(name)})
 			}
 		}
 	}
