@@ -3,8 +3,6 @@ package render
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"sync"
 
 	"github.com/containers/image/v5/docker/reference"
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
@@ -88,28 +86,6 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 	return res
 }
 
-// scratch is the one scratch registries.conf the payload check loads through
-// containers/image. A single path keeps containers/image's per-path cache
-// from growing; the mutex serialises writers and readers of that file.
-var scratch struct {
-	sync.Mutex
-	dir string
-	err error
-}
-
-func scratchPaths() (conf, dropIns string, err error) {
-	if scratch.dir == "" && scratch.err == nil {
-		scratch.dir, scratch.err = os.MkdirTemp("", "mirrorlint-payload-")
-		if scratch.err == nil {
-			scratch.err = os.Mkdir(filepath.Join(scratch.dir, "d"), 0o700)
-		}
-	}
-	if scratch.err != nil {
-		return "", "", scratch.err
-	}
-	return filepath.Join(scratch.dir, "registries.conf"), filepath.Join(scratch.dir, "d"), nil
-}
-
 // payloadHasUnblockedMirror asks containers/image which pull sources the
 // payload reference has under the Image lists and digest mirrors, and
 // whether any of them lies outside every blocked scope.
@@ -124,16 +100,33 @@ func payloadHasUnblockedMirror(payload reference.Named, blocked, insecure []stri
 		return false, err
 	}
 
-	scratch.Lock()
-	defer scratch.Unlock()
-	path, dir, err := scratchPaths()
+	// containers/image only reads registries.conf from a file. Each check
+	// writes its own temporary file and removes it when done, so no
+	// process leaves anything behind; one file (no directory) keeps that
+	// as cheap as the old process-wide scratch directory. The file also
+	// serves as the drop-in "directory": walking it visits only itself,
+	// and its name does not end in ".conf", so no drop-in is read (an
+	// unset path would read the host's /etc/containers/registries.conf.d).
+	// The cache entry, keyed by the path, is dropped afterwards so the
+	// cache does not grow with every render; invalidating the whole cache
+	// is safe for other users, since a miss re-reads their file.
+	f, err := os.CreateTemp("", "mirrorlint-payload-*.toml")
 	if err != nil {
 		return false, err
 	}
-	if err := os.WriteFile(path, data, 0o600); err != nil {
+	path := f.Name()
+	defer func() {
+		sysregistriesv2.InvalidateCache()
+		os.Remove(path)
+	}()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return false, err
 	}
-	ctx := &types.SystemContext{SystemRegistriesConfPath: path, SystemRegistriesConfDirPath: dir}
+	ctx := &types.SystemContext{SystemRegistriesConfPath: path, SystemRegistriesConfDirPath: path}
 	if _, err := sysregistriesv2.TryUpdatingCache(ctx); err != nil {
 		return false, err
 	}
