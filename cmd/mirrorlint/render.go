@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -61,12 +62,16 @@ Example:
 				// but a cluster whose inputs do not all load would be
 				// written incompletely: nothing is written for it.
 				for _, pr := range cl.Problems {
-					fmt.Fprintf(c.App.ErrWriter, "%s%s: error: %s\n", clusterPrefix(cl.Name), pr.Pos, pr.Message)
+					level := "error"
+					if pr.Warning {
+						level = "warning"
+					}
+					fmt.Fprintf(c.App.ErrWriter, "%s%s: %s: %s\n", clusterPrefix(cl.Name), pr.Pos, level, pr.Message)
 				}
 				r := project.Render(cl)
 				reportRender(c.App.ErrWriter, r)
 				switch {
-				case len(cl.Problems) > 0:
+				case len(manifest.Errors(cl.Problems)) > 0:
 					unreadable++
 					continue
 				case r.Refusal != nil:

@@ -168,11 +168,11 @@ func (o *Object) Ref() string { return string(o.Kind) + "/" + o.Name }
 // Problem is a positioned loading error: a file that does not parse, an
 // object that does not decode, a file skipped for its size.
 type Problem struct {
-	Pos     Position
-	Message string
+	Pos     Position `json:"position"`
+	Message string   `json:"message"`
 	// Code is a stable identifier: "parse-error", "decode-error",
 	// "file-too-large", "binary-file", "symlink-outside", "read-error", ...
-	Code string
+	Code string `json:"code"`
 	// Warning marks input skipped on purpose rather than input that could
 	// not be read: a symlink leaving the tree ("symlink-outside") or
 	// looping ("symlink-loop"), whose target is not part of the tree
@@ -184,7 +184,7 @@ type Problem struct {
 	// limit, a broken symlink named like a manifest, binary or malformed
 	// content. Consumers may report warnings without failing (render
 	// goes on; lint reports them with severity warning).
-	Warning bool
+	Warning bool `json:"warning,omitempty"`
 }
 
 func (p Problem) String() string { return p.Pos.String() + ": " + p.Message }
@@ -195,4 +195,17 @@ type Set struct {
 	Problems []Problem
 	// Files lists every file that was read, in walk order.
 	Files []string
+}
+
+// Errors returns the problems that are failures, leaving out the warnings
+// (input skipped on purpose): what makes a render or a migration
+// incomplete.
+func Errors(ps []Problem) []Problem {
+	var out []Problem
+	for _, p := range ps {
+		if !p.Warning {
+			out = append(out, p)
+		}
+	}
+	return out
 }
