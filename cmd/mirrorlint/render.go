@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/atomicfile"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -147,26 +148,10 @@ func writeNodeFiles(dir string, r *project.Rendered) error {
 	return writeFileAtomic(dropIn, r.Output.SearchRegistriesConf)
 }
 
-// writeFileAtomic writes through a temporary file and a rename, so a reader
-// never sees half a file.
+// writeFileAtomic writes a node file the way the node has it (0644), never
+// leaving half a file behind.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, data, 0o644)
 }
 
 func openProject(c *cli.Context) (*project.Project, error) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/mirrorlint/mirrorlint/internal/atomicfile"
 )
 
 // ExistsError is returned by Apply when a file to be created exists and
@@ -37,33 +39,9 @@ func Apply(changes []Change, force bool) error {
 		if st, err := os.Stat(c.Path); err == nil {
 			mode = st.Mode().Perm()
 		}
-		if err := writeAtomic(c.Path, c.New, mode); err != nil {
+		if err := atomicfile.Write(c.Path, c.New, mode); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
