@@ -20,8 +20,7 @@ import (
 var (
 	contextFlag = &cli.StringFlag{
 		Name: "context",
-		Usage: "load the whole tree under `DIR` (so cross-object rules see every object) but report only findings in the PATH arguments; " +
-			"paths in SARIF, GitHub annotations and the job summary are made relative to DIR. " +
+		Usage: "load the whole tree under `DIR` (so cross-object rules see every object) but report only findings in the PATH arguments. " +
 			"Default: when every PATH is a file (as pre-commit passes them) and the working directory is inside a git repository, its top level; " +
 			"\"none\" lints only the files given",
 	}
@@ -31,8 +30,9 @@ var (
 	}
 )
 
-// lintScope is what --context changes: which tree is loaded, which findings
-// are kept, and what report paths are relative to.
+// lintScope is what --context changes: which tree is loaded and which
+// findings are kept. Paths for code scanning do not depend on it: they are
+// relative to the repository.
 type lintScope struct {
 	dir string // the context directory; "" for none
 	// only holds the cleaned absolute paths of the PATH arguments whose
@@ -141,8 +141,13 @@ func (s *lintScope) covers(file string) bool {
 	return false
 }
 
+// reportOptions makes SARIF, annotation and job-summary paths relative to
+// the repository (the git top level of the working directory), which is
+// what GitHub resolves them against, whether or not --context was given
+// and wherever below the top level mirrorlint runs. Outside a repository
+// they are relative to the working directory.
 func (s *lintScope) reportOptions(p *project.Project) report.Options {
-	o := report.Options{Base: s.dir}
+	o := report.Options{Base: gitTopLevel()}
 	for _, f := range p.Set.Files {
 		if f != "-" && (s.only == nil || s.covers(f)) {
 			o.Files = append(o.Files, f)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -41,6 +42,10 @@ type sarifRun struct {
 	// tool did not run" rather than "nothing found", and keeps old alerts.
 	Results    []sarifResult `json:"results"`
 	ColumnKind string        `json:"columnKind"`
+	// OriginalURIBaseIDs says where srcRoot was on this machine, for
+	// viewers that open the files locally; GitHub resolves srcRoot-relative
+	// URIs against the repository and ignores it.
+	OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
 }
 
 type sarifTool struct {
@@ -117,8 +122,17 @@ type sarifPhysical struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
+
+// srcRoot names the repository root in artifact locations, as CodeQL does.
+// GitHub wants URIs relative to the repository root; the base id says so to
+// every other SARIF reader. A file outside the repository gets an absolute
+// file: URI and no base id (SARIF allows a base id on relative URIs only):
+// upload-sarif accepts it, and it names the right file, where a "../" path
+// would be resolved against the wrong directory.
+const srcRoot = "%SRCROOT%"
 
 type sarifRegion struct {
 	StartLine   int `json:"startLine"`
@@ -149,6 +163,13 @@ func (w sarifWriter) Write(out io.Writer, r *Report) error {
 		}},
 		Results:    []sarifResult{},
 		ColumnKind: "unicodeCodePoints", // yaml.v3 counts columns in runes
+	}
+	base := w.opts.Base
+	if base == "" {
+		base = "."
+	}
+	if abs, err := filepath.Abs(base); err == nil {
+		run.OriginalURIBaseIDs = map[string]sarifArtifact{srcRoot: {URI: strings.TrimSuffix(fileURI(filepath.ToSlash(abs)), "/") + "/"}}
 	}
 	if len(r.Refused) > 0 {
 		inv := sarifInvocation{ExecutionSuccessful: true}
@@ -225,7 +246,7 @@ func (w sarifWriter) location(pos manifest.Position, obj lint.ObjectRef, path st
 	var loc sarifLocation
 	if pos.File != "" {
 		loc.PhysicalLocation = &sarifPhysical{
-			ArtifactLocation: sarifArtifact{URI: sarifURI(RelPath(w.opts.Base, pos.File))},
+			ArtifactLocation: w.artifact(pos.File),
 			Region:           sarifRegionOf(pos),
 		}
 	}
@@ -237,6 +258,19 @@ func (w sarifWriter) location(pos manifest.Position, obj lint.ObjectRef, path st
 		loc.LogicalLocations = []sarifLogicalLocation{{Name: obj.Name, FullyQualifiedName: fq}}
 	}
 	return loc
+}
+
+// artifact locates file relative to the repository root when it is in it,
+// else by its absolute file: URI.
+func (w sarifWriter) artifact(file string) sarifArtifact {
+	p, inRepo := repoPath(w.opts.Base, file)
+	switch {
+	case inRepo:
+		return sarifArtifact{URI: sarifURI(p), URIBaseID: srcRoot}
+	case strings.HasPrefix(p, "/") || filepath.IsAbs(filepath.FromSlash(p)):
+		return sarifArtifact{URI: fileURI(p)}
+	}
+	return sarifArtifact{URI: sarifURI(p)}
 }
 
 // sarifRegionOf always returns a region: GitHub needs startLine ≥ 1, and a

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +12,11 @@ import (
 // resolve paths against the repository root, not against wherever mirrorlint
 // happened to run.
 type Options struct {
-	// Base is the directory finding paths are made relative to: --context
-	// when given, else "" for the working directory.
+	// Base is the repository root finding paths are made relative to: the
+	// git top level when mirrorlint runs inside a repository, else "" for
+	// the working directory. It does not follow --context: code scanning
+	// and annotations resolve paths against the repository whatever part
+	// of it was loaded.
 	Base string
 	// Files lists every file that was linted, so that JUnit can report the
 	// files that passed; when empty, only files with findings appear.
@@ -43,32 +47,70 @@ func (o Options) getenv(k string) string {
 	return os.Getenv(k)
 }
 
-// RelPath turns a finding's file into a forward-slash path relative to base
-// (the working directory when base is ""), without a leading "./". A path
-// that cannot be made relative without climbing out of base (a file outside
-// the repository) is returned cleaned, as the best that can be said about it;
-// "-" (standard input) is returned as is.
+// RelPath turns a finding's file (absolute, or relative to the working
+// directory) into a forward-slash path relative to base (the working
+// directory when base is ""), without a leading "./". A file outside base
+// gets its absolute path: a "../" path would name a different file for a
+// tool resolving it against the repository root. "-" (standard input) is
+// returned as is.
 func RelPath(base, file string) string {
+	p, _ := repoPath(base, file)
+	return p
+}
+
+// repoPath is RelPath, and whether the path it returns is relative to base.
+func repoPath(base, file string) (string, bool) {
 	if file == "" || file == "-" {
-		return file
+		return file, false
 	}
-	if base == "" {
-		base = "."
+	if rel, ok := below(base, file); ok {
+		return filepath.ToSlash(rel), true
 	}
-	absBase, err1 := filepath.Abs(base)
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(file)), "./"), !filepath.IsAbs(file)
+	}
+	return filepath.ToSlash(abs), false
+}
+
+// below returns file relative to dir ("" for the working directory) when
+// it lies below dir. Paths are compared as written first, then free of
+// symlinks: git reports its top level resolved, while the user may have
+// reached it (or the file) through a link.
+func below(dir, file string) (string, bool) {
+	if dir == "" {
+		dir = "."
+	}
+	absDir, err1 := filepath.Abs(dir)
 	absFile, err2 := filepath.Abs(file)
-	if err1 == nil && err2 == nil {
-		// Compare symlink-free paths when both exist: git reports its top
-		// level resolved, while the user may have reached it through a link.
-		if r, err := filepath.EvalSymlinks(absBase); err == nil {
-			absBase = r
-		}
-		if r, err := filepath.EvalSymlinks(absFile); err == nil {
-			absFile = r
-		}
-		if rel, err := filepath.Rel(absBase, absFile); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return filepath.ToSlash(rel)
-		}
+	if err1 != nil || err2 != nil {
+		return "", false
 	}
-	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(file)), "./")
+	if rel, ok := relBelow(absDir, absFile); ok {
+		return rel, true
+	}
+	if r, err := filepath.EvalSymlinks(absDir); err == nil {
+		absDir = r
+	}
+	if r, err := filepath.EvalSymlinks(absFile); err == nil {
+		absFile = r
+	}
+	return relBelow(absDir, absFile)
+}
+
+func relBelow(dir, file string) (string, bool) {
+	rel, err := filepath.Rel(dir, file)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return rel, true
+}
+
+// fileURI is the file: URI of a forward-slash absolute path, for SARIF
+// locations outside the repository.
+func fileURI(p string) string {
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive path: file:///C:/...
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }

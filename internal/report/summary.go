@@ -151,8 +151,8 @@ func blobLink(f lint.Finding, o Options) string {
 	if server == "" || repo == "" || sha == "" || f.File == "-" {
 		return ""
 	}
-	rel := RelPath(o.Base, f.File)
-	if strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "../") {
+	rel, inRepo := repoPath(o.Base, f.File)
+	if !inRepo {
 		return "" // outside the repository: no page to link to
 	}
 	link := strings.TrimSuffix(server, "/") + "/" + repo + "/blob/" + sha + "/" + (&url.URL{Path: rel}).EscapedPath()

@@ -1,0 +1,135 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// repoLayout makes repo/{overlays/dev,base} and an unrelated directory, and
+// runs the test from repo/overlays, as a user linting an overlay would.
+func repoLayout(t *testing.T) (repo, outside string) {
+	t.Helper()
+	repo, outside = t.TempDir(), t.TempDir()
+	for _, d := range []string{"overlays/dev", "base"} {
+		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(filepath.Join(repo, "overlays"))
+	return repo, outside
+}
+
+// Paths come as the loader produced them: relative to the working
+// directory (a subdirectory of the repository), absolute (kustomize bases,
+// --context), or outside the repository altogether.
+func pathsReport(repo, outside string) *Report {
+	at := func(file string, line int) manifest.Position {
+		return manifest.Position{File: file, Line: line, Column: 1}
+	}
+	return &Report{Findings: []lint.Finding{
+		{Rule: "a", Severity: lint.Error, Message: "m", Position: at(filepath.Join(repo, "base", "idms.yaml"), 5),
+			Related: []lint.Location{{Position: at(filepath.Join("dev", "icsp.yaml"), 3)}}},
+		{Rule: "b", Severity: lint.Warning, Message: "m", Position: at(filepath.Join("dev", "icsp.yaml"), 3)},
+		{Rule: "c", Severity: lint.Info, Message: "m", Position: at(filepath.Join(outside, "x y.yaml"), 1)},
+		{Rule: "d", Severity: lint.Info, Message: "m", Position: at(filepath.Join("..", "..", filepath.Base(outside), "z.yaml"), 1)},
+	}}
+}
+
+func TestSARIFURIsRelativeToRepositoryRoot(t *testing.T) {
+	sch := compileSARIFSchema(t) // before repoLayout leaves the package directory
+	repo, outside := repoLayout(t)
+	raw, v := writeSARIF(t, pathsReport(repo, outside), Options{Base: repo})
+
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("SARIF does not validate: %v\n%s", err, raw)
+	}
+
+	run := v["runs"].([]any)[0].(map[string]any)
+	artifact := func(loc any) map[string]any {
+		return loc.(map[string]any)["physicalLocation"].(map[string]any)["artifactLocation"].(map[string]any)
+	}
+	var got []map[string]any
+	for _, r := range run["results"].([]any) {
+		r := r.(map[string]any)
+		got = append(got, artifact(r["locations"].([]any)[0]))
+		for _, rel := range asSlice(r["relatedLocations"]) {
+			got = append(got, artifact(rel))
+		}
+	}
+	outsideURI := "file://" + filepath.ToSlash(outside)
+	want := []struct{ uri, base string }{
+		{"base/idms.yaml", srcRoot},
+		{"overlays/dev/icsp.yaml", srcRoot},
+		{"overlays/dev/icsp.yaml", srcRoot},
+		{outsideURI + "/x%20y.yaml", ""},
+		{outsideURI + "/z.yaml", ""},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d locations, want %d:\n%s", len(got), len(want), raw)
+	}
+	for i, w := range want {
+		base, _ := got[i]["uriBaseId"].(string)
+		if got[i]["uri"] != w.uri || base != w.base {
+			t.Errorf("location %d: uri %v uriBaseId %q, want %q %q", i, got[i]["uri"], base, w.uri, w.base)
+		}
+	}
+	ids, _ := run["originalUriBaseIds"].(map[string]any)
+	root, _ := ids[srcRoot].(map[string]any)
+	if root["uri"] != "file://"+filepath.ToSlash(repo)+"/" {
+		t.Errorf("originalUriBaseIds %s = %v, want the repository root as a file: URI ending in /", srcRoot, root)
+	}
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+func TestGitHubAndSummaryPathsRelativeToRepositoryRoot(t *testing.T) {
+	repo, outside := repoLayout(t)
+	r := pathsReport(repo, outside)
+	var buf bytes.Buffer
+	if err := Configure(githubWriter{}, Options{Base: repo}).Write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	gh := buf.String()
+	for _, want := range []string{
+		"file=base/idms.yaml,", "also overlays/dev/icsp.yaml:3:1",
+		"file=overlays/dev/icsp.yaml,",
+		"file=" + escapeGitHubProperty(filepath.ToSlash(filepath.Join(outside, "z.yaml"))) + ",",
+	} {
+		if !strings.Contains(gh, want) {
+			t.Errorf("annotations lack %q:\n%s", want, gh)
+		}
+	}
+	if strings.Contains(gh, "../") {
+		t.Errorf("annotations climb out of the repository:\n%s", gh)
+	}
+
+	env := map[string]string{"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": "abc"}
+	buf.Reset()
+	if err := WriteSummary(&buf, r, Options{Base: repo, Getenv: func(k string) string { return env[k] }}, SummaryLimit); err != nil {
+		t.Fatal(err)
+	}
+	sum := buf.String()
+	for _, want := range []string{"/o/r/blob/abc/base/idms.yaml#L5)", "/o/r/blob/abc/overlays/dev/icsp.yaml#L3)"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary lacks the link %q:\n%s", want, sum)
+		}
+	}
+	if strings.Count(sum, "/blob/") != 2 {
+		t.Errorf("want links for the two files in the repository only:\n%s", sum)
+	}
+}
