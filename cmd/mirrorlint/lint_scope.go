@@ -31,8 +31,9 @@ var (
 )
 
 // lintScope is what --context changes: which tree is loaded and which
-// findings are kept. Paths for code scanning do not depend on it: they are
-// relative to the repository.
+// findings are kept. Report paths do not depend on it: people see paths
+// relative to the working directory, code scanning relative to the
+// repository.
 type lintScope struct {
 	dir string // the context directory; "" for none
 	// only holds the cleaned absolute paths of the PATH arguments whose
@@ -108,10 +109,17 @@ func (s *lintScope) relocator(p *project.Project) func(*lint.Cluster, []lint.Fin
 	}
 }
 
-// apply drops findings outside the PATH arguments. A cross-object finding
-// is kept when any of its places is in them: the file being committed took
-// part in it.
+// apply drops findings outside the PATH arguments, then names every file
+// the way people read it (report.DisplayPaths): files pulled in by the
+// context or by a kustomize base otherwise come out absolute or relative to
+// wherever they were loaded from. A cross-object finding is kept when any
+// of its places is in the PATH arguments: the file being committed took
+// part in it. Filtering compares real absolute paths, so it comes first.
 func (s *lintScope) apply(p *project.Project, fs []lint.Finding) []lint.Finding {
+	return report.DisplayPaths(s.filter(fs))
+}
+
+func (s *lintScope) filter(fs []lint.Finding) []lint.Finding {
 	if s.only == nil {
 		return fs
 	}

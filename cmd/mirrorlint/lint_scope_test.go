@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -32,9 +33,35 @@ func kustomizeRepo(t *testing.T) string {
 	return real
 }
 
+type jsonFindings struct {
+	Findings []struct {
+		File    string `json:"file"`
+		Related []struct {
+			File string `json:"file"`
+		} `json:"related"`
+	} `json:"findings"`
+}
+
+func (j jsonFindings) files() []string {
+	seen := map[string]bool{}
+	for _, f := range j.Findings {
+		seen[f.File] = true
+		for _, r := range f.Related {
+			seen[r.File] = true
+		}
+	}
+	var out []string
+	for f := range seen {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Run from a subdirectory of the repository, SARIF and annotations name
 // files relative to the repository root (what GitHub resolves them
-// against), whatever the working directory.
+// against), while people see them relative to the working directory when
+// below it and absolute otherwise.
 func TestLintPathsFromRepositorySubdirectory(t *testing.T) {
 	repo := kustomizeRepo(t)
 	out := t.TempDir()
@@ -79,5 +106,38 @@ func TestLintPathsFromRepositorySubdirectory(t *testing.T) {
 		if !strings.Contains(string(ghOut), want) {
 			t.Errorf("annotations lack %q:\n%s", want, ghOut)
 		}
+	}
+
+	var j jsonFindings
+	mustJSON(t, js, &j)
+	want := []string{filepath.Join(repo, "base", "idms-release.yaml"), filepath.Join("dev", "icsp-legacy.yaml")}
+	sort.Strings(want)
+	if got := j.files(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("json files = %q, want %q", got, want)
+	}
+}
+
+// pre-commit passes files and mirrorlint loads the whole repository: the
+// files it reports read as the user would type them from the top level,
+// not as absolute paths from the context.
+func TestLintContextPathsAsTyped(t *testing.T) {
+	repo := kustomizeRepo(t)
+	t.Chdir(repo)
+	js := filepath.Join(t.TempDir(), "r.json")
+	r := mlRun(t, "", "lint", "--config", "none", "--format", "json="+js, filepath.Join("overlays", "dev", "icsp-legacy.yaml"))
+	if r.code != exitFindings {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var j jsonFindings
+	mustJSON(t, js, &j)
+	want := []string{filepath.Join("base", "idms-release.yaml"), filepath.Join("overlays", "dev", "icsp-legacy.yaml")}
+	if got := j.files(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("json files = %q, want %q", got, want)
+	}
+	// The context still filters: the base alone has no finding of its own
+	// in the overlay's file, but the cross-object one names it.
+	r = mlRun(t, "", "lint", "--config", "none", filepath.Join("base", "idms-release.yaml"))
+	if strings.Contains(r.stdout, "icsp-deprecated") || !strings.Contains(r.stdout, "base/idms-release.yaml:") {
+		t.Errorf("context filtering changed:\n%s", r.stdout)
 	}
 }

@@ -101,7 +101,12 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 		return err
 	}
 	remap := &origin.Remapper{Roots: p.Roots, Discover: true}
-	findings := remap.Remap(set.Objects, lint.Merge(fs, engine.Finish()))
+	// Files are named as `lint` names them, with the kustomization root
+	// kustomize runs the function in as the working directory: a file of
+	// the overlay reads as in kustomize's own messages (idms.yaml), a base
+	// by its absolute path rather than ../../base/idms.yaml, which means
+	// nothing to a user who ran kustomize from elsewhere.
+	findings := report.DisplayPaths(remap.Remap(set.Objects, lint.Merge(fs, engine.Finish())))
 
 	if p.Stderr != nil && len(findings) > 0 {
 		if err := printFindings(p.Stderr, findings); err != nil {

@@ -206,3 +206,57 @@ func TestFunctionNamesObjectWithoutPath(t *testing.T) {
 		t.Errorf("stderr should name the object when no file is known:\n%s", stderr)
 	}
 }
+
+// kustomize runs the function in the kustomization root and writes origin
+// paths relative to it. A file of the overlay is named as kustomize names
+// it; a base, outside the working directory, by its absolute path (as lint
+// does), not by a ../ path relative to a directory the user may never have
+// been in.
+func TestFunctionPathsFromKustomizationRoot(t *testing.T) {
+	repo := t.TempDir()
+	overlay := filepath.Join(repo, "overlays", "prod")
+	for _, d := range []string{filepath.Join(repo, "base"), overlay} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for path, text := range map[string]string{
+		filepath.Join(repo, "base", "idms.yaml"): sourceText,
+		filepath.Join(overlay, "own.yaml"):       strings.ReplaceAll(sourceText, "name: mirrors", "name: own"),
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(overlay)
+	item := func(name, path string) string {
+		return `- apiVersion: config.openshift.io/v1
+  kind: ImageDigestMirrorSet
+  metadata:
+    name: ` + name + `
+    annotations:
+      internal.config.kubernetes.io/path: '` + path + `'
+  spec:
+    imageDigestMirrors:
+    - source: quay.io/bad/repo
+      mirrors: [mirror.example.com/repo]
+`
+	}
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + item("mirrors", "../../base/idms.yaml") + item("own", "own.yaml")
+	var o, e bytes.Buffer
+	p := &Processor{Rules: registry(t), Stderr: &e}
+	if err := p.Run(strings.NewReader(in), &o); err == nil {
+		t.Fatal("want a FindingsError")
+	}
+	for _, want := range []string{
+		filepath.Join(repo, "base", "idms.yaml") + ":8:13: error bad-source",
+		"\nown.yaml:8:13: error bad-source",
+	} {
+		if !strings.Contains("\n"+e.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, e.String())
+		}
+	}
+	if strings.Contains(e.String(), "../") {
+		t.Errorf("stderr names a file relative to the kustomization root by climbing out of it:\n%s", e.String())
+	}
+}

@@ -133,3 +133,32 @@ func TestGitHubAndSummaryPathsRelativeToRepositoryRoot(t *testing.T) {
 		t.Errorf("want links for the two files in the repository only:\n%s", sum)
 	}
 }
+
+func TestDisplayPaths(t *testing.T) {
+	repo, outside := repoLayout(t)
+	in := pathsReport(repo, outside).Findings
+	in = append(in, lint.Finding{Rule: "e", Position: manifest.Position{File: "-"}})
+	got := DisplayPaths(in)
+	want := []string{
+		filepath.Join(repo, "base", "idms.yaml"), // above the working directory: absolute
+		filepath.Join("dev", "icsp.yaml"),        // as typed
+		filepath.Join(outside, "x y.yaml"),
+		filepath.Join(outside, "z.yaml"),
+		"-",
+	}
+	for i, w := range want {
+		if got[i].File != w {
+			t.Errorf("finding %d: %q, want %q", i, got[i].File, w)
+		}
+	}
+	if rel := got[0].Related[0].File; rel != filepath.Join("dev", "icsp.yaml") {
+		t.Errorf("related: %q", rel)
+	}
+	if in[0].File != filepath.Join(repo, "base", "idms.yaml") || in[3].File == got[3].File {
+		t.Errorf("DisplayPaths modified its input")
+	}
+	// An absolute path below the working directory reads as if typed.
+	if p := DisplayPath(filepath.Join(repo, "overlays", "dev", "icsp.yaml")); p != filepath.Join("dev", "icsp.yaml") {
+		t.Errorf("DisplayPath = %q", p)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
 )
 
 // Options carries what the formats read by other tools (SARIF, GitHub
@@ -113,4 +115,71 @@ func fileURI(p string) string {
 		p = "/" + p // a Windows drive path: file:///C:/...
 	}
 	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// DisplayPath is how people see a finding's file (text and json): the path
+// relative to the working directory when the file is below it — a relative
+// path that stays below it is kept as typed — else the absolute path. A
+// file reached through --context or a kustomize base thus reads the same as
+// one given on the command line, and "../" never appears: it would depend
+// on where the run started, which a log reader does not know.
+func DisplayPath(file string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "."
+	}
+	return displayPath(wd, file)
+}
+
+func displayPath(wd, file string) string {
+	if file == "" || file == "-" {
+		return file
+	}
+	if !filepath.IsAbs(file) {
+		if c := filepath.Clean(file); c != ".." && !strings.HasPrefix(c, ".."+string(filepath.Separator)) {
+			return c
+		}
+	}
+	if rel, ok := below(wd, file); ok {
+		return rel
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		return abs
+	}
+	return filepath.Clean(file)
+}
+
+// DisplayPaths returns fs with every file (the finding's and its related
+// locations') turned into its DisplayPath. fs itself is not modified.
+func DisplayPaths(fs []lint.Finding) []lint.Finding {
+	if len(fs) == 0 {
+		return fs
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		wd = "."
+	}
+	seen := map[string]string{}
+	show := func(file string) string {
+		p, ok := seen[file]
+		if !ok {
+			p = displayPath(wd, file)
+			seen[file] = p
+		}
+		return p
+	}
+	out := make([]lint.Finding, len(fs))
+	for i, f := range fs {
+		f.File = show(f.File)
+		if len(f.Related) > 0 {
+			rel := make([]lint.Location, len(f.Related))
+			for j, l := range f.Related {
+				l.File = show(l.File)
+				rel[j] = l
+			}
+			f.Related = rel
+		}
+		out[i] = f
+	}
+	return out
 }
