@@ -10,17 +10,17 @@ import (
 var (
 	releaseImageFlag = &cli.StringFlag{
 		Name:    "release-image",
-		Usage:   "the cluster's release payload (ClusterVersion status.desired.image); enables the payload rules MCO applies to blocked registries",
+		Usage:   "the cluster's release payload `REF` (ClusterVersion status.desired.image); enables the payload rules MCO applies to blocked registries",
 		EnvVars: []string{"MIRRORLINT_RELEASE_IMAGE"},
 	}
 	versionFlag = &cli.StringFlag{
 		Name:    "openshift-version",
-		Usage:   "target OpenShift release, 4.MINOR or 4.MINOR.PATCH: picks the registries.conf encoding and the version-dependent rules (default: the newest supported)",
+		Usage:   "target OpenShift release `4.MINOR[.PATCH]`: picks the registries.conf encoding and the version-dependent rules (default: the newest supported)",
 		EnvVars: []string{"MIRRORLINT_OPENSHIFT_VERSION"},
 	}
 	configFlag = &cli.StringFlag{
 		Name:  "config",
-		Usage: "config file (default: .mirrorlint.yaml, looked up from the working directory upward; \"none\" to ignore it)",
+		Usage: "config `FILE` (default: .mirrorlint.yaml, looked up from the working directory upward; \"none\" to ignore it)",
 	}
 	clusterFlag = &cli.StringFlag{
 		Name:  "cluster",
@@ -28,7 +28,7 @@ var (
 	}
 	maxFileSizeFlag = &cli.Int64Flag{
 		Name:  "max-file-size",
-		Usage: "skip (and report) manifest files larger than this many bytes",
+		Usage: "skip (and report) manifest files larger than `BYTES`",
 		Value: 8 << 20,
 	}
 )

@@ -29,7 +29,7 @@ var (
 	}
 	policyTimeoutFlag = &cli.DurationFlag{
 		Name:  "policy-timeout",
-		Usage: "stop a policy evaluation that runs longer than this (per cluster)",
+		Usage: "stop a policy evaluation that runs longer than `DURATION` (per cluster, e.g. 30s)",
 		Value: policy.DefaultTimeout,
 	}
 )
