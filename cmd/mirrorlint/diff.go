@@ -17,9 +17,10 @@ func diffCommand() *cli.Command {
 		Usage:     "show how a change alters the nodes' registry files, and whether it drains the nodes",
 		ArgsUsage: "OLD NEW | --base REV [PATH...]",
 		Description: `Renders both trees the way MCO would and prints the unified diff of the node files
-(/etc/containers/registries.conf and the search-registries drop-in), then the verdict:
-does the Machine Config Daemon only reload CRI-O, or cordon and drain the nodes (and
-reboot them, for the drop-in)? Every change is listed with its consequence.
+(/etc/containers/registries.conf, /etc/containers/policy.json and the search-registries
+drop-in), then the verdict: does the Machine Config Daemon only reload CRI-O, or cordon
+and drain the nodes (and reboot them, for the drop-in)? A policy.json change (blocked or
+allowed registries) only reloads CRI-O. Every change is listed with its consequence.
 
 With --base REV the old tree is the same PATHs (default .) at git revision REV of the
 repository the working directory is in, read with git ls-tree/cat-file: the working
@@ -30,7 +31,7 @@ empty tree (added or deleted by the change).
   {"drain": bool, "reboot": bool, "action": "none|reload|drain|reboot|refused",
    "reasons": [{"file", "scope", "message", "drain"}],
    "files": {"/etc/containers/registries.conf": {"changed", "old", "new",
-             "oldSource", "newSource", "diff"}, ...},
+             "oldSource", "newSource", "diff"}, "/etc/containers/policy.json": {...}, ...},
    "refused": [{"side": "old|new", "reason", "position": {"file", "line", ...}}]}
 
 Exit codes: 0 compared (drain or not); 1 MCO would refuse either side (the cluster

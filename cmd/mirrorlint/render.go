@@ -135,6 +135,17 @@ func writeNodeFiles(dir string, r *project.Rendered) error {
 	if err := writeFileAtomic(filepath.Join(dir, registriesConfFile), r.Output.RegistriesConf); err != nil {
 		return err
 	}
+	// DIR/policy.json only when MCO writes one (blocked or allowed
+	// registries); one left from an earlier run is removed, like the
+	// drop-in, so DIR never shows a policy.json MCO would not write.
+	policy := filepath.Join(dir, "policy.json")
+	if r.Output.PolicyJSON == nil {
+		if err := os.Remove(policy); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	} else if err := writeFileAtomic(policy, r.Output.PolicyJSON); err != nil {
+		return err
+	}
 	dropIn := filepath.Join(dir, searchDropInFile)
 	if r.Output.SearchRegistriesConf == nil {
 		if err := os.Remove(dropIn); err != nil && !os.IsNotExist(err) {

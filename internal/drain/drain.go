@@ -1,8 +1,9 @@
 // Package drain predicts what a node does when the rendered registry files
 // change: reload CRI-O only, or cordon and drain (and possibly reboot). It
 // follows the Machine Config Daemon's default NodeDisruptionPolicy:
-// registries.conf is "Special" (drain only for unsafe changes), the
-// search-registries drop-in has no policy of its own and therefore reboots.
+// registries.conf is "Special" (drain only for unsafe changes), policy.json
+// only reloads CRI-O, the search-registries drop-in has no policy of its
+// own and therefore reboots.
 package drain
 
 import (
@@ -15,6 +16,7 @@ import (
 const (
 	RegistriesConfPath = "/etc/containers/registries.conf"
 	SearchDropInPath   = render.SearchDropInPath
+	PolicyJSONPath     = render.PolicyJSONPath
 )
 
 // Verdict is the node's reaction to going from one rendering to another.
@@ -68,6 +70,21 @@ func Compare(old, new *render.Output) Verdict {
 		v.Reboot = true
 	}
 
+	// policy.json falls under the default NodeDisruptionPolicy's "reload
+	// crio" action: whatever changed in it, the node is not drained.
+	// Without a generated file the node keeps the template, so a file
+	// written or dropped is a change too.
+	if oldPolicy, newPolicy := policyOf(old), policyOf(new); !bytes.Equal(oldPolicy, newPolicy) {
+		msg := "policy.json changed (blocked or allowed registries): CRI-O is reloaded"
+		switch {
+		case old == nil || old.PolicyJSON == nil:
+			msg = "policy.json written (blocked or allowed registries set): CRI-O is reloaded"
+		case new == nil || new.PolicyJSON == nil:
+			msg = "policy.json back to the template (no blocked or allowed registries left): CRI-O is reloaded"
+		}
+		v.Reasons = append(v.Reasons, Reason{File: PolicyJSONPath, Message: msg})
+	}
+
 	for _, r := range v.Reasons {
 		if r.Drain {
 			v.Drain = true
@@ -85,4 +102,12 @@ func files(o *render.Output) (conf, search []byte) {
 		conf = render.Template()
 	}
 	return conf, o.SearchRegistriesConf
+}
+
+// policyOf is the policy.json the node holds after o.
+func policyOf(o *render.Output) []byte {
+	if o == nil || o.PolicyJSON == nil {
+		return render.TemplatePolicyJSON()
+	}
+	return o.PolicyJSON
 }

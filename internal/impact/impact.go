@@ -21,6 +21,7 @@ import (
 const (
 	RegistriesConfPath = drain.RegistriesConfPath
 	SearchDropInPath   = drain.SearchDropInPath
+	PolicyJSONPath     = drain.PolicyJSONPath
 )
 
 // Actions, from least to most disruptive.
@@ -56,16 +57,17 @@ type Reason struct {
 	Drain bool `json:"drain"`
 }
 
-// File is one node file before and after. Old/New are null when the node
-// does not have the file (the search drop-in is written only when the Image
-// sets search registries).
+// File is one node file before and after: registries.conf, the search
+// drop-in and policy.json. Old/New are null when the node does not have
+// the file (the search drop-in is written only when the Image sets search
+// registries).
 type File struct {
 	Changed bool    `json:"changed"`
 	Old     *string `json:"old"`
 	New     *string `json:"new"`
 	// OldSource/NewSource say where the bytes come from: "generated" (MCO
 	// writes the file), "template" (MCO writes nothing; the node keeps the
-	// template registries.conf) or "absent".
+	// template file: registries.conf, policy.json) or "absent".
 	OldSource string `json:"oldSource"`
 	NewSource string `json:"newSource"`
 	// Diff is the unified diff, empty when unchanged.
@@ -182,6 +184,7 @@ func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, label string, oldN
 	}
 	res.Files[key(RegistriesConfPath)] = fileChange(RegistriesConfPath, confOf(oldR.Output), confOf(newR.Output), source(oldR.Output), source(newR.Output))
 	res.Files[key(SearchDropInPath)] = fileChange(SearchDropInPath, oldR.Output.SearchRegistriesConf, newR.Output.SearchRegistriesConf, dropInSource(oldR.Output), dropInSource(newR.Output))
+	res.Files[key(PolicyJSONPath)] = fileChange(PolicyJSONPath, policyOf(oldR.Output), policyOf(newR.Output), policySource(oldR.Output), policySource(newR.Output))
 
 	v := drain.Compare(oldR.Output, newR.Output)
 	res.Drain = res.Drain || v.Drain
@@ -203,6 +206,21 @@ func source(o *render.Output) string {
 		return "generated"
 	}
 	return "template"
+}
+
+// policyOf is the node's policy.json: MCO's, else the template's.
+func policyOf(o *render.Output) []byte {
+	if o.PolicyJSON == nil {
+		return render.TemplatePolicyJSON()
+	}
+	return o.PolicyJSON
+}
+
+func policySource(o *render.Output) string {
+	if o.PolicyJSON == nil {
+		return "template"
+	}
+	return "generated"
 }
 
 func dropInSource(o *render.Output) string {

@@ -97,6 +97,11 @@ func Render(in Input) (*Output, error) {
 			r.Prefix = PrefixPolicy
 			return nil, r
 		}
+		data, err := encodePolicyJSON(scopeStrings(pr.policyBlocked), pr.allowed)
+		if err != nil {
+			return nil, &Refusal{Prefix: PrefixPolicy, Reason: err.Error()}
+		}
+		out.PolicyJSON = data
 	}
 
 	out.SearchRegistriesConf = searchDropIn(rs.ContainerRuntimeSearchRegistries, v)

@@ -36,6 +36,10 @@ type Output struct {
 	// /etc/containers/registries.conf.d/01-image-searchRegistries.conf, nil
 	// when MCO does not write it.
 	SearchRegistriesConf []byte
+	// PolicyJSON is /etc/containers/policy.json, nil when MCO does not
+	// write it (no blocked or allowed registry left after the payload
+	// rule): the node then keeps TemplatePolicyJSON.
+	PolicyJSON []byte
 	// Config is RegistriesConf decoded.
 	Config sysregistriesv2.V2RegistriesConf
 	// Warnings are what MCO logs while still rendering (payload rule).

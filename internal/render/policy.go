@@ -1,0 +1,93 @@
+package render
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// PolicyJSONPath is the node file the Image blocked/allowed lists end up in.
+const PolicyJSONPath = "/etc/containers/policy.json"
+
+// templatePolicyBytes is what the worker/master templates
+// (01-*-container-runtime/_base/files/policy.yaml) put in
+// /etc/containers/policy.json: accept anything. The YAML block scalar ends
+// the template file without a line break, so there is no final newline.
+const templatePolicyBytes = `{
+    "default": [
+        {
+            "type": "insecureAcceptAnything"
+        }
+    ],
+    "transports":
+        {
+            "docker-daemon":
+                {
+                    "": [{"type":"insecureAcceptAnything"}]
+                }
+        }
+}`
+
+// TemplatePolicyJSON returns the template policy.json bytes, which nodes
+// keep whenever MCO writes no policy.json of its own.
+func TemplatePolicyJSON() []byte { return []byte(templatePolicyBytes) }
+
+// policy is the part of containers/image's signature.Policy that MCO
+// fills from the Image lists. signature itself is not imported: it drags in
+// gpgme (cgo) and libtrust. Its requirements marshal as {"type": ...}, its
+// maps with sorted keys, exactly like these.
+type policy struct {
+	Default    []policyRequirement                       `json:"default"`
+	Transports map[string]map[string][]policyRequirement `json:"transports"`
+}
+
+type policyRequirement struct {
+	Type string `json:"type"`
+}
+
+var (
+	acceptAnything = []policyRequirement{{Type: "insecureAcceptAnything"}}
+	reject         = []policyRequirement{{Type: "reject"}}
+)
+
+// encodePolicyJSON is MCO's policy.json for the (payload-filtered) blocked
+// and allowed lists, when at least one is non-nil, starting from the
+// template: with allowed entries the default becomes reject and each
+// allowed scope accepts anything; with blocked entries (MCO only lets both
+// through when the single allowed entry is the payload repository it
+// added) the default is accept-anything again and each blocked scope
+// rejects, winning over an equal allowed scope. The scopes go under the
+// "docker" transport and, except those with three or more slashes, which
+// that transport does not support, under "atomic". The result is
+// two-space indented with no final newline (json.MarshalIndent).
+func encodePolicyJSON(blocked, allowed []string) ([]byte, error) {
+	p := policy{
+		Default: acceptAnything,
+		Transports: map[string]map[string][]policyRequirement{
+			"docker-daemon": {"": acceptAnything},
+		},
+	}
+	scopes := map[string][]policyRequirement{}
+	if len(allowed) > 0 {
+		p.Default = reject
+		for _, s := range allowed {
+			scopes[s] = acceptAnything
+		}
+	}
+	if len(blocked) > 0 {
+		p.Default = acceptAnything
+		for _, s := range blocked {
+			scopes[s] = reject
+		}
+	}
+	if len(scopes) > 0 {
+		atomic := map[string][]policyRequirement{}
+		for s, r := range scopes {
+			if strings.Count(s, "/") < 3 {
+				atomic[s] = r
+			}
+		}
+		p.Transports["docker"] = scopes
+		p.Transports["atomic"] = atomic
+	}
+	return json.MarshalIndent(&p, "", "  ")
+}

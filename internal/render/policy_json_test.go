@@ -1,0 +1,59 @@
+package render
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
+)
+
+// TestPolicyJSON checks the policy.json bytes against files produced by
+// containers/image's own signature.Policy (see testdata/policyjson), and
+// the emission condition: MCO writes policy.json only when a blocked or
+// allowed registry is left after the payload rule.
+func TestPolicyJSON(t *testing.T) {
+	image := func(blocked, allowed, insecure []string) *configv1.ImageSpec {
+		return &configv1.ImageSpec{RegistrySources: configv1.RegistrySources{
+			BlockedRegistries: blocked, AllowedRegistries: allowed, InsecureRegistries: insecure}}
+	}
+	payloadMirror := []*operatorv1alpha1.ImageContentSourcePolicy{
+		icsp("r", ent{src: "quay.io/openshift-release-dev/ocp-release", mirrors: []string{"m.io/ocp/release"}})}
+	for _, tc := range []struct {
+		name   string
+		in     Input
+		golden string // "" when MCO writes no policy.json
+	}{
+		{"blocked", Input{Image: image([]string{"a.io", "*.b.example.com", "q.io/x/y/z", "r.io:5000/one/two"}, nil, nil)}, "blocked.json"},
+		{"allowed", Input{Image: image(nil, []string{"quay.io", "registry.redhat.io/ubi9/ubi/x", "*.corp.example"}, nil)}, "allowed.json"},
+		// The payload rule keeps a mirrored blocked registry, blocks it in
+		// policy.json and allows the payload repository.
+		{"payload registry blocked", Input{ReleaseImage: testRelease, ICSPs: payloadMirror, Image: image([]string{"quay.io"}, nil, nil)}, "payload-blocked-registry.json"},
+		// Blocking exactly the payload repository leaves only the allowed
+		// payload repository in policy.json.
+		{"payload repository blocked", Input{ReleaseImage: testRelease, ICSPs: payloadMirror, Image: image([]string{"quay.io/openshift-release-dev/ocp-release"}, nil, nil)}, "payload-blocked-repo.json"},
+		{"no lists", Input{ICSPs: payloadMirror}, ""},
+		{"insecure only", Input{Image: image(nil, nil, []string{"a.io"})}, ""},
+		{"empty lists", Input{Image: image([]string{}, []string{}, nil)}, ""},
+		// Blocking the unmirrored payload registry is dropped: nothing left.
+		{"payload block dropped", Input{ReleaseImage: testRelease, Image: image([]string{"quay.io"}, nil, nil)}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := mustRender(t, tc.in)
+			if tc.golden == "" {
+				if out.PolicyJSON != nil {
+					t.Fatalf("MCO writes no policy.json here, got:\n%s", out.PolicyJSON)
+				}
+				return
+			}
+			want, err := os.ReadFile(filepath.Join("testdata", "policyjson", tc.golden))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out.PolicyJSON) != string(want) {
+				t.Errorf("policy.json:\n%s\nwant:\n%s", out.PolicyJSON, want)
+			}
+		})
+	}
+}
