@@ -4,11 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/impact"
+	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/report"
 )
 
 func diffCommand() *cli.Command {
@@ -34,26 +38,35 @@ empty tree (added or deleted by the change).
              "oldSource", "newSource", "diff"}, "/etc/containers/policy.json": {...}, ...},
    "refused": [{"side": "old|new", "reason", "position": {"file", "line", ...}}]}
 
+--format sarif, github or junit prints findings instead, for CI: a drain-on-change
+warning per change that drains the nodes, on the value in the new tree that carries
+it, and a render-refused error per side MCO would refuse. The exit codes are the same.
+
 Exit codes: 0 compared (drain or not); 1 MCO would refuse either side (the cluster
 keeps its current files), or --fail-on-drain and the nodes would drain; 2 usage error
 or unreadable input.
 
 Examples:
   mirrorlint diff old/manifests new/manifests
-  mirrorlint diff --base origin/main --fail-on-drain clusters/prod`,
+  mirrorlint diff --base origin/main --fail-on-drain clusters/prod
+  mirrorlint diff --base origin/main --format github clusters/prod   # PR annotations`,
 		Flags: append(treeFlags(),
 			&cli.StringFlag{Name: "base", Usage: "compare PATHs with the same paths at git revision `REV`"},
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text or json"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text, json, sarif, github or junit"},
 			&cli.BoolFlag{Name: "fail-on-drain", Usage: "exit 1 when the change makes the nodes drain"},
 		),
 		Action: runDiff,
 	}
 }
 
+// diffFormats are the output formats diff accepts: its own text and JSON,
+// and the CI formats of package report, fed with findings.
+var diffFormats = []string{"text", "json", "sarif", "github", "junit"}
+
 func runDiff(c *cli.Context) error {
 	format := c.String("format")
-	if format != "text" && format != "json" {
-		return fail(exitUsage, "diff --format %q: want text or json", format)
+	if !slices.Contains(diffFormats, format) {
+		return fail(exitUsage, "diff --format %q: want one of %s", format, strings.Join(diffFormats, ", "))
 	}
 	opts := projectOptions(c)
 	oldOpts, newOpts := opts, opts
@@ -90,13 +103,19 @@ func runDiff(c *cli.Context) error {
 	}
 	defer newP.cleanup()
 
-	res := impact.Compare(oldP.Project, newP.Project, impact.Options{OldRoots: oldP.roots, NewRoots: newP.roots, OldName: rename})
-	if err := writeDiff(c.App.Writer, format, res); err != nil {
+	iopts := impact.Options{OldRoots: oldP.roots, NewRoots: newP.roots, OldName: rename}
+	res := impact.Compare(oldP.Project, newP.Project, iopts)
+	if format == "text" || format == "json" {
+		err = writeDiff(c.App.Writer, format, res)
+	} else {
+		err = writeDiffReport(c.App.Writer, format, impact.Findings(oldP.Project, newP.Project, iopts))
+	}
+	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	switch {
 	case len(res.Refused) > 0:
-		if format == "json" {
+		if format != "text" {
 			for _, r := range res.Refused {
 				fmt.Fprintf(c.App.ErrWriter, "%s: error: MCO would refuse to render the %s tree: %s\n", where(r.Position), r.Side, r.Reason)
 			}
@@ -140,6 +159,20 @@ func openDiffSide(c *cli.Context, opts project.Options, label string, rename fun
 		return nil, fail(exitUsage, "cannot compare: %d unreadable input(s) in %s (see above)", len(problems), label)
 	}
 	return &diffSide{Project: p, roots: opts.Paths, cleanup: cleanup}, nil
+}
+
+// writeDiffReport prints the comparison as findings in one of package
+// report's formats: drain-on-change warnings and render-refused errors,
+// documented by their rules.
+func writeDiffReport(w io.Writer, format string, fs []lint.Finding) error {
+	rw, err := report.New(format)
+	if err != nil {
+		return err
+	}
+	if fs == nil {
+		fs = []lint.Finding{}
+	}
+	return rw.Write(w, &report.Report{Findings: fs, Rules: []*lint.Rule{impact.DrainRule(nil), impact.RefusedRule}})
 }
 
 func writeDiff(w io.Writer, format string, res *impact.Result) error {

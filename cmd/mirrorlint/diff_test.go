@@ -79,7 +79,7 @@ func TestDiffExitCodes(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"diff", a},
-		{"diff", "--format", "sarif", a, b},
+		{"diff", "--format", "yaml", a, b},
 		{"diff", "--base", "no-such-revision-anywhere", a},
 	} {
 		if r := mlRun(t, "", args...); r.code != exitUsage {

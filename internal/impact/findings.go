@@ -1,0 +1,81 @@
+package impact
+
+import (
+	"fmt"
+
+	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// RefusedRuleID is the rule of the findings diff reports when MCO would
+// refuse to render one side.
+const RefusedRuleID = "render-refused"
+
+// RefusedRule documents the refusal findings of `diff --format
+// sarif|github|junit`. It is not a lint rule (lint reports a refusal on the
+// rule that explains it); it exists so that report formats can describe it.
+var RefusedRule = &lint.Rule{
+	ID:       RefusedRuleID,
+	Severity: lint.Error,
+	Origin:   lint.OriginMCO,
+	Summary:  "MCO would refuse to render one side of the change (only in diff reports).",
+	Doc: `MCO refuses to render the registry files for this tree: it logs the reason and keeps
+the previous MachineConfig, so the change would not reach the nodes and every later
+registry change stops applying until it is fixed. No drain verdict can be given.
+
+Fix: ` + "`mirrorlint lint`" + ` reports the offending value under the rule that explains it.`,
+}
+
+// Findings turns the comparison of two trees into report findings, for the
+// formats made for CI (SARIF, GitHub annotations, JUnit): one
+// drain-on-change warning per draining change, positioned in the new tree
+// as DrainFindings does, and one render-refused error per side MCO would
+// refuse. An old-side refusal names its place (a REV:path for --base) in
+// the message rather than as the position: that file is not in the
+// checkout a CI viewer annotates.
+func Findings(oldP, newP *project.Project, opts Options) []lint.Finding {
+	var out []lint.Finding
+	pairs := pairClusters(oldP, newP, opts)
+	for _, pair := range pairs {
+		label := ""
+		if len(pairs) > 1 {
+			label = pair[1].Name
+		}
+		var fs []lint.Finding
+		for _, side := range []struct {
+			name string
+			cl   *lint.Cluster
+		}{{"old", pair[0]}, {"new", pair[1]}} {
+			r := project.Render(side.cl)
+			if r.Refusal == nil {
+				continue
+			}
+			pos := r.Where(r.Refusal.Subject)
+			f := lint.Finding{Rule: RefusedRuleID, Severity: lint.Error}
+			if side.name == "new" {
+				f.Message = "MCO would refuse to render the new tree, so the change would not reach the nodes: " + r.Refusal.Error()
+				f.Position = pos
+			} else {
+				f.Message = "MCO would refuse to render the old tree, so no drain verdict can be given: " + r.Refusal.Error()
+				if pos.File != "" {
+					if opts.OldName != nil {
+						pos.File = opts.OldName(pos.File)
+					}
+					f.Message += fmt.Sprintf(" (at %s)", pos)
+				}
+			}
+			fs = append(fs, f)
+		}
+		if len(fs) == 0 {
+			fs = DrainFindings(pair[0], pair[1])
+		}
+		for i := range fs {
+			if label != "" {
+				fs[i].Clusters = []string{label}
+			}
+		}
+		out = append(out, fs...)
+	}
+	lint.Sort(out)
+	return out
+}
