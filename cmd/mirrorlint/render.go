@@ -33,9 +33,9 @@ When the tree holds no Image object, the cluster's Image/cluster is taken to exi
 an empty spec (every cluster has one). When MCO would write nothing, the node keeps the
 template file, and that is what is printed.
 
-With -o DIR, writes DIR/registries.conf and, when MCO writes it,
-DIR/registries.conf.d/01-image-searchRegistries.conf (a drop-in left from an earlier
-run is removed, so DIR always mirrors what the node holds). A tree with several
+With -o DIR, writes DIR/registries.conf and, when MCO writes them, DIR/policy.json
+and DIR/registries.conf.d/01-image-searchRegistries.conf (such a file left from an
+earlier run is removed, so DIR always mirrors what MCO writes to the node). A tree with several
 clusters is written to DIR/<cluster>/.
 
 Exit codes: 0 rendered; 1 MCO would refuse this input (its reason, and the file:line
