@@ -10,6 +10,7 @@ export PATH := $(TOOLS):$(PATH)
 
 KUSTOMIZE_VERSION  := v5.8.2
 ACTIONLINT_VERSION := v1.7.12
+STATICCHECK_VERSION := v0.8.2
 
 .PHONY: all build install test tools test-integration bench fuzz lint vet fmt clean
 
@@ -24,7 +25,7 @@ install:
 # The real clients the integration tests drive (kustomize, actionlint) are
 # installed by version into bin/tools; tests that need a missing client skip
 # with a message saying so.
-tools: $(TOOLS)/kustomize $(TOOLS)/actionlint
+tools: $(TOOLS)/kustomize $(TOOLS)/actionlint $(TOOLS)/staticcheck
 
 $(TOOLS)/kustomize:
 	GOBIN=$(TOOLS) $(GO) install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION)
@@ -32,7 +33,10 @@ $(TOOLS)/kustomize:
 $(TOOLS)/actionlint:
 	GOBIN=$(TOOLS) $(GO) install github.com/rhysd/actionlint/cmd/actionlint@$(ACTIONLINT_VERSION)
 
-test: tools vet
+$(TOOLS)/staticcheck:
+	GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+test: tools vet lint
 	$(GO) test -count=1 $(PKG)
 
 # Every integration driven by its real client (kustomize, pre-commit,
@@ -40,6 +44,10 @@ test: tools vet
 # `make test` runs the same Go tests, skipping what is not installed.
 test-integration: tools
 	./scripts/check-integrations.sh
+
+# staticcheck, pinned, on top of go vet.
+lint: $(TOOLS)/staticcheck
+	$(TOOLS)/staticcheck $(PKG)
 
 vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
 func verifyCommand() *cli.Command {
@@ -12,19 +13,26 @@ func verifyCommand() *cli.Command {
 		Usage: "run the Rego policies' unit tests",
 		Description: `Runs every test_ rule in the *_test.rego files of the policy directories, like
 ` + "`opa test -v`" + `: PASS, FAIL or ERROR per test, a failing test with its file:line.
-Without --policy, tests the built-in library shipped in the binary.
+Without --policy (and without policies: in the config), tests the built-in library
+shipped in the binary.
 
 Exit codes: 0 every test passed; 1 a test failed; 2 a policy does not compile or a
 directory cannot be read.
 
 Example:
   mirrorlint verify --policy policy/`,
-		Flags: []cli.Flag{policyFlag, dataFlag, allowNetFlag, policyTimeoutFlag, configFlag},
+		Flags: append(policyFlags(), configFlag),
 		Action: func(c *cli.Context) error {
-			o := policy.Options{
-				Dirs: c.StringSlice(policyFlag.Name), DataFiles: c.StringSlice(dataFlag.Name),
-				AllowNet: c.Bool(allowNetFlag.Name), Timeout: c.Duration(policyTimeoutFlag.Name),
+			cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configFlag.Name)})
+			if err != nil {
+				return err
 			}
+			o, err := policyOptions(c, cfg)
+			if err != nil {
+				return err
+			}
+			// The built-in library is tested on its own: with policy
+			// directories (flags or config) only the team's tests run.
 			o.Builtin = len(o.Dirs) == 0
 			failed, err := policy.Verify(o, c.App.Writer)
 			if err != nil {

@@ -61,7 +61,6 @@ type directive struct {
 	object string // annotation: Kind/name
 	ignore int    // config: index in Config.Ignore
 	used   bool
-	bad    string // why it is invalid
 }
 
 type suppressions struct {

@@ -37,8 +37,6 @@ func (ix *scopeIndex) add(scope string, v int) {
 	}
 }
 
-func (ix *scopeIndex) empty() bool { return len(ix.exact) == 0 }
-
 // containing returns the smallest value of a scope that contains x, not
 // counting a scope equal to x when strict is set; ok is false when none does.
 func (ix *scopeIndex) containing(x string, strict bool) (best int, ok bool) {
