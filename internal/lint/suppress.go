@@ -104,13 +104,24 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
 	for _, f := range fs {
 		files[f.File] = true
 	}
-	// Inline comments, in files that hold objects or findings.
+	// Inline comments, in files that hold objects or findings. The text
+	// the loader already read is reused; only files that hold no object
+	// (an origin file a streamed finding was mapped to) are read again.
+	texts := map[string][]byte{}
+	for _, o := range cl.Objects {
+		if t := o.Text(); t != nil {
+			texts[o.File] = t
+		}
+	}
 	comments := map[string]map[int]*directive{}
 	for file := range files {
 		if file == "" || file == "-" {
 			continue
 		}
-		data, err := e.source(file)
+		data, err := texts[file], error(nil)
+		if data == nil {
+			data, err = e.source(file)
+		}
 		if err != nil || !bytes.Contains(data, []byte(ignoreComment)) {
 			continue
 		}

@@ -302,3 +302,13 @@ func indentOf(line []byte) int {
 	}
 	return i
 }
+
+// Text is the content of the object's file as it was read, nil when the
+// object was built in memory. Callers that need the file again (inline
+// suppression comments) use it instead of reading the disk a second time.
+func (o *Object) Text() []byte {
+	if o.src == nil {
+		return nil
+	}
+	return o.src.data
+}
