@@ -7,6 +7,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -35,6 +36,14 @@ func addDrainRule(c *cli.Context, reg *lint.Registry, newP *project.Project) (fu
 		return func() {}, err
 	}
 	done := func() { cleanup(); snap.Close() }
+	// A base that does not fully load gives no drain verdict rather than a
+	// wrong one; say so instead of staying silent.
+	if prs := manifest.Errors(impact.Problems(oldP)); len(prs) > 0 {
+		pos := prs[0].Pos
+		pos.File = snap.Name(pos.File)
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: --base %s: %d unreadable input(s) at that revision (first: %s: %s): drain-on-change is not checked\n",
+			rev, len(prs), pos, prs[0].Message)
+	}
 	base := impact.BaseOf(oldP, newP, impact.Options{OldRoots: snap.Paths, NewRoots: opts.Paths, OldName: snap.Name})
 	if err := reg.Add(impact.DrainRule(base)); err != nil {
 		done()

@@ -262,3 +262,23 @@ func TestLintPolicyCompileErrorIsUsageError(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// A base revision that does not load gives no drain verdict, and says so.
+func TestLintBaseBrokenAtRevisionWarns(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "idms.yaml"), []byte("kind: ImageDigestMirrorSet\nspec: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git := gittest.Runner(t, repo)
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "broken")
+	if err := os.WriteFile(filepath.Join(repo, "idms.yaml"), []byte("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/a, mirrors: [m.io/a]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(repo)
+	r := mlRun(t, "", "lint", "--config", "none", "--base", "HEAD", ".")
+	if !strings.Contains(r.stderr, "--base HEAD") || !strings.Contains(r.stderr, "HEAD:idms.yaml:") || !strings.Contains(r.stderr, "drain-on-change is not checked") {
+		t.Fatalf("no warning about the unreadable base (exit %d):\n%s", r.code, r.stderr)
+	}
+}
