@@ -56,10 +56,12 @@ var (
 // through when the single allowed entry is the payload repository it
 // added) the default is accept-anything again and each blocked scope
 // rejects, winning over an equal allowed scope. The scopes go under the
-// "docker" transport and, except those with three or more slashes, which
-// that transport does not support, under "atomic". The result is
-// two-space indented with no final newline (json.MarshalIndent).
-func encodePolicyJSON(blocked, allowed []string) ([]byte, error) {
+// "docker" transport and under "atomic". How depends on the release v:
+//   - 4.14+: "atomic" leaves out scopes with three or more slashes, which
+//     that transport does not support; 4.13 puts every scope there;
+//   - 4.17+: the result is two-space indented (json.MarshalIndent); up to
+//     4.16 it is compact (json.Marshal). Neither has a final newline.
+func encodePolicyJSON(blocked, allowed []string, v Version) ([]byte, error) {
 	p := policy{
 		Default: acceptAnything,
 		Transports: map[string]map[string][]policyRequirement{
@@ -82,12 +84,15 @@ func encodePolicyJSON(blocked, allowed []string) ([]byte, error) {
 	if len(scopes) > 0 {
 		atomic := map[string][]policyRequirement{}
 		for s, r := range scopes {
-			if strings.Count(s, "/") < 3 {
+			if !v.AtLeast(14) || strings.Count(s, "/") < 3 {
 				atomic[s] = r
 			}
 		}
 		p.Transports["docker"] = scopes
 		p.Transports["atomic"] = atomic
+	}
+	if !v.AtLeast(17) {
+		return json.Marshal(&p)
 	}
 	return json.MarshalIndent(&p, "", "  ")
 }

@@ -57,3 +57,38 @@ func TestPolicyJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyJSONPerVersion: the policy.json encoding changed across
+// releases (4.13 puts scopes with three or more slashes under "atomic"
+// too; up to 4.16 the JSON is compact). The expected bytes were confirmed
+// by running the updatePolicyJSON sequence of each release branch's MCO
+// code (release-4.13, -4.14, -4.16 HEAD) on this input.
+func TestPolicyJSONPerVersion(t *testing.T) {
+	in := Input{ReleaseImage: testRelease, Image: &configv1.ImageSpec{RegistrySources: configv1.RegistrySources{
+		BlockedRegistries: []string{"a.io", "q.io/x/y/z"}}}}
+	const (
+		v413 = `{"default":[{"type":"insecureAcceptAnything"}],"transports":{"atomic":{"a.io":[{"type":"reject"}],"q.io/x/y/z":[{"type":"reject"}]},"docker":{"a.io":[{"type":"reject"}],"q.io/x/y/z":[{"type":"reject"}]},"docker-daemon":{"":[{"type":"insecureAcceptAnything"}]}}}`
+		v414 = `{"default":[{"type":"insecureAcceptAnything"}],"transports":{"atomic":{"a.io":[{"type":"reject"}]},"docker":{"a.io":[{"type":"reject"}],"q.io/x/y/z":[{"type":"reject"}]},"docker-daemon":{"":[{"type":"insecureAcceptAnything"}]}}}`
+	)
+	for _, tc := range []struct {
+		v    Version
+		want string
+	}{
+		{Version{Minor: 13, Patch: 30}, v413},
+		{Version{Minor: 14, Patch: -1}, v414},
+		{Version{Minor: 15, Patch: -1}, v414},
+		{Version{Minor: 16, Patch: -1}, v414},
+	} {
+		in.Version = tc.v
+		if got := string(mustRender(t, in).PolicyJSON); got != tc.want {
+			t.Errorf("%v policy.json:\n%s\nwant:\n%s", tc.v, got, tc.want)
+		}
+	}
+	// 4.17 and later indent (golden file, checked against the newest MCO).
+	in.Version = Version{Minor: 17, Patch: -1}
+	got := mustRender(t, in).PolicyJSON
+	in.Version = Version{}
+	if newest := mustRender(t, in).PolicyJSON; string(got) != string(newest) || got[1] != '\n' {
+		t.Errorf("4.17 policy.json differs from the newest or is not indented:\n%s", got)
+	}
+}

@@ -97,7 +97,7 @@ func Render(in Input) (*Output, error) {
 			r.Prefix = PrefixPolicy
 			return nil, r
 		}
-		data, err := encodePolicyJSON(scopeStrings(pr.policyBlocked), pr.allowed)
+		data, err := encodePolicyJSON(scopeStrings(pr.policyBlocked), pr.allowed, v)
 		if err != nil {
 			return nil, &Refusal{Prefix: PrefixPolicy, Reason: err.Error()}
 		}
