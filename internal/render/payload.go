@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/containers/image/v5/docker/reference"
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
@@ -29,7 +30,7 @@ type payloadResult struct {
 // scratch registries.conf built from the raw Image lists (unvalidated) and
 // containers/image itself. If that machinery fails, MCO logs the error and
 // continues with no blocked and no allowed registries at all.
-func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []string, digest []mergedSet) payloadResult {
+func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []string, digest []mergedSet, v Version) payloadResult {
 	var res payloadResult
 	repo := payload.Name()
 	var (
@@ -46,7 +47,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 		}
 		if !checked {
 			var err error
-			hasMirror, err = payloadHasUnblockedMirror(payload, blocked, insecure, digest)
+			hasMirror, err = payloadHasUnblockedMirror(payload, blocked, insecure, digest, v)
 			if err != nil {
 				return payloadResult{warnings: []Finding{{
 					Message: err.Error(),
@@ -89,7 +90,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 // payloadHasUnblockedMirror asks containers/image which pull sources the
 // payload reference has under the Image lists and digest mirrors, and
 // whether any of them lies outside every blocked scope.
-func payloadHasUnblockedMirror(payload reference.Named, blocked, insecure []string, digest []mergedSet) (bool, error) {
+func payloadHasUnblockedMirror(payload reference.Named, blocked, insecure []string, digest []mergedSet, v Version) (bool, error) {
 	regs, err := buildEntries(insecure, blocked, digest, nil)
 	if err != nil {
 		return false, err
@@ -139,6 +140,9 @@ func payloadHasUnblockedMirror(payload reference.Named, blocked, insecure []stri
 		// has an entry); MCO would crash here. Count it as "no mirror".
 		return false, nil
 	}
+	if !v.AtLeast(20) {
+		reg = withVerbatimMirrors(reg, regs)
+	}
 	sources, err := reg.PullSourcesFromReference(payload)
 	if err != nil {
 		return false, err
@@ -155,4 +159,33 @@ func payloadHasUnblockedMirror(payload reference.Named, blocked, insecure []stri
 		}
 	}
 	return false, nil
+}
+
+// withVerbatimMirrors returns a copy of reg whose mirror locations are the
+// ones written to the scratch file, unnormalised. containers/image trims
+// trailing slashes from mirror locations only since v5.35 (MCO 4.20+);
+// the versions vendored by MCO 4.13–4.19 kept "m.io/x/" as written, so
+// rewriting the payload reference through such a mirror failed ("rewriting
+// reference: invalid reference format") and MCO fell back to no blocked and
+// no allowed registries. Registry prefixes and locations were trimmed in
+// every version. written are the entries of the scratch file; the one
+// matching reg is found by its trimmed prefix (or location).
+func withVerbatimMirrors(reg *sysregistriesv2.Registry, written []sysregistriesv2.Registry) *sysregistriesv2.Registry {
+	for i := range written {
+		w := &written[i]
+		key := w.Prefix
+		if key == "" {
+			key = w.Location
+		}
+		if strings.TrimRight(key, "/") != reg.Prefix || len(w.Mirrors) != len(reg.Mirrors) {
+			continue
+		}
+		c := *reg
+		c.Mirrors = append([]sysregistriesv2.Endpoint(nil), reg.Mirrors...)
+		for j := range c.Mirrors {
+			c.Mirrors[j].Location = w.Mirrors[j].Location
+		}
+		return &c
+	}
+	return reg
 }

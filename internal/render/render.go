@@ -58,7 +58,7 @@ func Render(in Input) (*Output, error) {
 		if err != nil {
 			return nil, &Refusal{Reason: ReasonReleaseImage}
 		}
-		pr = applyPayloadRule(ref, rs.BlockedRegistries, rs.InsecureRegistries, rs.AllowedRegistries, digest)
+		pr = applyPayloadRule(ref, rs.BlockedRegistries, rs.InsecureRegistries, rs.AllowedRegistries, digest, v)
 	} else {
 		for i, b := range rs.BlockedRegistries {
 			pr.registriesBlocked = append(pr.registriesBlocked, indexedScope{b, i})

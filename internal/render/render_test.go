@@ -326,6 +326,58 @@ func TestPayloadRule(t *testing.T) {
 	}
 }
 
+// TestPayloadMirrorTrailingSlash: containers/image trims a trailing slash
+// from mirror locations only since v5.35 (MCO 4.20+). Up to 4.19 the
+// payload check rewrites the payload reference through "m.io/ocp/" as
+// written, fails, and MCO drops the blocked list. The expected results were
+// confirmed against the release-4.15 and release-4.18 branch HEADs of the
+// MCO code and against the newest MCO.
+func TestPayloadMirrorTrailingSlash(t *testing.T) {
+	in := Input{ReleaseImage: testRelease,
+		IDMSs: []*configv1.ImageDigestMirrorSet{idms("a", ent{src: "quay.io/openshift-release-dev/ocp-release", mirrors: []string{"m.io/ocp/"}})},
+		Image: &configv1.ImageSpec{RegistrySources: configv1.RegistrySources{BlockedRegistries: []string{"quay.io"}}}}
+
+	// 4.15 accepts the mirror; the blocked list is gone, no policy.json.
+	in.Version = Version{Minor: 15, Patch: -1}
+	out := mustRender(t, in)
+	const want415 = `unqualified-search-registries = ["registry.access.redhat.com", "docker.io"]
+short-name-mode = ""
+
+[[registry]]
+  prefix = ""
+  location = "quay.io/openshift-release-dev/ocp-release"
+
+  [[registry.mirror]]
+    location = "m.io/ocp/"
+    pull-from-mirror = "digest-only"
+`
+	if string(out.RegistriesConf) != want415 || out.PolicyJSON != nil {
+		t.Fatalf("4.15 registries.conf:\n%s\npolicy.json: %s", out.RegistriesConf, out.PolicyJSON)
+	}
+	if len(out.Warnings) != 1 || out.Warnings[0].Message != "rewriting reference: invalid reference format" {
+		t.Fatalf("4.15 warnings: %+v", out.Warnings)
+	}
+
+	// 4.16+ refuses the mirror; which refusal comes first shows whether the
+	// blocked list survived the payload check: 4.18 never validates it,
+	// the newest does.
+	in.Image.RegistrySources.BlockedRegistries = []string{"quay.io", "*.a*.com"}
+	for _, tc := range []struct {
+		v    Version
+		want string
+	}{
+		{Version{Minor: 18, Patch: -1}, PrefixRegistries + `: invalid format for mirror "m.io/ocp/"`},
+		{Version{Minor: 19, Patch: -1}, PrefixRegistries + `: invalid format for mirror "m.io/ocp/"`},
+		{Newest, PrefixRegistries + `: invalid entry for blocked registries "*.a*.com"`},
+	} {
+		in.Version = tc.v
+		_, err := Render(in)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%v: got %v, want %s", tc.v, err, tc.want)
+		}
+	}
+}
+
 func TestSearchDropIn(t *testing.T) {
 	out := mustRender(t, Input{Version: Version{Minor: 16, Patch: -1}, Image: &configv1.ImageSpec{RegistrySources: configv1.RegistrySources{ContainerRuntimeSearchRegistries: []string{"quay.io"}}}})
 	if out.Generated {
