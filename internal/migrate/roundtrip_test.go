@@ -99,7 +99,7 @@ func roundTrip(t *testing.T, dir string) {
 		// A refusal of the ICSP/IDMS mix is what migrating fixes; any
 		// other refusal must survive the migration unchanged (an empty
 		// after.refused is a change too: the migration lost the bad entry).
-		mix := strings.HasPrefix(before.refused, "error: both imagecontentsourcepolicy and")
+		mix := strings.Contains(before.refused, "error: both imagecontentsourcepolicy and")
 		if after.refused != before.refused && !(mix && after.refused == "") {
 			t.Errorf("refusal changed:\n%s\n%s", before.refused, after.refused)
 		}

@@ -34,10 +34,6 @@ func Render(in Input) (*Output, error) {
 	}
 	rs := &spec.RegistrySources
 
-	if r := refuseICSPMix(in, v); r != nil {
-		return nil, r
-	}
-
 	entries := flatten(in)
 	var digestC, tagC setCollector
 	for i := range entries {
@@ -75,7 +71,7 @@ func Render(in Input) (*Output, error) {
 	// An explicit empty insecure list still makes MCO write the file, while
 	// an empty blocked list does not: MCO rebuilds that one by appending.
 	if rs.InsecureRegistries != nil || pr.registriesBlocked != nil || anyObjects {
-		conf, err := renderRegistries(rs.InsecureRegistries, pr.registriesBlocked, entries, digest, tagC.merged(), v)
+		conf, err := renderRegistries(rs.InsecureRegistries, pr.registriesBlocked, entries, digest, tagC.merged(), v, refuseICSPMix(in, v))
 		if err != nil {
 			err.Prefix = PrefixRegistries
 			return nil, err
@@ -109,7 +105,10 @@ func Render(in Input) (*Output, error) {
 }
 
 // renderRegistries validates and builds registries.conf from the template.
-func renderRegistries(insecure []string, blocked []indexedScope, entries []specEntry, digest, tag []mergedSet, v Version) (sysregistriesv2.V2RegistriesConf, *Refusal) {
+// mix is the 4.13.0–4.13.26 ICSP mix refusal (nil elsewhere): MCO gave it
+// when editing registries.conf, after validating the Image lists and the
+// mirror entries.
+func renderRegistries(insecure []string, blocked []indexedScope, entries []specEntry, digest, tag []mergedSet, v Version, mix *Refusal) (sysregistriesv2.V2RegistriesConf, *Refusal) {
 	conf := templateConf()
 	insecureIx := make([]indexedScope, len(insecure))
 	for i, s := range insecure {
@@ -123,6 +122,9 @@ func renderRegistries(insecure []string, blocked []indexedScope, entries []specE
 	}
 	if r := validateEntries(entries, v); r != nil {
 		return conf, r
+	}
+	if mix != nil {
+		return conf, mix
 	}
 	regs, err := buildEntries(insecure, scopeStrings(blocked), digest, tag)
 	if err != nil {
@@ -177,8 +179,10 @@ func checkPolicy(pr payloadResult, releaseImage string) *Refusal {
 	return nil
 }
 
-// refuseICSPMix is the 4.13.0–4.13.26 rule: MCO refused to sync at all
-// while ICSPs coexisted with IDMSs or ITMSs.
+// refuseICSPMix is the 4.13.0–4.13.26 rule: MCO refused to edit
+// registries.conf while ICSPs coexisted with IDMSs or ITMSs (the refusal
+// comes after the release image check and the registries.conf validation,
+// wrapped like any other registries.conf refusal).
 func refuseICSPMix(in Input, v Version) *Refusal {
 	if !v.RefusesICSPMix() || len(in.ICSPs) == 0 {
 		return nil

@@ -245,7 +245,7 @@ func TestRefusals(t *testing.T) {
 		{"4.13 mix", Input{Version: Version{Minor: 13, Patch: 5},
 			ICSPs: []*operatorv1alpha1.ImageContentSourcePolicy{icsp("a", ent{src: "q.io/a", mirrors: []string{"m.io/a"}})},
 			ITMSs: []*configv1.ImageTagMirrorSet{itms("z"), itms("y")},
-		}, "error: both imagecontentsourcepolicy and imagetagmirrorset exist", Subject{kindITMS, 1, "metadata.name"}},
+		}, PrefixRegistries + ": error: both imagecontentsourcepolicy and imagetagmirrorset exist", Subject{kindITMS, 1, "metadata.name"}},
 		{"4.15 wildcard", Input{Version: Version{Minor: 15, Patch: -1}, IDMSs: []*configv1.ImageDigestMirrorSet{idms("a", ent{src: "*.q.io", mirrors: []string{"m.io/a"}})}},
 			PrefixRegistries + `: wildcard entries are not supported with mirror configuration "*.q.io"`, Subject{kindIDMS, 0, "spec.imageDigestMirrors[0].source"}},
 		{"4.14 empty mirror", Input{Version: Version{Minor: 14, Patch: -1}, ICSPs: []*operatorv1alpha1.ImageContentSourcePolicy{icsp("a", ent{src: "q.io/Any", mirrors: []string{""}})}},
@@ -268,6 +268,41 @@ func TestRefusals(t *testing.T) {
 				t.Fatalf("subject %+v, want %+v", r.Subject, tc.sub)
 			}
 		})
+	}
+}
+
+// TestICSPMixRefusalOrder: 4.13.0–4.13.26 refused the ICSP mix inside the
+// registries.conf edit, so an unparseable release image and the
+// registries.conf validation win over it, and the message carries the
+// registries.conf prefix. Confirmed against the release-4.13 MCO code as it
+// was before the fix (runtime-utils RejectMultiUpdateMirrorSetObjs).
+func TestICSPMixRefusalOrder(t *testing.T) {
+	mix := func() Input {
+		return Input{Version: Version{Minor: 13, Patch: 20}, ReleaseImage: testRelease,
+			ICSPs: []*operatorv1alpha1.ImageContentSourcePolicy{icsp("a", ent{src: "q.io/a", mirrors: []string{"m.io/a"}})},
+			IDMSs: []*configv1.ImageDigestMirrorSet{idms("b", ent{src: "r.io/b", mirrors: []string{"m.io/b"}})},
+		}
+	}
+	badRelease := mix()
+	badRelease.ReleaseImage = "quay.io/Ocp"
+	badMirror := mix()
+	badMirror.IDMSs[0].Spec.ImageDigestMirrors[0].Mirrors = []configv1.ImageMirror{"*.m.io"}
+	badInsecure := mix()
+	badInsecure.Image = &configv1.ImageSpec{RegistrySources: configv1.RegistrySources{InsecureRegistries: []string{"*.a*.com"}}}
+	for _, tc := range []struct {
+		name string
+		in   Input
+		want string
+	}{
+		{"mix", mix(), PrefixRegistries + ": error: both imagecontentsourcepolicy and imagedigestmirrorset exist"},
+		{"bad release image", badRelease, ReasonReleaseImage},
+		{"bad mirror", badMirror, PrefixRegistries + `: wildcard entries are not supported with mirror configuration "*.m.io"`},
+		{"bad insecure", badInsecure, PrefixRegistries + `: invalid entry for insecure registries "*.a*.com"`},
+	} {
+		_, err := Render(tc.in)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %v\nwant %s", tc.name, err, tc.want)
+		}
 	}
 }
 
