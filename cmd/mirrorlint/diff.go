@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 )
@@ -80,6 +82,11 @@ func runDiff(c *cli.Context) error {
 		defer snap.Close()
 		oldOpts.Paths, rename, oldLabel = snap.Paths, snap.Name, rev
 		for _, m := range snap.Missing {
+			// A path on neither side is a typo, not an empty tree: a
+			// check that compares nothing must not pass.
+			if _, err := os.Lstat(m); err != nil {
+				return fail(exitUsage, "%s exists neither in the working tree nor at %s", m, rev)
+			}
 			fmt.Fprintf(c.App.ErrWriter, "mirrorlint: %s did not exist at %s: compared as an empty tree\n", m, rev)
 		}
 		if len(newOpts.Paths) == 0 {
@@ -90,6 +97,11 @@ func runDiff(c *cli.Context) error {
 			return fail(exitUsage, "diff takes OLD and NEW, or --base REV [PATH...] (see mirrorlint diff --help)")
 		}
 		oldOpts.Paths, newOpts.Paths = opts.Paths[:1], opts.Paths[1:]
+		_, oldErr := os.Lstat(opts.Paths[0])
+		_, newErr := os.Lstat(opts.Paths[1])
+		if oldErr != nil && newErr != nil {
+			return fail(exitUsage, "neither %s nor %s exists", opts.Paths[0], opts.Paths[1])
+		}
 	}
 
 	oldP, err := openDiffSide(c, oldOpts, oldLabel, rename)
@@ -145,7 +157,12 @@ func openDiffSide(c *cli.Context, opts project.Options, label string, rename fun
 	}
 	// Cluster problems count too: an overlay whose kustomization does not
 	// build has no objects, and would otherwise be compared as empty.
-	if problems := impact.Problems(p); len(problems) > 0 {
+	for _, pr := range impact.Problems(p) {
+		if pr.Warning {
+			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", pr.Pos, pr.Message)
+		}
+	}
+	if problems := manifest.Errors(impact.Problems(p)); len(problems) > 0 {
 		for _, pr := range problems {
 			file := pr.Pos.String()
 			if rename != nil && pr.Pos.File != "" {

@@ -40,6 +40,11 @@ func main() {
 // call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
+	if len(args) == 1 && isPipe(stdin) {
+		// Function runners (kustomize fn run --exec-path, kpt) call an exec
+		// function without arguments and a ResourceList on stdin.
+		args = append(args, "fn")
+	}
 	if err := checkCommand(app, args); err != nil {
 		return exitCode(err, stderr)
 	}
@@ -162,4 +167,15 @@ unreadable input or internal error.`,
 		}
 	}
 	return app
+}
+
+// isPipe reports whether r is a pipe or a file rather than a terminal: the
+// way a KRM function runner feeds its function.
+func isPipe(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice == 0
 }

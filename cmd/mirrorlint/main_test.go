@@ -102,3 +102,29 @@ func TestWarnsWhenNothingWasRead(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// Function runners exec the function without arguments, a ResourceList on
+// stdin: mirrorlint then acts as `mirrorlint fn`.
+func TestNoArgumentsWithPipedResourceListActsAsFn(t *testing.T) {
+	rl := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: config.openshift.io/v1
+  kind: ImageDigestMirrorSet
+  metadata: {name: a}
+  spec:
+    imageDigestMirrors:
+    - {source: quay.io/Org/app, mirrors: [m.io/org/app]}
+`
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { w.WriteString(rl); w.Close() }()
+	defer r.Close()
+	var out, errb bytes.Buffer
+	code := run([]string{"mirrorlint"}, r, &out, &errb)
+	if code != exitFindings || !strings.Contains(errb.String(), "repository-lowercase") || !strings.Contains(out.String(), "kind: ResourceList") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out.String(), errb.String())
+	}
+}

@@ -64,7 +64,8 @@ func findingLines(fs []lint.Finding, rule, dir string) []string {
 			continue
 		}
 		file := strings.TrimPrefix(filepath.ToSlash(f.File), prefix)
-		out = append(out, f.Rule+" "+manifest.Position{File: file, Line: f.Line, Column: f.Column}.String())
+		// A finding without a file (a flag's value) is listed by rule alone.
+		out = append(out, strings.TrimSpace(f.Rule+" "+manifest.Position{File: file, Line: f.Line, Column: f.Column}.String()))
 	}
 	sort.Strings(out)
 	return out

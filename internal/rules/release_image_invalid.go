@@ -27,8 +27,10 @@ repository, a truncated digest, a scheme. The payload rules cannot run until it 
 			return
 		}
 		if _, err := reference.ParseNamed(ri); err != nil {
-			c.ReportAt(manifest.Position{File: "--release-image"},
-				"error parsing reference of release image %q: %v; MCO would refuse to render (fix the --release-image flag or the releaseImage setting)", ri, err)
+			// The value comes from a flag, the environment or the config,
+			// not from a manifest: the finding has no file position.
+			c.ReportAt(manifest.Position{},
+				"error parsing reference of release image %q: %v; MCO would refuse to render (fix --release-image, $MIRRORLINT_RELEASE_IMAGE, or releaseImage in .mirrorlint.yaml or its clusters: entry)", ri, err)
 		}
 	},
 }
