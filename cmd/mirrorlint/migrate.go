@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -87,8 +90,8 @@ func runMigrate(c *cli.Context) error {
 	// A file that does not load may hold an ICSP the loader cannot see:
 	// saying "nothing found" (or migrating only the rest) would leave it
 	// behind silently. Stop before anything is planned.
-	if n := len(set.Problems); n > 0 {
-		for _, pr := range set.Problems {
+	if n := len(manifest.Errors(set.Problems)); n > 0 {
+		for _, pr := range manifest.Errors(set.Problems) {
 			fmt.Fprintf(c.App.ErrWriter, "%s: error: %s\n", where(pr.Pos), pr.Message)
 		}
 		return fail(exitUsage, "cannot migrate: %d input problem(s) (see above); nothing was written", n)
@@ -119,8 +122,29 @@ func runMigrate(c *cli.Context) error {
 	}
 	for _, ch := range changes {
 		fmt.Fprintf(c.App.Writer, "wrote %s: ImageDigestMirrorSet %v from %s\n", ch.Path, ch.Names, ch.From)
+		if ch.Path != ch.From {
+			warnUnlisted(c, ch.Path)
+		}
 	}
 	return nil
+}
+
+// warnUnlisted says so when a new file lands in a kustomization directory
+// that does not list it: kustomize would not apply it, and the ICSP it
+// replaces would stay in effect.
+func warnUnlisted(c *cli.Context, path string) {
+	dir := filepath.Dir(path)
+	for _, name := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+		k := filepath.Join(dir, name)
+		data, err := os.ReadFile(k)
+		if err != nil {
+			continue
+		}
+		if !strings.Contains(string(data), filepath.Base(path)) {
+			fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s does not list %s: add it to resources and remove the ImageContentSourcePolicy file there, or run migrate --in-place\n", k, filepath.Base(path))
+		}
+		return
+	}
 }
 
 // icspFiles lists, in walk order, the files holding an ICSP the cluster

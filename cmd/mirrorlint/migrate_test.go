@@ -62,3 +62,16 @@ func TestMigrateCommand(t *testing.T) {
 		}
 	}
 }
+
+// A new IDMS file in a kustomization directory that does not list it would
+// never be applied: migrate says so.
+func TestMigrateWarnsWhenKustomizationDoesNotListTheNewFile(t *testing.T) {
+	tree := writeTree(t, map[string]string{
+		"kustomization.yaml": "resources: [icsp.yaml]\n",
+		"icsp.yaml":          "apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata: {name: a}\nspec:\n  repositoryDigestMirrors:\n  - {source: quay.io/a, mirrors: [m.io/a]}\n",
+	})
+	r := mlRun(t, "", "migrate", "--config", "none", tree)
+	if r.code != exitOK || !strings.Contains(r.stderr, "does not list icsp.idms.yaml") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
