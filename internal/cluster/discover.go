@@ -272,6 +272,7 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 	for _, cc := range cfg.Clusters {
 		cl := &Cluster{Name: cc.Name, Source: FromConfig, Reason: "declared in " + d.names.display(absOr(cfg.Path)),
 			ReleaseImage: cc.ReleaseImage, OpenShiftVersion: cc.OpenShiftVersion, res: d.res}
+		var pas []string
 		for _, p := range cc.Paths {
 			pa, err := filepath.Abs(cfg.Resolve(p))
 			if err != nil {
@@ -280,12 +281,20 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 			if _, err := os.Stat(pa); err != nil {
 				return nil, fmt.Errorf("%s: cluster %s: path %s: %w", cfg.Path, cc.Name, p, manifest.ErrNotFound)
 			}
+			pas = append(pas, pa)
+		}
+		skip, built := d.overlaps(pas)
+		for i, pa := range pas {
 			shown := d.names.display(pa)
 			cl.Paths = append(cl.Paths, shown)
-			if isDir(pa) && d.graph.get(pa) != nil {
+			switch {
+			case skip[i]:
+				// Another path's kustomization builds it, patches applied;
+				// its inputs are that build's inputs already.
+			case d.isKust(pa):
 				cl.add(d.kustomization(pa), d.names)
-			} else {
-				cl.add(d.plain(shown), d.names)
+			default:
+				cl.add(d.plain(shown).without(built), d.names)
 			}
 		}
 		sort.Strings(cl.Inputs)
@@ -303,6 +312,58 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 		res.Set.Files = append(res.Set.Files, c.Inputs...)
 	}
 	return res, nil
+}
+
+func (d *discoverer) isKust(abs string) bool { return isDir(abs) && d.graph.get(abs) != nil }
+
+// overlaps finds, among one declared cluster's paths (absolute), those
+// another of its kustomization paths already builds: a base directory an
+// overlay references, a file it lists. Reading them again would add the
+// unpatched copy of objects the overlay patches, and whichever copy came
+// first would win. built holds every file the kept kustomizations read,
+// for plain directories that are only partly built. Two kustomizations
+// that reference each other (a cycle) keep the first declared.
+func (d *discoverer) overlaps(pas []string) (skip []bool, built map[string]bool) {
+	type closure struct{ kusts, files map[string]bool }
+	cls := make([]*closure, len(pas))
+	for j, pa := range pas {
+		if !d.isKust(pa) {
+			continue
+		}
+		kusts, files := d.graph.closure(pa)
+		c := &closure{kusts: map[string]bool{}, files: map[string]bool{}}
+		for _, k := range kusts {
+			if k.Dir != pa {
+				c.kusts[k.Dir] = true
+			}
+		}
+		for _, f := range files {
+			c.files[f] = true
+		}
+		cls[j] = c
+	}
+	covers := func(j, i int) bool {
+		c := cls[j]
+		return c != nil && j != i && (c.kusts[pas[i]] || c.files[pas[i]])
+	}
+	skip = make([]bool, len(pas))
+	built = map[string]bool{}
+	for i := range pas {
+		for j := range pas {
+			if covers(j, i) && !(covers(i, j) && i < j) {
+				skip[i] = true
+				break
+			}
+		}
+	}
+	for j, c := range cls {
+		if c != nil && !skip[j] {
+			for f := range c.files {
+				built[f] = true
+			}
+		}
+	}
+	return skip, built
 }
 
 // including keeps the clusters that read one of paths, or a file under a

@@ -120,6 +120,36 @@ func (d *discoverer) plain(path string) *loaded {
 	return l
 }
 
+// without returns the part minus what files (absolute) hold: a plain
+// directory declared next to a kustomization that builds some of its
+// files contributes only the others.
+func (l *loaded) without(files map[string]bool) *loaded {
+	if len(files) == 0 {
+		return l
+	}
+	drop := func(f string) bool {
+		abs, err := filepath.Abs(f)
+		return err == nil && files[abs]
+	}
+	out := &loaded{dirs: l.dirs, origins: l.origins, patches: l.patches}
+	for _, o := range l.objects {
+		if !drop(o.File) {
+			out.objects = append(out.objects, o)
+		}
+	}
+	for _, p := range l.problems {
+		if !drop(p.Pos.File) {
+			out.problems = append(out.problems, p)
+		}
+	}
+	for _, f := range l.inputs {
+		if !files[f] {
+			out.inputs = append(out.inputs, f)
+		}
+	}
+	return out
+}
+
 // add merges a part into the cluster, once per object and problem.
 func (c *Cluster) add(l *loaded, n *namer) {
 	seen := map[string]bool{}
