@@ -255,9 +255,12 @@ func (fp *fileParse) object(n *yaml.Node, doc, item int, apiVersion, kind string
 		if err := o.decodeTyped(); err != nil {
 			// Kept, unknown, with Content: rules can still look at the rest
 			// of the object, the renderer ignores it as the cluster would.
-			msg, pos := o.decodeProblem(err)
-			o.DecodeError = msg
-			fp.res.problems = append(fp.res.problems, Problem{Pos: pos, Code: "decode-error", Message: msg})
+			var msgs []string
+			for _, is := range o.decodeProblems(err) {
+				msgs = append(msgs, is.msg)
+				fp.res.problems = append(fp.res.problems, Problem{Pos: is.pos, Code: "decode-error", Message: is.msg})
+			}
+			o.DecodeError = strings.Join(msgs, "\n")
 			known = false
 		}
 	}

@@ -236,6 +236,18 @@ func TestDecodeErrorWording(t *testing.T) {
 		{"nested.yaml", "24:8-24:12", `ImageDigestMirrorSet/uid: metadata.uid: expected a string, found a number (1234) — quote it ("1234") to make it a string`},
 		{"nested.yaml", "33:5-33:15", `ImageDigestMirrorSet/list-in-list: spec.imageDigestMirrors[1]: expected an object (key: value fields), found a list`},
 		{"placeholder-list.yaml", "7:30-7:38", `ImageContentSourcePolicy/disconnected-internal-icsp: spec.repositoryDigestMirrors: expected a list, found a string ("$mirrors") — it looks like an unrendered template placeholder: render the template before linting`},
+		// Every type error of an object, in file order, each at its value;
+		// the quote hint only where quoting gives a valid value.
+		{"several.yaml", "8:14-8:25", `ImageDigestMirrorSet/several: spec.imageDigestMirrors[0].mirrors: expected a list, found a string ("m.example/a")`},
+		{"several.yaml", "9:25-9:26", `ImageDigestMirrorSet/several: spec.imageDigestMirrors[0].mirrorSourcePolicy: expected one of NeverContactSource, AllowContactingSource, found a number (5)`},
+		{"several.yaml", "11:28-11:29", `ImageDigestMirrorSet/several: spec.imageDigestMirrors[1].mirrors[1]: expected a string, found a number (5) — quote it ("5") to make it a string`},
+		{"several.yaml", "17:20-17:24", `Image/cluster: metadata.resourceVersion: expected a string, found a number (4.10) — quote it ("4.10") to make it a string`},
+		{"several.yaml", "19:26-19:30", `Image/cluster: spec.imageStreamImportMode: expected one of Legacy, PreserveOriginal, found a boolean (true)`},
+		// A field's own parser aborts json without a place: it is found,
+		// and the errors after it are still reported.
+		{"timestamp.yaml", "5:22-5:30", `ImageDigestMirrorSet/ts: metadata.creationTimestamp: invalid value: parsing time "notadate" as "2006-01-02T15:04:05Z07:00": cannot parse "notadate" as "2006"`},
+		{"timestamp.yaml", "6:8-6:10", `ImageDigestMirrorSet/ts: metadata.uid: expected a string, found a number (12) — quote it ("12") to make it a string`},
+		{"timestamp.yaml", "8:23-8:28", `ImageDigestMirrorSet/ts: spec.imageDigestMirrors: expected a list, found an object`},
 		{"nan.yaml.txt", "5:15-5:19", `ImageDigestMirrorSet/nan: metadata.generation: .nan is not a number JSON can carry (no NaN or infinity); write a real number or quote it`},
 	}
 	s := mustLoad(t, []string{"testdata/typeerror"}, Options{})
@@ -254,6 +266,14 @@ func TestDecodeErrorWording(t *testing.T) {
 		if o.Known || o.DecodeError == "" {
 			t.Errorf("%s: known %v decode error %q", o.Ref(), o.Known, o.DecodeError)
 		}
+	}
+	// Finding the later errors must not alter what rules read.
+	o := findObject(t, s, "ImageDigestMirrorSet/several")
+	if m := o.Content["spec"].(map[string]any)["imageDigestMirrors"].([]any)[0].(map[string]any); m["mirrors"] != "m.example/a" || m["mirrorSourcePolicy"] != 5 {
+		t.Errorf("content changed: %v", m)
+	}
+	if strings.Count(o.DecodeError, "\n") != 2 {
+		t.Errorf("DecodeError %q", o.DecodeError)
 	}
 }
 

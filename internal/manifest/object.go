@@ -153,8 +153,9 @@ type Object struct {
 
 	// DecodeError is set when the object has the served apiVersion and kind
 	// but does not decode into the API type (a list where an object is
-	// required...): Known is then false, the typed pointer nil, and a
-	// "decode-error" Problem carries the same message. Rules telling
+	// required...): Known is then false, the typed pointer nil, and one
+	// "decode-error" Problem per refused value carries each message (they
+	// are joined here with newlines, in file order). Rules telling
 	// "wrong apiVersion" apart should check APIVersion, not only Known.
 	DecodeError string
 

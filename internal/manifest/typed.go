@@ -8,45 +8,59 @@ import (
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 )
 
-// decodeTyped fills the typed pointer for a known kind. Going through JSON
-// is what the API server does, so a type mismatch gives the same message a
-// user would see from `oc apply`.
+// newTyped returns a pointer to a zero value of the API type of k, nil for
+// a kind without one.
+func newTyped(k Kind) any {
+	switch k {
+	case KindICSP:
+		return new(operatorv1alpha1.ImageContentSourcePolicy)
+	case KindIDMS:
+		return new(configv1.ImageDigestMirrorSet)
+	case KindITMS:
+		return new(configv1.ImageTagMirrorSet)
+	case KindImage:
+		return new(configv1.Image)
+	case KindMachineConfig:
+		return new(mcfgv1.MachineConfig)
+	}
+	return nil
+}
+
+// decodeAs decodes content into a new value of the API type of k. Going
+// through JSON is what the API server does, so a type mismatch gives the
+// same verdict a user would get from `oc apply`.
+func decodeAs(k Kind, content map[string]any) (any, error) {
+	v := newTyped(k)
+	if v == nil {
+		return nil, nil
+	}
+	raw, err := json.Marshal(content)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// decodeTyped fills the typed pointer for a known kind.
 func (o *Object) decodeTyped() error {
-	raw, err := json.Marshal(o.Content)
+	v, err := decodeAs(o.Kind, o.Content)
 	if err != nil {
 		return err
 	}
-	switch o.Kind {
-	case KindICSP:
-		var v operatorv1alpha1.ImageContentSourcePolicy
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return err
-		}
-		o.ICSP = &v
-	case KindIDMS:
-		var v configv1.ImageDigestMirrorSet
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return err
-		}
-		o.IDMS = &v
-	case KindITMS:
-		var v configv1.ImageTagMirrorSet
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return err
-		}
-		o.ITMS = &v
-	case KindImage:
-		var v configv1.Image
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return err
-		}
-		o.Image = &v
-	case KindMachineConfig:
-		var v mcfgv1.MachineConfig
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return err
-		}
-		o.MachineConfig = &v
+	switch v := v.(type) {
+	case *operatorv1alpha1.ImageContentSourcePolicy:
+		o.ICSP = v
+	case *configv1.ImageDigestMirrorSet:
+		o.IDMS = v
+	case *configv1.ImageTagMirrorSet:
+		o.ITMS = v
+	case *configv1.Image:
+		o.Image = v
+	case *mcfgv1.MachineConfig:
+		o.MachineConfig = v
 	}
 	return nil
 }
