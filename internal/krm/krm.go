@@ -106,7 +106,7 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 	// the overlay reads as in kustomize's own messages (idms.yaml), a base
 	// by its absolute path rather than ../../base/idms.yaml, which means
 	// nothing to a user who ran kustomize from elsewhere.
-	findings := report.DisplayPaths(remap.Remap(set.Objects, lint.Merge(fs, engine.Finish())))
+	findings := report.FunctionDisplayPaths(remap.Remap(set.Objects, lint.Merge(fs, engine.Finish())))
 
 	if p.Stderr != nil && len(findings) > 0 {
 		if err := printFindings(p.Stderr, findings); err != nil {

@@ -117,26 +117,30 @@ func fileURI(p string) string {
 	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
-// DisplayPath is how people see a finding's file (text and json): the path
-// relative to the working directory when the file is below it — a relative
-// path that stays below it is kept as typed — else the absolute path. A
-// file reached through --context or a kustomize base thus reads the same as
-// one given on the command line, and "../" never appears: it would depend
-// on where the run started, which a log reader does not know.
+// DisplayPath is how people see a finding's file (text and json), as the
+// issue's JSON contract puts it: the path as given on the command line
+// joined with the path inside it. A relative path is kept (cleaned); an
+// absolute one — a file reached through --context or a kustomize base — is
+// shown relative to the working directory when it is below it, else as is.
 func DisplayPath(file string) string {
 	wd, err := os.Getwd()
 	if err != nil {
 		wd = "."
 	}
-	return displayPath(wd, file)
+	return displayPath(wd, file, true)
 }
 
-func displayPath(wd, file string) string {
+func displayPath(wd, file string, keepUp bool) string {
 	if file == "" || file == "-" {
 		return file
 	}
+	// A relative path is relative to the working directory already. In a
+	// lint run that directory is the user's and the path is as they typed
+	// it, "../" included (keepUp). A KRM function runs in the
+	// kustomization root, a directory the user may never have been in, so
+	// there a path climbing out of it is shown absolute instead.
 	if !filepath.IsAbs(file) {
-		if c := filepath.Clean(file); c != ".." && !strings.HasPrefix(c, ".."+string(filepath.Separator)) {
+		if c := filepath.Clean(file); keepUp || (c != ".." && !strings.HasPrefix(c, ".."+string(filepath.Separator))) {
 			return c
 		}
 	}
@@ -151,7 +155,13 @@ func displayPath(wd, file string) string {
 
 // DisplayPaths returns fs with every file (the finding's and its related
 // locations') turned into its DisplayPath. fs itself is not modified.
-func DisplayPaths(fs []lint.Finding) []lint.Finding {
+func DisplayPaths(fs []lint.Finding) []lint.Finding { return displayPaths(fs, true) }
+
+// FunctionDisplayPaths is DisplayPaths for the KRM function, which runs in
+// the kustomization root: files outside it are named by absolute path.
+func FunctionDisplayPaths(fs []lint.Finding) []lint.Finding { return displayPaths(fs, false) }
+
+func displayPaths(fs []lint.Finding, keepUp bool) []lint.Finding {
 	if len(fs) == 0 {
 		return fs
 	}
@@ -163,7 +173,7 @@ func DisplayPaths(fs []lint.Finding) []lint.Finding {
 	show := func(file string) string {
 		p, ok := seen[file]
 		if !ok {
-			p = displayPath(wd, file)
+			p = displayPath(wd, file, keepUp)
 			seen[file] = p
 		}
 		return p
