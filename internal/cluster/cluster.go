@@ -4,6 +4,19 @@
 // traced back to the base or overlay file that holds each value), and the
 // files no kustomization reaches. Each cluster is linted and rendered on
 // its own: an ICSP in dev and an IDMS in prod are not a mix.
+//
+// Files no kustomization reaches are grouped by directory. A file in a
+// kustomization directory that the kustomization does not list belongs to
+// no cluster: kustomize does not apply it, so it is reported
+// (not-in-kustomization, a warning) to the clusters that read that
+// kustomization. The other files form one plain cluster per top-most
+// directory holding such files, taking in the directories below it up to
+// the next kustomization directory, and named after it: clusters/lab and
+// clusters/edge are two clusters, clusters/lab/mirrors belongs to
+// clusters/lab, and a directory holding only directories (clusters/) is no
+// cluster. Files at the top of the tree make the tree one plain cluster
+// with every plain directory in it. A tree without any kustomization is
+// one cluster, as is a list of files.
 package cluster
 
 import (

@@ -155,7 +155,7 @@ func (d *discoverer) kustDirs(rootAbs string, set *manifest.Set) []string {
 }
 
 // tree makes the clusters of one root: one per top-level kustomization,
-// and one for the files none of them reaches.
+// and the plain clusters of the files none of them reaches.
 func (d *discoverer) tree(r root, set *manifest.Set, kdirs []string) []*Cluster {
 	var out []*Cluster
 	reached := map[string]bool{}
@@ -176,74 +176,147 @@ func (d *discoverer) tree(r root, set *manifest.Set, kdirs []string) []*Cluster 
 			reached[f] = true
 		}
 	}
-	if cl := d.leftover(r, set, reached); cl != nil {
+	return append(out, d.plainClusters(r, set, kdirs, reached, out)...)
+}
+
+// plainClusters groups the files no kustomization reaches. A file in a
+// kustomization directory that its kustomization does not list is not
+// applied by kustomize: it is reported to the clusters that read that
+// kustomization (not-in-kustomization) and belongs to no cluster. The
+// other files form one cluster per top-most directory holding such files,
+// with the directories below it up to the next kustomization directory,
+// named after that directory: clusters/lab and clusters/edge are two
+// clusters, clusters/lab/mirrors is part of clusters/lab. A directory
+// that only holds directories (clusters/) is no cluster of its own, so
+// side-by-side cluster directories stay apart.
+func (d *discoverer) plainClusters(r root, set *manifest.Set, kdirs []string, reached map[string]bool, kustClusters []*Cluster) []*Cluster {
+	abs := func(file string) string {
+		a, err := filepath.Abs(file)
+		if err != nil || reached[a] {
+			return ""
+		}
+		return a
+	}
+	// The files that hold something to lint decide the groups.
+	byFile := map[string]*Cluster{}
+	var order []string
+	holding := func(file string) *Cluster {
+		a := abs(file)
+		if a == "" {
+			return nil
+		}
+		if byFile[a] == nil {
+			byFile[a] = &Cluster{}
+			order = append(order, a)
+		}
+		return byFile[a]
+	}
+	for _, o := range set.Objects {
+		if c := holding(o.File); c != nil {
+			c.Objects = append(c.Objects, o)
+		}
+	}
+	for _, p := range set.Problems {
+		if c := holding(p.Pos.File); c != nil {
+			c.Problems = append(c.Problems, p)
+		}
+	}
+	held := map[string]bool{} // directories directly holding plain files
+	for _, f := range order {
+		dir := filepath.Dir(f)
+		if kf := d.graph.get(dir); kf != nil {
+			d.notListed(f, byFile[f], kf, kustClusters)
+			continue
+		}
+		held[dir] = true
+	}
+	// top is the group of a directory: its highest ancestor (itself
+	// included) holding plain files, not crossing a kustomization
+	// directory nor leaving the root.
+	top := func(dir string) string {
+		best := ""
+		for a := dir; ; a = filepath.Dir(a) {
+			if _, in := under(r.abs, a); !in || (a != dir && d.graph.get(a) != nil) {
+				break
+			}
+			if held[a] {
+				best = a
+			}
+			if a == r.abs || filepath.Dir(a) == a {
+				break
+			}
+		}
+		return best
+	}
+	groups := map[string]*Cluster{}
+	var tops []string
+	group := func(dir string) *Cluster {
+		t := top(dir)
+		if t == "" {
+			return nil
+		}
+		if groups[t] == nil {
+			groups[t] = &Cluster{Source: FromPlain, Reason: "files no kustomization reaches", res: d.res,
+				Name: d.names.clusterName(r, t), Paths: []string{d.names.display(t)}}
+			tops = append(tops, t)
+		}
+		return groups[t]
+	}
+	for _, f := range order {
+		if held[filepath.Dir(f)] {
+			cl := group(filepath.Dir(f))
+			cl.Objects = append(cl.Objects, byFile[f].Objects...)
+			cl.Problems = append(cl.Problems, byFile[f].Problems...)
+		}
+	}
+	// Every file the group's directories hold is an input, objects or not.
+	for _, f := range set.Files {
+		if a := abs(f); a != "" && d.graph.get(filepath.Dir(a)) == nil {
+			if cl := groups[top(filepath.Dir(a))]; cl != nil {
+				cl.addInput(a, d.names)
+			}
+		}
+	}
+	sort.Strings(tops)
+	var out []*Cluster
+	for _, t := range tops {
+		cl := groups[t]
+		// A new file under the directory belongs to the cluster, unless
+		// the directory also holds kustomizations (the root, when files
+		// lie at the top): then only the files read are its own.
+		nested := false
+		for _, k := range kdirs {
+			if _, in := under(t, k); in {
+				nested = true
+			}
+		}
+		if !nested {
+			cl.dirs = []string{t}
+		}
 		out = append(out, cl)
 	}
 	return out
 }
 
-// leftover is the cluster of the files no kustomization reaches, when they
-// hold any mirror object or problem; it is named after their deepest
-// common directory.
-func (d *discoverer) leftover(r root, set *manifest.Set, reached map[string]bool) *Cluster {
-	cl := &Cluster{Source: FromPlain, Reason: "files no kustomization reaches", res: d.res}
-	isLeft := func(file string) bool {
-		abs, err := filepath.Abs(file)
-		return err == nil && !reached[abs]
+// notListed reports a manifest lying in kf's directory that kf does not
+// list, to every cluster that reads kf: kustomize does not apply it, and
+// without the warning the file would go unchecked or join an unrelated
+// cluster.
+func (d *discoverer) notListed(file string, held *Cluster, kf *kustFile, kustClusters []*Cluster) {
+	if kf.Err != nil {
+		return // the kustomization's own problem says more
 	}
-	var files []string
-	for _, o := range set.Objects {
-		if isLeft(o.File) {
-			cl.Objects = append(cl.Objects, o)
-		}
+	pos := manifest.Position{File: d.names.display(file), Line: 1, Column: 1}
+	if len(held.Objects) > 0 {
+		pos = held.Objects[0].Position()
 	}
-	for _, p := range set.Problems {
-		if isLeft(p.Pos.File) {
+	p := manifest.Problem{Pos: pos, Code: "not-in-kustomization", Warning: true,
+		Message: fmt.Sprintf("%s is not listed in %s: kustomize does not apply it", d.names.display(file), d.names.display(kf.Path))}
+	for _, cl := range kustClusters {
+		if cl.inputs[kf.Path] {
 			cl.Problems = append(cl.Problems, p)
 		}
 	}
-	if len(cl.Objects) == 0 && len(cl.Problems) == 0 {
-		return nil
-	}
-	for _, f := range set.Files {
-		if isLeft(f) {
-			abs, _ := filepath.Abs(f)
-			cl.addInput(abs, d.names)
-			files = append(files, abs)
-		}
-	}
-	for _, o := range cl.Objects {
-		abs, _ := filepath.Abs(o.File)
-		files = append(files, abs)
-	}
-	dir := commonDir(files)
-	if _, in := under(r.abs, dir); !in {
-		dir = r.abs
-	}
-	cl.Name = d.names.clusterName(r, dir)
-	cl.Paths = []string{d.names.display(dir)}
-	cl.dirs = []string{dir}
-	return cl
-}
-
-func commonDir(files []string) string {
-	if len(files) == 0 {
-		return ""
-	}
-	dir := filepath.Dir(files[0])
-	for _, f := range files[1:] {
-		for {
-			if _, in := under(dir, f); in {
-				break
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
-		}
-	}
-	return dir
 }
 
 // declared loads the clusters the config file names. Paths are relative to

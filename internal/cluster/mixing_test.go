@@ -2,6 +2,8 @@ package cluster_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/checks"
@@ -50,5 +52,27 @@ func TestMixingIsPerCluster(t *testing.T) {
 	want := "testdata/gitops/base/idms-release.yaml:5 [overlays/dev]"
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("gitops: %v, want [%s]", got, want)
+	}
+}
+
+// TestLooseFileIsNoMix: an ICSP left in the prod overlay's directory but
+// not listed in its kustomization is in no cluster, so it mixes with
+// nothing (clusters/lab's IDMS in particular).
+func TestLooseFileIsNoMix(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS("testdata/gitops")); err != nil {
+		t.Fatal(err)
+	}
+	icsp, err := os.ReadFile(filepath.Join(root, "overlays/dev/icsp-legacy.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "overlays/prod/old-icsp.yaml"), icsp, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := mixing(t, root)
+	want := root + "/base/idms-release.yaml:5 [overlays/dev]"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("%v, want [%s]", got, want)
 	}
 }
