@@ -196,6 +196,9 @@ func (d *discoverer) kustProblem(k *kustFile, line, col int, msg string) manifes
 // entry whose path appears last in the message, since kustomize wraps
 // errors from the outermost kustomization inward.
 func (d *discoverer) buildProblem(err error, kusts []*kustFile) manifest.Problem {
+	if p, ok := d.shapeProblem(err, kusts); ok { // a malformed entry: see kustshape.go
+		return p
+	}
 	msg := err.Error()
 	best, bestAt := -1, -1
 	var bestK *kustFile
