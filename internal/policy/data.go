@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/util"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // configKeys are the keys of data.mirrorlint the built-in library reads.
@@ -85,22 +86,79 @@ func checkConfig(data map[string]any, origin map[string]string) error {
 	if !ok {
 		return fmt.Errorf("data file %s: data.mirrorlint must be a mapping with the keys %s", originOf(origin, "mirrorlint"), knownKeys())
 	}
-	for k, v := range cfg {
+	// Sorted, so the same files always give the same error.
+	keys := make([]string, 0, len(cfg))
+	for k := range cfg {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
 		file := originOf(origin, "mirrorlint."+k)
 		if _, ok := configKeys[k]; !ok {
-			return fmt.Errorf("data file %s: data.mirrorlint.%s: unknown key (known: %s)", file, k, knownKeys())
+			return fmt.Errorf("data file %s: data.mirrorlint.%s: unknown key (known: %s)", dataPos(file, true, "mirrorlint", k), k, knownKeys())
 		}
-		list, ok := v.([]any)
+		list, ok := cfg[k].([]any)
 		if !ok {
-			return fmt.Errorf("data file %s: data.mirrorlint.%s: want a list of strings", file, k)
+			return fmt.Errorf("data file %s: data.mirrorlint.%s: want a list of strings", dataPos(file, false, "mirrorlint", k), k)
 		}
 		for i, s := range list {
 			if _, ok := s.(string); !ok {
-				return fmt.Errorf("data file %s: data.mirrorlint.%s[%d]: want a string, got %v", file, k, i, s)
+				return fmt.Errorf("data file %s: data.mirrorlint.%s[%d]: want a string, got %v", dataPos(file, false, "mirrorlint", k, i), k, i, s)
 			}
 		}
 	}
 	return nil
+}
+
+// dataPos returns file:line:col of the value at path in a data file (of
+// its key when key is set), or just file when it cannot be found: the
+// merged data no longer knows where anything was written, and a typo in a
+// long data file is otherwise hard to find. The file is read a second
+// time, only on this error path.
+func dataPos(file string, key bool, path ...any) string {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return file
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(b, &doc) != nil || len(doc.Content) == 0 {
+		return file
+	}
+	n, k := doc.Content[0], (*yaml.Node)(nil)
+	for _, e := range path {
+		for n != nil && n.Kind == yaml.AliasNode {
+			n = n.Alias
+		}
+		if n == nil {
+			return file
+		}
+		var next *yaml.Node
+		switch e := e.(type) {
+		case string:
+			if n.Kind != yaml.MappingNode {
+				return file
+			}
+			// The last duplicate wins, as in the decoded data.
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == e {
+					k, next = n.Content[i], n.Content[i+1]
+				}
+			}
+		case int:
+			if n.Kind != yaml.SequenceNode || e >= len(n.Content) {
+				return file
+			}
+			k, next = nil, n.Content[e]
+		}
+		if next == nil {
+			return file
+		}
+		n = next
+	}
+	if key && k != nil {
+		n = k
+	}
+	return fmt.Sprintf("%s:%d:%d", file, n.Line, n.Column)
 }
 
 func knownKeys() string {

@@ -70,7 +70,11 @@ func TestDataFileErrors(t *testing.T) {
 		files []string
 		want  string
 	}{
-		{"unknown config key", []string{"testdata/data/typo.yaml"}, "data file testdata/data/typo.yaml: data.mirrorlint.allowed_mirror_registry: unknown key"},
+		// Placed at the key: a typo in a long data file is otherwise hard to find.
+		{"unknown config key", []string{"testdata/data/typo.yaml"}, "data file testdata/data/typo.yaml:2:3: data.mirrorlint.allowed_mirror_registry: unknown key"},
+		{"unknown key in JSON", []string{"testdata/data/typo.json"}, "data file testdata/data/typo.json:4:5: data.mirrorlint.never_contact_source: unknown key"},
+		{"not a list", []string{"testdata/data/notlist.yaml"}, "data file testdata/data/notlist.yaml:3:30: data.mirrorlint.allowed_mirror_registries: want a list of strings"},
+		{"not a string", []string{"testdata/data/notstring.yaml"}, "data file testdata/data/notstring.yaml:4:7: data.mirrorlint.never_contact_sources[1]: want a string"},
 		{"conflicting files", []string{"testdata/data/org.yaml", "testdata/data/conflict.yaml"}, "data.mirrorlint.never_contact_sources is already set by testdata/data/org.yaml"},
 		{"missing file", []string{"testdata/data/nope.yaml"}, "data file testdata/data/nope.yaml"},
 	}
