@@ -9,10 +9,12 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/suggest"
 )
 
 // Exit codes, the same for every command.
@@ -69,10 +71,12 @@ func checkCommand(app *cli.App, args []string) error {
 		}
 	}
 	msg := fmt.Sprintf("unknown command %q; `mirrorlint --help` lists the commands", name)
-	if cli.SuggestCommand != nil {
-		if s := cli.SuggestCommand(app.Commands, name); s != "" {
-			msg += " (" + strings.TrimSpace(s) + ")"
-		}
+	var names []string
+	for _, c := range app.Commands {
+		names = append(names, c.Names()...)
+	}
+	if s := suggest.Typo(name, names); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return fail(exitUsage, "%s", msg)
 }
@@ -82,10 +86,15 @@ func checkCommand(app *cli.App, args []string) error {
 func usageError(c *cli.Context, err error, _ bool) error {
 	const undefined = "flag provided but not defined: "
 	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, undefined); ok && cli.SuggestFlag != nil && c != nil && c.Command != nil {
-		if s := cli.SuggestFlag(c.Command.Flags, strings.TrimLeft(rest, "-"), false); s != "" {
-			msg += fmt.Sprintf(" (did you mean %s? see `mirrorlint %s --help`)", s, c.Command.Name)
+	if rest, ok := strings.CutPrefix(msg, undefined); ok && c != nil && c.Command != nil {
+		var names []string
+		for _, f := range c.Command.Flags {
+			names = append(names, f.Names()...)
 		}
+		if s := suggest.Typo(strings.TrimLeft(rest, "-"), names); s != "" {
+			msg += fmt.Sprintf(" (did you mean --%s?)", s)
+		}
+		msg += fmt.Sprintf("; see `mirrorlint %s --help`", c.Command.Name)
 	}
 	return &project.UsageError{Err: errors.New(msg)}
 }
@@ -134,7 +143,10 @@ func exitCode(err error, stderr io.Writer) int {
 	return exitUsage
 }
 
+var flagStringerOnce sync.Once
+
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	flagStringerOnce.Do(func() { cli.FlagStringer = compactFlagStringer(cli.FlagStringer) })
 	app := &cli.App{
 		Name:    "mirrorlint",
 		Usage:   "check OpenShift image-mirroring manifests before the cluster sees them",

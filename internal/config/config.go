@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/suggest"
 )
 
 // FileName is the name looked up from the working directory upward.
@@ -140,7 +142,7 @@ func yamlMessage(err error) string {
 			"Cluster": {"name", "paths", "releaseImage", "openshiftVersion"},
 		}[m[3]]
 		msg := fmt.Sprintf("line %s: unknown key %q", m[1], m[2])
-		if s := closest(m[2], allowed); s != "" {
+		if s := suggest.Closest(m[2], allowed, 2); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		msgs = append(msgs, msg+"; allowed here: "+strings.Join(allowed, ", "))
@@ -149,37 +151,6 @@ func yamlMessage(err error) string {
 }
 
 var typeNames = regexp.MustCompile(` into (\[\])?(map\[string\])?[a-z]*\.?[A-Za-z0-9]+`)
-
-// closest returns the candidate within edit distance 2 of s, if any.
-func closest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := distance(strings.ToLower(s), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
 
 // Load reads the file at path.
 func Load(path string) (*Config, error) {

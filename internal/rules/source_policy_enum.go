@@ -4,6 +4,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+	"github.com/mirrorlint/mirrorlint/internal/suggest"
 )
 
 var sourcePolicyEnum = &lint.Rule{
@@ -33,7 +34,7 @@ mirrorSourcePolicy: NeverContactSource   # not "Never" or "NeverContactsource"
 			}
 			hint := ""
 			if s, ok := e.Value.(string); ok {
-				if m := closest(s, e.Supported, 6); m != "" {
+				if m := suggest.Closest(s, e.Supported, 6); m != "" {
 					hint = ` (did you mean "` + m + `"?)`
 				}
 			}

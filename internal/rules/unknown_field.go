@@ -4,6 +4,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+	"github.com/mirrorlint/mirrorlint/internal/suggest"
 )
 
 var unknownField = &lint.Rule{
@@ -90,5 +91,5 @@ func suggestField(o *manifest.Object, p manifest.Path) string {
 	for k := range s.Properties {
 		names = append(names, k)
 	}
-	return closest(lastField(p), names, 3)
+	return suggest.Closest(lastField(p), names, 3)
 }

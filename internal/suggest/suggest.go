@@ -1,15 +1,17 @@
-package rules
+// Package suggest finds the name a user probably meant: a mistyped policy
+// value, field, config key, command or flag.
+package suggest
 
 import (
 	"sort"
 	"strings"
 )
 
-// closest returns the candidate nearest to s: an exact case-insensitive
+// Closest returns the candidate nearest to s: an exact case-insensitive
 // match, else a candidate that s is a case-insensitive prefix of (at least
 // four letters, "Never" → "NeverContactSource"), else the one within max
 // edits (ties broken alphabetically). It returns "" when nothing is close.
-func closest(s string, candidates []string, max int) string {
+func Closest(s string, candidates []string, max int) string {
 	ls := strings.ToLower(s)
 	sorted := append([]string(nil), candidates...)
 	sort.Strings(sorted)
@@ -27,15 +29,15 @@ func closest(s string, candidates []string, max int) string {
 	}
 	best, bestD := "", max+1
 	for _, c := range sorted {
-		if d := editDistance(ls, strings.ToLower(c)); d < bestD {
+		if d := Distance(ls, strings.ToLower(c)); d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
 }
 
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
+// Distance is the Levenshtein distance of two short strings.
+func Distance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
@@ -54,4 +56,15 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// Typo is Closest for names typed on a command line: at most two edits,
+// and fewer than half of what was typed, so that "--bogus" suggests nothing
+// rather than some unrelated flag.
+func Typo(s string, candidates []string) string {
+	c := Closest(s, candidates, 2)
+	if c == "" || Distance(strings.ToLower(s), strings.ToLower(c))*2 >= len(s) && !strings.EqualFold(s, c) && !strings.HasPrefix(strings.ToLower(c), strings.ToLower(s)) {
+		return ""
+	}
+	return c
 }
