@@ -88,7 +88,7 @@ func runLint(c *cli.Context) error {
 	if err := lint.CheckConfig(p.Config, reg, pe.Known); err != nil {
 		return &project.UsageError{Err: err}
 	}
-	engine := &lint.Engine{Rules: reg, Config: p.Config, Policies: pe, Relocate: scope.relocator(p)}
+	engine := &lint.Engine{Rules: reg, Config: p.Config, Policies: pe, Relocate: scope.relocator(p), AllReadersLinted: p.AllReadersLinted}
 	rep := &report.Report{Rules: reg.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}}
 	var all [][]lint.Finding
 	for _, cl := range p.Clusters {

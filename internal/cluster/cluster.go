@@ -60,6 +60,9 @@ type Cluster struct {
 	origins map[*manifest.Object]*manifest.Object
 	patches []patchRef
 	res     *resolver
+
+	real     map[string]bool // inputs, symlink-free; built on first use
+	realDirs []string
 }
 
 // Stats is the cost of discovery, for benchmarks and -v output.
@@ -79,6 +82,74 @@ type Result struct {
 	// loader returned it; per-cluster problems are on each Cluster.
 	Set   *manifest.Set
 	Stats Stats
+
+	// all is every cluster found, before path arguments filtered declared
+	// ones; roots are the real paths discovery looked under (nil with
+	// declared clusters: the config names every cluster there is).
+	all   []*Cluster
+	roots []string
+}
+
+// All is every cluster found, including declared clusters that the path
+// arguments left out of Clusters.
+func (r *Result) All() []*Cluster { return r.all }
+
+// Readers returns the clusters found that read file, and whether that list
+// is complete: a file outside every tree discovery looked at (a base above
+// the path argument) may be read by clusters it never saw.
+func (r *Result) Readers(file string) ([]*Cluster, bool) {
+	real := realPath(file)
+	complete := r.roots == nil
+	for _, root := range r.roots {
+		if _, in := under(root, real); in {
+			complete = true
+		}
+	}
+	var out []*Cluster
+	for _, c := range r.all {
+		if c.reads(real) {
+			out = append(out, c)
+		}
+	}
+	return out, complete
+}
+
+// reads is Includes for a real (symlink-free) path, which is how lint names
+// files when it compares them.
+func (c *Cluster) reads(real string) bool {
+	if c.Includes(real) {
+		return true
+	}
+	if c.real == nil {
+		c.real = map[string]bool{}
+		for f := range c.inputs {
+			c.real[realPath(f)] = true
+		}
+		for _, d := range c.dirs {
+			c.realDirs = append(c.realDirs, realPath(d))
+		}
+	}
+	if c.real[real] {
+		return true
+	}
+	for _, d := range c.realDirs {
+		if _, in := under(d, real); in {
+			return true
+		}
+	}
+	return false
+}
+
+// realPath is p absolute and symlink-free, as far as it exists.
+func realPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	return abs
 }
 
 // Includes reports whether file (a path as the user gives it) is one of

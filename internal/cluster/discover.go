@@ -37,6 +37,8 @@ func Discover(opts Options) (*Result, error) {
 	allDirs := true
 	for _, p := range opts.Paths {
 		if p == "-" {
+			// A stream: no tree was looked at, every reader is unknown.
+			res.roots = []string{}
 			return d.single(res)
 		}
 		if st, err := os.Stat(p); err != nil {
@@ -48,10 +50,19 @@ func Discover(opts Options) (*Result, error) {
 	if opts.Config != nil && len(opts.Config.Clusters) > 0 {
 		return d.declared(res)
 	}
-	if !allDirs {
-		return d.single(res)
+	for _, p := range opts.Paths {
+		res.roots = append(res.roots, realPath(p))
 	}
-	return d.trees(res)
+	var err error
+	if !allDirs {
+		res, err = d.single(res)
+	} else {
+		res, err = d.trees(res)
+	}
+	if res != nil && res.all == nil {
+		res.all = res.Clusters
+	}
+	return res, err
 }
 
 // single is the whole input as one unnamed cluster.
@@ -373,6 +384,7 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 		sort.Strings(cl.Inputs)
 		res.Clusters = append(res.Clusters, cl)
 	}
+	res.all = res.Clusters
 	if !onlyDot(d.opts.Paths) {
 		res.Clusters = including(res.Clusters, d.opts.Paths)
 		if len(res.Clusters) == 0 {

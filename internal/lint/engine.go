@@ -26,6 +26,14 @@ type Engine struct {
 	// (a kustomize patch, the origin file of a streamed object) before
 	// suppressions are matched, so a suppression comment there applies.
 	Relocate func(cl *Cluster, fs []Finding) []Finding
+	// AllReadersLinted, when set, reports whether every cluster that reads
+	// file (absolute and symlink-free; "" for the config file's ignore
+	// entries, which apply to the whole tree) was linted by this engine.
+	// When one was not (--cluster, or a path argument inside a larger
+	// repository), a suppression there that matched nothing in this run
+	// may be what that cluster needs, so Finish does not call it unused.
+	// nil: every cluster was linted.
+	AllReadersLinted func(file string) bool
 
 	sup *suppressions
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -56,7 +57,8 @@ type directive struct {
 	rule   string
 	reason string
 	pos    manifest.Position
-	file   string // comment: file; annotation: object file
+	file   string // comment: file; annotation: object file (as displayed)
+	canon  string // file, absolute and symlink-free: the same file has one name
 	line   int    // comment line
 	object string // annotation: Kind/name
 	ignore int    // config: index in Config.Ignore
@@ -66,6 +68,32 @@ type directive struct {
 type suppressions struct {
 	byKey map[string]*directive
 	order []*directive
+	canon map[string]string
+}
+
+// canonical names a file the same way whatever path led to it: objects of
+// a kustomize build are named after their base as the tree was loaded, the
+// relocation may name the same file relative to another root. Directives
+// and findings meet under this name; "" and "-" (stdin) stay as they are.
+func (s *suppressions) canonical(file string) string {
+	if file == "" || file == "-" {
+		return file
+	}
+	if c, ok := s.canon[file]; ok {
+		return c
+	}
+	c := filepath.Clean(file)
+	if abs, err := filepath.Abs(file); err == nil {
+		c = abs
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			c = real
+		}
+	}
+	if s.canon == nil {
+		s.canon = map[string]string{}
+	}
+	s.canon[file] = c
+	return c
 }
 
 func (s *suppressions) add(key string, d *directive) *directive {
@@ -84,25 +112,32 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
 	if e.sup == nil {
 		e.sup = &suppressions{}
 	}
+	canon := e.sup.canonical
 	// Annotations, per object.
-	annots := map[string][]*directive{} // file|Kind/name → directives
-	files := map[string]bool{}
+	annots := map[string][]*directive{} // canonical file|Kind/name → directives
+	files := map[string]string{}        // canonical → as displayed (first seen)
+	seeFile := func(file string) {
+		if c := canon(file); files[c] == "" {
+			files[c] = file
+		}
+	}
 	for _, o := range cl.Objects {
-		files[o.File] = true
+		seeFile(o.File)
 		raw := annotation(o)
 		if raw == "" {
 			continue
 		}
+		key := canon(o.File) + "|" + o.Ref()
 		for i, line := range splitDirectives(raw) {
 			rule, reason, _ := strings.Cut(line, ":")
 			d := &directive{kind: "annotation", rule: strings.TrimSpace(rule), reason: strings.TrimSpace(reason),
-				pos: o.Locate(manifest.Path{"metadata", "annotations", IgnoreAnnotation}), file: o.File, object: o.Ref()}
-			d = e.sup.add("a|"+o.File+"|"+o.Ref()+"|"+strconv.Itoa(i), d)
-			annots[o.File+"|"+o.Ref()] = append(annots[o.File+"|"+o.Ref()], d)
+				pos: o.Locate(manifest.Path{"metadata", "annotations", IgnoreAnnotation}), file: o.File, canon: canon(o.File), object: o.Ref()}
+			d = e.sup.add("a|"+key+"|"+strconv.Itoa(i), d)
+			annots[key] = append(annots[key], d)
 		}
 	}
 	for _, f := range fs {
-		files[f.File] = true
+		seeFile(f.File)
 	}
 	// Inline comments, in files that hold objects or findings. The text
 	// the loader already read is reused; only files that hold no object
@@ -110,15 +145,15 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
 	texts := map[string][]byte{}
 	for _, o := range cl.Objects {
 		if t := o.Text(); t != nil {
-			texts[o.File] = t
+			texts[canon(o.File)] = t
 		}
 	}
 	comments := map[string]map[int]*directive{}
-	for file := range files {
+	for key, file := range files {
 		if file == "" || file == "-" {
 			continue
 		}
-		data, err := texts[file], error(nil)
+		data, err := texts[key], error(nil)
 		if data == nil {
 			data, err = e.source(file)
 		}
@@ -133,13 +168,13 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
 				continue
 			}
 			col := strings.Index(sc.Text(), "#") + 1
-			d := &directive{kind: "comment", rule: m[1], reason: m[2], file: file, line: n,
+			d := &directive{kind: "comment", rule: m[1], reason: m[2], file: file, canon: key, line: n,
 				pos: manifest.Position{File: file, Line: n, Column: col}}
-			d = e.sup.add("c|"+file+"|"+strconv.Itoa(n), d)
-			if comments[file] == nil {
-				comments[file] = map[int]*directive{}
+			d = e.sup.add("c|"+key+"|"+strconv.Itoa(n), d)
+			if comments[key] == nil {
+				comments[key] = map[int]*directive{}
 			}
-			comments[file][n] = d
+			comments[key][n] = d
 		}
 	}
 	// Config entries.
@@ -167,10 +202,10 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
 			}
 			return true
 		}
-		for _, d := range annots[f.File+"|"+f.Object.Kind+"/"+f.Object.Name] {
+		for _, d := range annots[canon(f.File)+"|"+f.Object.Kind+"/"+f.Object.Name] {
 			match(d)
 		}
-		if c := comments[f.File]; c != nil {
+		if c := comments[canon(f.File)]; c != nil {
 			match(c[f.Line])
 			match(c[f.Line-1])
 		}
@@ -208,6 +243,9 @@ func (e *Engine) Finish() []Finding {
 		case e.Rules.Get(d.rule) == nil && !strings.Contains(d.rule, "/"):
 			f = Finding{Rule: UnusedSuppressionRule.ID, Severity: e.severity(UnusedSuppressionRule.ID, UnusedSuppressionRule.Severity),
 				Message: "suppression (" + d.kind + ") names unknown rule " + d.rule}
+		case !d.used && !e.allReadersLinted(d):
+			// Another cluster, not linted in this run, may need it.
+			continue
 		case !d.used:
 			f = Finding{Rule: UnusedSuppressionRule.ID, Severity: e.severity(UnusedSuppressionRule.ID, UnusedSuppressionRule.Severity),
 				Message: "suppression (" + d.kind + ") of " + d.rule + " matches no finding: remove it"}
@@ -227,6 +265,18 @@ func (e *Engine) Finish() []Finding {
 	}
 	Sort(out)
 	return out
+}
+
+// allReadersLinted asks AllReadersLinted about the file a directive is
+// in; config entries are about the whole tree.
+func (e *Engine) allReadersLinted(d *directive) bool {
+	if e.AllReadersLinted == nil {
+		return true
+	}
+	if d.kind == "config" {
+		return e.AllReadersLinted("")
+	}
+	return e.AllReadersLinted(d.canon)
 }
 
 func (e *Engine) source(file string) ([]byte, error) {

@@ -177,6 +177,42 @@ func (p *Project) ClustersIncluding(files []string) []*lint.Cluster {
 	return out
 }
 
+// AllReadersLinted reports whether every cluster that reads file was
+// selected (see lint.Engine.AllReadersLinted): false when --cluster left
+// one out, or when the file lies outside the trees given (a base above the
+// path argument), where clusters never discovered may read it. "" asks
+// about the config file's ignore entries, which concern the whole tree:
+// every cluster must be selected and the trees must hold the config file.
+func (p *Project) AllReadersLinted(file string) bool {
+	if p.Discovery == nil || file == "-" {
+		return true
+	}
+	selected := map[*cluster.Cluster]bool{}
+	for _, cl := range p.Clusters {
+		selected[p.found[cl]] = true
+	}
+	if file == "" {
+		if len(selected) < len(p.Discovery.All()) {
+			return false
+		}
+		if p.Config == nil || p.Config.Path == "" {
+			return true
+		}
+		_, complete := p.Discovery.Readers(p.Config.Path)
+		return complete
+	}
+	readers, complete := p.Discovery.Readers(file)
+	if !complete {
+		return false
+	}
+	for _, d := range readers {
+		if !selected[d] {
+			return false
+		}
+	}
+	return true
+}
+
 // Relocate moves findings on values a kustomize patch set to that patch
 // (objects are already positioned in the base or overlay file that defines
 // them). Call it on each cluster's findings before merging them.
