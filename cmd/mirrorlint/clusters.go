@@ -67,6 +67,7 @@ func runClusters(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	warnIfEmpty(c, p)
 	var infos []clusterInfo
 	for _, cl := range p.Clusters {
 		infos = append(infos, describe(p, cl))

@@ -115,6 +115,9 @@ func runDiff(c *cli.Context) error {
 	}
 	defer newP.cleanup()
 
+	if len(oldP.Set.Files)+len(newP.Set.Files) == 0 {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: no YAML or JSON files found on either side\n")
+	}
 	iopts := impact.Options{OldRoots: oldP.roots, NewRoots: newP.roots, OldName: rename}
 	res := impact.Compare(oldP.Project, newP.Project, iopts)
 	if format == "text" || format == "json" {

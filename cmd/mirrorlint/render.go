@@ -176,9 +176,14 @@ func clusterPrefix(name string) string {
 	return "[cluster " + name + "] "
 }
 
-// warnIfEmpty says so when nothing was read: a mistyped path or an empty
-// stream would otherwise pass as "a cluster without mirrors".
+// warnIfEmpty says so when nothing was read under the command's paths: a
+// mistyped path or an empty stream would otherwise pass as "a cluster
+// without mirrors".
 func warnIfEmpty(c *cli.Context, p *project.Project) {
+	warnNothingRead(c.App.ErrWriter, p, c.Args().Slice())
+}
+
+func warnNothingRead(w io.Writer, p *project.Project, paths []string) {
 	if len(p.Set.Files) > 0 && len(p.Set.Objects)+len(p.Set.Problems) > 0 {
 		return
 	}
@@ -187,13 +192,13 @@ func warnIfEmpty(c *cli.Context, p *project.Project) {
 			return
 		}
 	}
-	where := strings.Join(c.Args().Slice(), " ")
+	where := strings.Join(paths, " ")
 	if where == "" {
 		where = "."
 	}
 	if len(p.Set.Files) == 0 {
-		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: no YAML or JSON files found under %s\n", where)
+		fmt.Fprintf(w, "mirrorlint: warning: no YAML or JSON files found under %s\n", where)
 	} else if where == "-" {
-		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: the stream on stdin held no mirror objects\n")
+		fmt.Fprintf(w, "mirrorlint: warning: the stream on stdin held no mirror objects\n")
 	}
 }

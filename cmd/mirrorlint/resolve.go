@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/render"
 	"github.com/mirrorlint/mirrorlint/internal/resolve"
@@ -53,8 +54,9 @@ func runResolve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if n := len(p.Set.Problems); n > 0 {
-		for _, pr := range p.Set.Problems {
+	warnNothingRead(c.App.ErrWriter, p, opts.Paths)
+	if n := len(manifest.Errors(p.Set.Problems)); n > 0 {
+		for _, pr := range manifest.Errors(p.Set.Problems) {
 			c.App.ErrWriter.Write([]byte(pr.String() + "\n"))
 		}
 		return fail(exitUsage, "cannot resolve: %d unreadable input(s) (see above)", n)
