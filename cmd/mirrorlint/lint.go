@@ -55,7 +55,8 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := project.Open(scope.options(projectOptions(c)))
+	opts := scope.options(projectOptions(c))
+	p, err := project.Open(opts)
 	if err != nil {
 		return err
 	}
@@ -80,7 +81,7 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	closeBase, err := addDrainRule(c, reg, p)
+	closeBase, err := addDrainRule(c, reg, p, opts)
 	if err != nil {
 		return err
 	}

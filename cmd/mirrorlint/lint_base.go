@@ -14,13 +14,14 @@ import (
 // addDrainRule registers drain-on-change. Without --base it is registered
 // inert (so config severities and `rules` know it); with --base REV the
 // same paths are read from git at REV and each cluster is compared with its
-// counterpart there.
-func addDrainRule(c *cli.Context, reg *lint.Registry, newP *project.Project) (func(), error) {
+// counterpart there. opts are the options newP was opened with: with
+// --context (pre-commit passes only the changed files) that is the context
+// tree, so the clusters on both sides are the same clusters.
+func addDrainRule(c *cli.Context, reg *lint.Registry, newP *project.Project, opts project.Options) (func(), error) {
 	rev := c.String("base")
 	if rev == "" {
 		return func() {}, reg.Add(impact.DrainRule(nil))
 	}
-	opts := projectOptions(c)
 	if len(opts.Paths) == 0 {
 		opts.Paths = []string{"."}
 	}

@@ -58,9 +58,10 @@ the node files and every reason.`,
 // entry) when there is one. Nothing is returned when either side is refused
 // by MCO (the render rules report that) or does not load whole (a side
 // missing a file or a failed kustomize build would make every object in it
-// look removed or added).
+// look removed or added). Warnings (input skipped on purpose, a file the
+// kustomization does not list) leave the cluster whole.
 func DrainFindings(oldCl, newCl *lint.Cluster) []lint.Finding {
-	if len(oldCl.Problems) > 0 || len(newCl.Problems) > 0 {
+	if len(manifest.Errors(oldCl.Problems)) > 0 || len(manifest.Errors(newCl.Problems)) > 0 {
 		return nil
 	}
 	oldR, newR := project.Render(oldCl), project.Render(newCl)
@@ -93,12 +94,23 @@ func DrainFindings(oldCl, newCl *lint.Cluster) []lint.Finding {
 	return out
 }
 
-var mirrorInMessage = regexp.MustCompile(`mirror (\S+) `)
+var (
+	mirrorInMessage = regexp.MustCompile(`mirror (\S+) `)
+	blockedChange   = regexp.MustCompile(`: blocked changed from`)
+)
 
 // locate finds the value a reason is about in cl, preferring objects that
 // differ from their namesake in old (the ones the change touched).
 func locate(r drain.Reason, old, cl *lint.Cluster) (*manifest.Object, manifest.Path) {
 	want := r.Scope
+	if blockedChange.MatchString(r.Message) && r.Scope != "" {
+		// A mirror set's entry blocks its source through mirrorSourcePolicy:
+		// the finding belongs on that value (often set by an overlay's
+		// patch, where relocation then finds it), not on the source.
+		if o, p := find(cl, old, func(source, value string) bool { return value == want && source == want }); o != nil && (o.IDMS != nil || o.ITMS != nil) {
+			return o, p[:len(p)-1].Child("mirrorSourcePolicy")
+		}
+	}
 	if m := mirrorInMessage.FindStringSubmatch(r.Message); m != nil && r.Scope != "" {
 		if o, p := find(cl, old, func(source, value string) bool { return source == r.Scope && value == m[1] }); o != nil {
 			return o, p
