@@ -3,6 +3,7 @@ package cluster
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -42,6 +43,54 @@ func (c *Cluster) Relocate(fs []lint.Finding) {
 			}
 		}
 	}
+}
+
+// PatchPosition is Relocate for an object read from a stream (`kustomize
+// build DIR | mirrorlint lint -`): it searches the patches of the
+// kustomization in dir and of its bases, last applied first, for the one
+// that sets the value at path to the object's value there. names are the
+// names a patch may target the object by (the built name, the origin
+// file's name). Positions name files relative to the working directory.
+func PatchPosition(dir string, o *manifest.Object, names []string, path manifest.Path, load manifest.Options) (manifest.Position, bool) {
+	want, ok := valueAt(o.Content, path)
+	if !ok {
+		return manifest.Position{}, false
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return manifest.Position{}, false
+	}
+	g := newGraph()
+	if g.get(abs) == nil {
+		return manifest.Position{}, false
+	}
+	kusts, _ := g.closure(abs)
+	c := &Cluster{res: newResolver(load, &namer{}), patches: patchesOf(kusts)}
+	for i := len(c.patches) - 1; i >= 0; i-- {
+		if pos, ok := c.searchPatch(c.patches[i], o, names, path, want); ok {
+			return pos, true
+		}
+	}
+	return manifest.Position{}, false
+}
+
+// patchesOf lists the patch entries of a closure (top-level kustomization
+// first), bases' patches first as kustomize applies them.
+func patchesOf(kusts []*kustFile) []patchRef {
+	var out []patchRef
+	for i := len(kusts) - 1; i >= 0; i-- {
+		k := kusts[i]
+		for _, e := range k.Entries {
+			if e.isPatch() && !e.isRemote() {
+				pr := patchRef{kust: k, e: e}
+				if e.Value != "" {
+					pr.abs = filepath.Clean(filepath.Join(k.Dir, e.Value))
+				}
+				out = append(out, pr)
+			}
+		}
+	}
+	return out
 }
 
 func (c *Cluster) patchPosition(ref lint.ObjectRef, path string) (manifest.Position, bool) {

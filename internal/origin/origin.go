@@ -10,12 +10,15 @@
 package origin
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -59,11 +62,15 @@ func (r *Remapper) Remap(objs []*manifest.Object, fs []lint.Finding) []lint.Find
 	}
 	out := make([]lint.Finding, len(fs))
 	for i, f := range fs {
-		f.Position = r.position(objs, f.Position, f.Object, f.Path)
+		var elsewhere bool
+		f.Position, elsewhere = r.position(objs, f.Position, f.Object, f.Path)
+		if elsewhere {
+			f.Message += fmt.Sprintf(" (the value at %s is set by a kustomize patch or transformer, not in this file; shown at the object it modifies)", f.Path)
+		}
 		if len(f.Related) > 0 {
 			rel := make([]lint.Location, len(f.Related))
 			for j, l := range f.Related {
-				l.Position = r.position(objs, l.Position, l.Object, l.Path)
+				l.Position, _ = r.position(objs, l.Position, l.Object, l.Path)
 				rel[j] = l
 			}
 			f.Related = rel
@@ -82,33 +89,120 @@ func anyOrigin(objs []*manifest.Object) bool {
 	return false
 }
 
-func (r *Remapper) position(objs []*manifest.Object, pos manifest.Position, ref lint.ObjectRef, path string) manifest.Position {
+// position maps one position; elsewhere reports that the value at path is
+// not the origin file's (a patch set it, and no patch was found to hold
+// it), so the position is the origin object rather than a line that does
+// not hold the value.
+func (r *Remapper) position(objs []*manifest.Object, pos manifest.Position, ref lint.ObjectRef, path string) (_ manifest.Position, elsewhere bool) {
 	streamObj := streamObject(objs, pos, ref)
-	if streamObj == nil || streamObj.Origin == "" {
-		return pos
+	// Objects discovery built in-process already sit in their origin file
+	// (File == Origin), with patched values relocated to their patches;
+	// reading the file again would only rename it.
+	if streamObj == nil || streamObj.Origin == "" || streamObj.Origin == streamObj.File {
+		return pos, false
 	}
-	src, o := r.source(streamObj)
+	src, o, file := r.source(streamObj)
 	if src == nil {
 		// The file is not here (built elsewhere, or a remote base): its
 		// name still tells the user more than a line of the stream does.
 		if streamObj.File == "-" || streamObj.File == "" {
-			return manifest.Position{File: filepath.ToSlash(filepath.Clean(streamObj.Origin))}
+			return manifest.Position{File: filepath.ToSlash(filepath.Clean(streamObj.Origin))}, false
 		}
-		return pos
+		return pos, false
 	}
 	if o == nil {
-		return manifest.Position{File: src.name}
+		return manifest.Position{File: src.name}, false
 	}
 	p := manifest.ParsePath(path)
 	if len(p) == 0 {
-		return o.Position()
+		return o.Position(), false
+	}
+	if patched(streamObj, o, p) {
+		if at, ok := r.patchPosition(streamObj, o, p, file); ok {
+			return at, false
+		}
+		return o.Position(), true
 	}
 	// A finding about a key (an unknown field) was positioned on the key in
 	// the stream; position it on the key in the source too.
 	if pos == streamObj.LocateKey(p) && pos != streamObj.Locate(p) {
-		return o.LocateKey(p)
+		return o.LocateKey(p), false
 	}
-	return o.Locate(p)
+	return o.Locate(p), false
+}
+
+// patched reports whether the stream object's value at p is not what the
+// origin file writes there: missing from the file, or another scalar. A
+// container that differs (an entry a patch extended) still sits where the
+// file has it. metadata is left out: name prefixes, labels and the origin
+// annotations themselves change it without any patch.
+func patched(so, o *manifest.Object, p manifest.Path) bool {
+	if p[0] == "metadata" {
+		return false
+	}
+	sv, ok := valueAt(so.Content, p)
+	if !ok {
+		return false
+	}
+	ov, ok := valueAt(o.Content, p)
+	if !ok {
+		return true
+	}
+	switch sv.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	return !reflect.DeepEqual(sv, ov)
+}
+
+// patchPosition looks for the patch that set the value at p among the
+// kustomizations the stream may have been built from: those the origin
+// path, taken relative to them, leads to file from.
+func (r *Remapper) patchPosition(so, o *manifest.Object, p manifest.Path, file string) (manifest.Position, bool) {
+	origin := filepath.FromSlash(so.Origin)
+	if filepath.IsAbs(origin) {
+		return manifest.Position{}, false
+	}
+	dirs := append([]string(nil), r.Roots...)
+	if len(dirs) == 0 {
+		dirs = []string{"."}
+	}
+	if r.Discover {
+		dirs = append(dirs, r.kustomizations(dirs[0])...)
+	}
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		if seen[dir] || filepath.Join(dir, origin) != filepath.Clean(file) {
+			continue
+		}
+		seen[dir] = true
+		if at, ok := cluster.PatchPosition(dir, so, []string{so.Name, o.Name}, p, r.Load); ok {
+			return at, true
+		}
+	}
+	return manifest.Position{}, false
+}
+
+func valueAt(v any, p manifest.Path) (any, bool) {
+	for _, e := range p {
+		switch e := e.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			if v, ok = m[e]; !ok {
+				return nil, false
+			}
+		case int:
+			s, ok := v.([]any)
+			if !ok || e < 0 || e >= len(s) {
+				return nil, false
+			}
+			v = s[e]
+		}
+	}
+	return v, true
 }
 
 // streamObject finds the stream object a position lies on: same file, kind
@@ -139,7 +233,7 @@ func streamObject(objs []*manifest.Object, pos manifest.Position, ref lint.Objec
 // source finds the file an origin path names and the object in it. When
 // the path resolves under several roots (an origin relative to one of many
 // overlays), the file that holds the object wins.
-func (r *Remapper) source(so *manifest.Object) (*sourceFile, *manifest.Object) {
+func (r *Remapper) source(so *manifest.Object) (*sourceFile, *manifest.Object, string) {
 	var firstFile *sourceFile
 	for _, path := range r.candidates(so.Origin) {
 		sf := r.load(path)
@@ -150,10 +244,10 @@ func (r *Remapper) source(so *manifest.Object) (*sourceFile, *manifest.Object) {
 			firstFile = sf
 		}
 		if o := match(sf.objects, so); o != nil {
-			return sf, o
+			return sf, o, path
 		}
 	}
-	return firstFile, nil
+	return firstFile, nil, ""
 }
 
 // load reads an origin file once.
