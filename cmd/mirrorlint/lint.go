@@ -55,6 +55,17 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// Flags are checked before anything is read: a usage error should not
+	// come after a page of loading messages.
+	outputs, err := parseFormats(c.StringSlice("format"))
+	if err != nil {
+		return err
+	}
+	if c.IsSet("fail-on") {
+		if _, err := failOnSeverity(c.String("fail-on"), nil); err != nil {
+			return err
+		}
+	}
 	opts := scope.options(projectOptions(c))
 	p, err := project.Open(opts)
 	if err != nil {
@@ -62,10 +73,6 @@ func runLint(c *cli.Context) error {
 	}
 	warnIfEmpty(c, p)
 	failOn, err := failOnSeverity(c.String("fail-on"), p.Config)
-	if err != nil {
-		return err
-	}
-	outputs, err := parseFormats(c.StringSlice("format"))
 	if err != nil {
 		return err
 	}
