@@ -63,12 +63,12 @@ func newLintScope(c *cli.Context) (*lintScope, error) {
 		// A stream: the context only resolves origin annotations.
 		return s, nil
 	}
-	absDir := realAbs(dir)
+	absDir := manifest.RealPath(dir)
 	for _, a := range args {
 		if a == "-" {
 			return nil, &project.UsageError{Err: fmt.Errorf("--context: \"-\" cannot be mixed with paths")}
 		}
-		p := realAbs(a)
+		p := manifest.RealPath(a)
 		if !within(absDir, p) {
 			return nil, &project.UsageError{Err: fmt.Errorf("%s is outside the context directory %s (see --context)", a, dir)}
 		}
@@ -78,7 +78,7 @@ func newLintScope(c *cli.Context) (*lintScope, error) {
 	// files the way the user would type them.
 	load := dir
 	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(realAbs(wd), absDir); err == nil {
+		if rel, err := filepath.Rel(manifest.RealPath(wd), absDir); err == nil {
 			load = rel
 		}
 	}
@@ -140,7 +140,7 @@ func (s *lintScope) covers(file string) bool {
 	if file == "" || file == "-" {
 		return false
 	}
-	p := realAbs(file)
+	p := manifest.RealPath(file)
 	for _, o := range s.only {
 		if within(o, p) {
 			return true
@@ -220,19 +220,6 @@ func gitTopLevel() string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
-}
-
-// realAbs is the absolute, symlink-free form of p (as far as it exists), so
-// paths from git and from the command line compare equal.
-func realAbs(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return filepath.Clean(p)
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r
-	}
-	return abs
 }
 
 func within(dir, p string) bool {

@@ -98,7 +98,7 @@ func (r *Result) All() []*Cluster { return r.all }
 // is complete: a file outside every tree discovery looked at (a base above
 // the path argument) may be read by clusters it never saw.
 func (r *Result) Readers(file string) ([]*Cluster, bool) {
-	real := realPath(file)
+	real := manifest.RealPath(file)
 	complete := r.roots == nil
 	for _, root := range r.roots {
 		if _, in := under(root, real); in {
@@ -123,10 +123,10 @@ func (c *Cluster) reads(real string) bool {
 	if c.real == nil {
 		c.real = map[string]bool{}
 		for f := range c.inputs {
-			c.real[realPath(f)] = true
+			c.real[manifest.RealPath(f)] = true
 		}
 		for _, d := range c.dirs {
-			c.realDirs = append(c.realDirs, realPath(d))
+			c.realDirs = append(c.realDirs, manifest.RealPath(d))
 		}
 	}
 	if c.real[real] {
@@ -138,18 +138,6 @@ func (c *Cluster) reads(real string) bool {
 		}
 	}
 	return false
-}
-
-// realPath is p absolute and symlink-free, as far as it exists.
-func realPath(p string) string {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return filepath.Clean(p)
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r
-	}
-	return abs
 }
 
 // Includes reports whether file (a path as the user gives it) is one of

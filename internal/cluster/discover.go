@@ -51,7 +51,7 @@ func Discover(opts Options) (*Result, error) {
 		return d.declared(res)
 	}
 	for _, p := range opts.Paths {
-		res.roots = append(res.roots, realPath(p))
+		res.roots = append(res.roots, manifest.RealPath(p))
 	}
 	var err error
 	if !allDirs {

@@ -52,7 +52,7 @@ func (c *Cluster) Relocate(fs []lint.Finding) {
 // names a patch may target the object by (the built name, the origin
 // file's name). Positions name files relative to the working directory.
 func PatchPosition(dir string, o *manifest.Object, names []string, path manifest.Path, load manifest.Options) (manifest.Position, bool) {
-	want, ok := valueAt(o.Content, path)
+	want, ok := path.Lookup(o.Content)
 	if !ok {
 		return manifest.Position{}, false
 	}
@@ -106,8 +106,8 @@ func (c *Cluster) patchPosition(ref lint.ObjectRef, path string) (manifest.Posit
 		return manifest.Position{}, false
 	}
 	p := manifest.ParsePath(path)
-	bv, bok := valueAt(o.Content, p)
-	ov, ook := valueAt(src.Content, p)
+	bv, bok := p.Lookup(o.Content)
+	ov, ook := p.Lookup(src.Content)
 	if !bok || (ook && reflect.DeepEqual(bv, ov)) {
 		return manifest.Position{}, false
 	}
@@ -138,7 +138,7 @@ func (c *Cluster) searchPatch(pr patchRef, o *manifest.Object, names []string, p
 		// already positions precisely.
 		for _, po := range c.res.objects(pr.abs) {
 			if po.Kind == o.Kind && (targeted || contains(names, po.Name)) {
-				if v, ok := valueAt(po.Content, p); ok && reflect.DeepEqual(v, want) {
+				if v, ok := p.Lookup(po.Content); ok && reflect.DeepEqual(v, want) {
 					return po.Locate(p), true
 				}
 			}
@@ -163,7 +163,7 @@ func (c *Cluster) searchPatch(pr patchRef, o *manifest.Object, names []string, p
 			}
 			var content map[string]any
 			if doc.Decode(&content) == nil {
-				if v, ok := valueAt(content, p); ok && reflect.DeepEqual(normalize(v), normalize(want)) {
+				if v, ok := p.Lookup(content); ok && reflect.DeepEqual(normalize(v), normalize(want)) {
 					return entryPos, true
 				}
 			}
@@ -230,28 +230,6 @@ func nodeAt(n *yaml.Node, p manifest.Path) *yaml.Node {
 		}
 	}
 	return n
-}
-
-func valueAt(v any, p manifest.Path) (any, bool) {
-	for _, e := range p {
-		switch e := e.(type) {
-		case string:
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil, false
-			}
-			if v, ok = m[e]; !ok {
-				return nil, false
-			}
-		case int:
-			s, ok := v.([]any)
-			if !ok || e < 0 || e >= len(s) {
-				return nil, false
-			}
-			v = s[e]
-		}
-	}
-	return v, true
 }
 
 // normalize makes YAML-decoded and loader-decoded values comparable by

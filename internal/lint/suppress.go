@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -82,13 +81,7 @@ func (s *suppressions) canonical(file string) string {
 	if c, ok := s.canon[file]; ok {
 		return c
 	}
-	c := filepath.Clean(file)
-	if abs, err := filepath.Abs(file); err == nil {
-		c = abs
-		if real, err := filepath.EvalSymlinks(abs); err == nil {
-			c = real
-		}
-	}
+	c := manifest.RealPath(file)
 	if s.canon == nil {
 		s.canon = map[string]string{}
 	}

@@ -140,11 +140,11 @@ func patched(so, o *manifest.Object, p manifest.Path) bool {
 	if p[0] == "metadata" {
 		return false
 	}
-	sv, ok := valueAt(so.Content, p)
+	sv, ok := p.Lookup(so.Content)
 	if !ok {
 		return false
 	}
-	ov, ok := valueAt(o.Content, p)
+	ov, ok := p.Lookup(o.Content)
 	if !ok {
 		return true
 	}
@@ -181,28 +181,6 @@ func (r *Remapper) patchPosition(so, o *manifest.Object, p manifest.Path, file s
 		}
 	}
 	return manifest.Position{}, false
-}
-
-func valueAt(v any, p manifest.Path) (any, bool) {
-	for _, e := range p {
-		switch e := e.(type) {
-		case string:
-			m, ok := v.(map[string]any)
-			if !ok {
-				return nil, false
-			}
-			if v, ok = m[e]; !ok {
-				return nil, false
-			}
-		case int:
-			s, ok := v.([]any)
-			if !ok || e < 0 || e >= len(s) {
-				return nil, false
-			}
-			v = s[e]
-		}
-	}
-	return v, true
 }
 
 // streamObject finds the stream object a position lies on: same file, kind

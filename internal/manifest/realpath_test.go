@@ -1,0 +1,40 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestRealPathResolvesSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.yaml")
+	if err := os.WriteFile(real, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.yaml")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("symlinks not supported:", err)
+	}
+	want, _ := filepath.EvalSymlinks(real)
+	if got := RealPath(link); got != want {
+		t.Errorf("RealPath(link) = %q, want %q", got, want)
+	}
+	if got := RealPath(filepath.Join(dir, "missing.yaml")); got != filepath.Join(dir, "missing.yaml") {
+		t.Errorf("a missing file keeps its absolute path, got %q", got)
+	}
+}
+
+func TestPathLookup(t *testing.T) {
+	content := map[string]any{"spec": map[string]any{"imageDigestMirrors": []any{
+		map[string]any{"source": "quay.io/a", "mirrors": []any{"m.io/a"}},
+	}}}
+	if v, ok := ParsePath("spec.imageDigestMirrors[0].mirrors[0]").Lookup(content); !ok || v != "m.io/a" {
+		t.Errorf("Lookup = %v, %v", v, ok)
+	}
+	for _, p := range []string{"spec.imageDigestMirrors[1]", "spec.nope", "spec.imageDigestMirrors.source"} {
+		if _, ok := ParsePath(p).Lookup(content); ok {
+			t.Errorf("Lookup(%s) found a value", p)
+		}
+	}
+}
