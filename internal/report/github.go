@@ -14,8 +14,6 @@ import (
 // per job); the rest of the workflow commands are silently dropped.
 const githubAnnotationLimit = 10
 
-func init() { register("github", func() Writer { return githubWriter{} }) }
-
 // githubWriter prints GitHub Actions workflow commands, which the runner
 // turns into annotations on the pull request's changed lines.
 type githubWriter struct{ opts Options }

@@ -10,8 +10,6 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 )
 
-func init() { register("junit", func() Writer { return junitWriter{} }) }
-
 // junitWriter prints one test suite per file and one test case per rule in
 // it, the shape CI systems (GitLab, Jenkins, Azure) show as "rule X failed
 // on file Y". A rule with only suppressed findings is a skipped case.

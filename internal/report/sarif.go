@@ -23,8 +23,6 @@ const (
 	toolURI      = "https://github.com/mirrorlint/mirrorlint"
 )
 
-func init() { register("sarif", func() Writer { return sarifWriter{} }) }
-
 type sarifWriter struct{ opts Options }
 
 func (w sarifWriter) Configure(o Options) Writer { w.opts = o; return w }
