@@ -55,8 +55,9 @@ func runResolve(c *cli.Context) error {
 		return err
 	}
 	warnNothingRead(c.App.ErrWriter, p, opts.Paths)
-	if n := len(manifest.Errors(p.Set.Problems)); n > 0 {
-		for _, pr := range manifest.Errors(p.Set.Problems) {
+	if errs := manifest.Errors(p.Problems()); len(errs) > 0 {
+		n := len(errs)
+		for _, pr := range errs {
 			c.App.ErrWriter.Write([]byte(pr.String() + "\n"))
 		}
 		return fail(exitUsage, "cannot resolve: %d unreadable input(s) (see above)", n)

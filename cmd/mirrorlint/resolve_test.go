@@ -51,3 +51,13 @@ func TestResolveCommand(t *testing.T) {
 		}
 	}
 }
+
+// A kustomization that does not build leaves its cluster empty: resolve
+// must not answer for an empty tree.
+func TestResolveRefusesAnUnbuildableKustomization(t *testing.T) {
+	tree := writeTree(t, map[string]string{"kustomization.yaml": "resources: [missing.yaml]\n"})
+	r := mlRun(t, "", "resolve", "--config", "none", "quay.io/a/b:1", tree)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "kustomization.yaml:") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}

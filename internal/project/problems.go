@@ -1,0 +1,28 @@
+package project
+
+import "github.com/mirrorlint/mirrorlint/internal/manifest"
+
+// Problems is every loading problem of the project, each once: the
+// loader's and every cluster's own (a kustomization that fails to build is
+// recorded on its cluster only). A command that answers for the whole tree
+// (render, diff, resolve) treats the failures among them (manifest.Errors)
+// as unreadable input, because half a tree gives a wrong answer.
+func (p *Project) Problems() []manifest.Problem {
+	var out []manifest.Problem
+	seen := map[string]bool{}
+	add := func(prs []manifest.Problem) {
+		for _, pr := range prs {
+			if k := pr.Code + "\x00" + pr.String(); !seen[k] {
+				seen[k] = true
+				out = append(out, pr)
+			}
+		}
+	}
+	if p.Set != nil {
+		add(p.Set.Problems)
+	}
+	for _, cl := range p.Clusters {
+		add(cl.Problems)
+	}
+	return out
+}
