@@ -45,5 +45,6 @@ func projectOptions(c *cli.Context) project.Options {
 		OpenShiftVersion: c.String(versionFlag.Name),
 		MaxFileSize:      c.Int64(maxFileSizeFlag.Name),
 		Cluster:          c.String(clusterFlag.Name),
+		Stdin:            c.App.Reader,
 	}
 }

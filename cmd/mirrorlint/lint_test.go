@@ -277,3 +277,12 @@ func TestLintBaseBrokenAtRevisionWarns(t *testing.T) {
 		t.Fatalf("no warning about the unreadable base (exit %d):\n%s", r.code, r.stderr)
 	}
 }
+
+// `lint -` reads the stream the command line was given.
+func TestLintReadsTheGivenStdin(t *testing.T) {
+	idms := "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/Org/app, mirrors: [m.io/org/app]}\n"
+	r := mlRun(t, idms, "lint", "--config", "none", "-")
+	if r.code != exitFindings || !strings.Contains(r.stdout, "-:6:") || !strings.Contains(r.stdout, "repository-lowercase") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

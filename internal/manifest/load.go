@@ -27,6 +27,9 @@ type Options struct {
 	// name at any depth, like .gitignore. A matching directory is not
 	// entered. Explicit file arguments are matched as given.
 	Exclude []string
+	// Stdin is what the path "-" reads; nil means os.Stdin. The command
+	// line passes its own reader so that tests drive it in-process.
+	Stdin io.Reader
 }
 
 func (o Options) maxFileSize() int64 {
@@ -61,7 +64,11 @@ func Load(paths []string, opts Options) (*Set, error) {
 			return nil, err
 		}
 	}
-	return runJobs(w.items, opts, os.Stdin), nil
+	stdin := opts.Stdin
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	return runJobs(w.items, opts, stdin), nil
 }
 
 // LoadReader reads one stream (for example standard input, or a file the

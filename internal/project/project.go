@@ -5,6 +5,7 @@ package project
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,6 +28,8 @@ type Options struct {
 	MaxFileSize      int64
 	// Cluster selects one cluster by name when the tree has several.
 	Cluster string
+	// Stdin is what the path "-" reads; nil means os.Stdin.
+	Stdin io.Reader
 }
 
 // Project is an opened tree.
@@ -111,7 +114,7 @@ func Open(opts Options) (*Project, error) {
 	res, err := cluster.Discover(cluster.Options{
 		Paths:  opts.Paths,
 		Config: cfg,
-		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude},
+		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin},
 	})
 	if err != nil {
 		return nil, &UsageError{Err: err}
