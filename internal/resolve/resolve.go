@@ -249,7 +249,9 @@ func loadConfig(conf, dropIn []byte) (*types.SystemContext, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cleanup := func() { os.RemoveAll(dir) }
+	// containers/image caches every config path it loads, process-wide;
+	// the path is gone after cleanup, so drop the cache entry too.
+	cleanup := func() { os.RemoveAll(dir); sysregistriesv2.InvalidateCache() }
 	d := filepath.Join(dir, "registries.conf.d")
 	if err := os.Mkdir(d, 0o700); err != nil {
 		cleanup()
