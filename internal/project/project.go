@@ -37,7 +37,6 @@ type Project struct {
 	Config   *config.Config
 	Set      *manifest.Set
 	Clusters []*lint.Cluster
-	Settings lint.Settings
 	// Discovery is how the clusters were found (see `mirrorlint clusters`).
 	Discovery *cluster.Result
 
@@ -107,8 +106,9 @@ func Open(opts Options) (*Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	settings, err := ResolveSettings(opts, cfg)
-	if err != nil {
+	// The global settings are checked before anything is read, so a bad
+	// flag or config value fails fast; each cluster resolves its own below.
+	if _, err := ResolveSettings(opts, cfg); err != nil {
 		return nil, err
 	}
 	res, err := cluster.Discover(cluster.Options{
@@ -119,7 +119,7 @@ func Open(opts Options) (*Project, error) {
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
-	p := &Project{Config: cfg, Set: res.Set, Settings: settings, Discovery: res, found: map[*lint.Cluster]*cluster.Cluster{}}
+	p := &Project{Config: cfg, Set: res.Set, Discovery: res, found: map[*lint.Cluster]*cluster.Cluster{}}
 	for _, d := range res.Clusters {
 		s, err := clusterSettings(opts, cfg, d)
 		if err != nil {
