@@ -32,40 +32,63 @@ type Verdict struct {
 
 // Reason is one change and its consequence.
 type Reason struct {
-	File    string
-	Scope   string // registry scope (prefix, else location), "" when file-wide
+	File  string
+	Scope string // registry scope (prefix, else location), "" when file-wide
+	// Field is what changed (one of the Field constants), so that callers
+	// can place the reason without parsing Message.
+	Field string
+	// Mirror is the mirror location the change is about, "" when it is not
+	// about one mirror.
+	Mirror  string
 	Message string
 	Drain   bool // whether this change on its own forces a drain
 }
+
+// Reason fields.
+const (
+	FieldSearch         = "search"           // unqualified-search-registries in registries.conf
+	FieldScopeAdded     = "scope-added"      // a registry scope added
+	FieldScopeRemoved   = "scope-removed"    // a registry scope removed
+	FieldPrefix         = "prefix"           // a scope's prefix changed
+	FieldLocation       = "location"         // a scope's location changed
+	FieldBlocked        = "blocked"          // a scope's blocked flag changed
+	FieldInsecure       = "insecure"         // a scope's insecure flag changed
+	FieldMirrorAdded    = "mirror-added"     // a mirror added to an existing scope
+	FieldMirrorRemoved  = "mirror-removed"   // a mirror removed from a scope
+	FieldPullFromMirror = "pull-from-mirror" // a mirror's pull-from-mirror changed
+	FieldMirrors        = "mirrors"          // mirrors reordered or their flags changed
+	FieldRewritten      = "rewritten"        // registries.conf bytes changed, content equivalent
+	FieldSearchDropIn   = "search-drop-in"   // the search-registries drop-in
+	FieldPolicy         = "policy"           // policy.json
+)
 
 // Compare returns the verdict for a node moving from old to new. A nil
 // Output stands for "MCO writes nothing": the template registries.conf and
 // no drop-in. (When MCO refuses to render, nodes keep the previous files:
 // pass the previous Output as new.)
 func Compare(old, new *render.Output) Verdict {
-	oldConf, oldSearch := files(old)
-	newConf, newSearch := files(new)
+	oldSearch, newSearch := old.NodeSearchRegistriesConf(), new.NodeSearchRegistriesConf()
 	var v Verdict
 
-	if !bytes.Equal(oldConf, newConf) {
+	if oldConf, newConf := old.NodeRegistriesConf(), new.NodeRegistriesConf(); !bytes.Equal(oldConf, newConf) {
 		reasons := registriesChanges(oldConf, newConf)
 		if len(reasons) == 0 {
-			reasons = []Reason{{File: RegistriesConfPath, Message: "registries.conf rewritten with equivalent content; CRI-O is reloaded"}}
+			reasons = []Reason{{File: RegistriesConfPath, Field: FieldRewritten, Message: "registries.conf rewritten with equivalent content; CRI-O is reloaded"}}
 		}
 		v.Reasons = append(v.Reasons, reasons...)
 	}
 
 	switch {
 	case oldSearch == nil && newSearch != nil:
-		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Drain: true,
+		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Field: FieldSearchDropIn, Drain: true,
 			Message: "search-registries drop-in added: no NodeDisruptionPolicy covers it, so nodes drain and reboot"})
 		v.Reboot = true
 	case oldSearch != nil && newSearch == nil:
-		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Drain: true,
+		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Field: FieldSearchDropIn, Drain: true,
 			Message: "search-registries drop-in removed: nodes drain and reboot"})
 		v.Reboot = true
 	case !bytes.Equal(oldSearch, newSearch):
-		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Drain: true,
+		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Field: FieldSearchDropIn, Drain: true,
 			Message: "search-registries drop-in changed: nodes drain and reboot"})
 		v.Reboot = true
 	}
@@ -74,7 +97,7 @@ func Compare(old, new *render.Output) Verdict {
 	// crio" action: whatever changed in it, the node is not drained.
 	// Without a generated file the node keeps the template, so a file
 	// written or dropped is a change too.
-	if oldPolicy, newPolicy := policyOf(old), policyOf(new); !bytes.Equal(oldPolicy, newPolicy) {
+	if oldPolicy, newPolicy := old.NodePolicyJSON(), new.NodePolicyJSON(); !bytes.Equal(oldPolicy, newPolicy) {
 		msg := "policy.json changed (blocked or allowed registries): CRI-O is reloaded"
 		switch {
 		case old == nil || old.PolicyJSON == nil:
@@ -82,7 +105,7 @@ func Compare(old, new *render.Output) Verdict {
 		case new == nil || new.PolicyJSON == nil:
 			msg = "policy.json back to the template (no blocked or allowed registries left): CRI-O is reloaded"
 		}
-		v.Reasons = append(v.Reasons, Reason{File: PolicyJSONPath, Message: msg})
+		v.Reasons = append(v.Reasons, Reason{File: PolicyJSONPath, Field: FieldPolicy, Message: msg})
 	}
 
 	for _, r := range v.Reasons {
@@ -91,23 +114,4 @@ func Compare(old, new *render.Output) Verdict {
 		}
 	}
 	return v
-}
-
-func files(o *render.Output) (conf, search []byte) {
-	if o == nil {
-		return render.Template(), nil
-	}
-	conf = o.RegistriesConf
-	if conf == nil {
-		conf = render.Template()
-	}
-	return conf, o.SearchRegistriesConf
-}
-
-// policyOf is the policy.json the node holds after o.
-func policyOf(o *render.Output) []byte {
-	if o == nil || o.PolicyJSON == nil {
-		return render.TemplatePolicyJSON()
-	}
-	return o.PolicyJSON
 }

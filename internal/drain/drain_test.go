@@ -74,3 +74,25 @@ func TestCompare(t *testing.T) {
 		})
 	}
 }
+
+// Reasons carry what changed and which mirror, so that callers place them
+// without parsing the message.
+func TestReasonFields(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		old, new      *render.Output
+		field, mirror string
+	}{
+		{"remove mirror", conf(regA + mDig + nDig), conf(regA + mDig), FieldMirrorRemoved, "n.io/a"},
+		{"add tag mirror", conf(regA + mDig), conf(regA + mDig + nTag), FieldMirrorAdded, "n.io/a"},
+		{"block existing", conf(regA + mDig), conf(regA + blk + mDig), FieldBlocked, ""},
+		{"remove scope", conf(regA + mDig), conf(""), FieldScopeRemoved, ""},
+		{"new tag scope", conf(""), conf(regA + mTag), FieldScopeAdded, "m.io/a"},
+		{"digest to tag", conf(regA + mDig), conf(regA + mTag), FieldPullFromMirror, "m.io/a"},
+	} {
+		v := Compare(tc.old, tc.new)
+		if len(v.Reasons) != 1 || v.Reasons[0].Field != tc.field || v.Reasons[0].Mirror != tc.mirror || v.Reasons[0].Scope != "q.io/a" {
+			t.Errorf("%s: %+v, want field %q mirror %q", tc.name, v.Reasons, tc.field, tc.mirror)
+		}
+	}
+}

@@ -32,30 +32,30 @@ func registriesChanges(oldData, newData []byte) []Reason {
 	}
 
 	var out []Reason
-	add := func(scope string, drain bool, format string, args ...any) {
-		out = append(out, Reason{File: RegistriesConfPath, Scope: scope, Drain: drain, Message: fmt.Sprintf(format, args...)})
+	add := func(scope, field, mirror string, drain bool, format string, args ...any) {
+		out = append(out, Reason{File: RegistriesConfPath, Scope: scope, Field: field, Mirror: mirror, Drain: drain, Message: fmt.Sprintf(format, args...)})
 	}
 
 	oldSearch, newSearch := oldConf.UnqualifiedSearchRegistries, newConf.UnqualifiedSearchRegistries
 	switch {
 	case len(oldSearch) > len(newSearch):
-		add("", true, "unqualified-search-registries lost entries: %q became %q", oldSearch, newSearch)
+		add("", FieldSearch, "", true, "unqualified-search-registries lost entries: %q became %q", oldSearch, newSearch)
 	default:
 		for i, s := range oldSearch {
 			if newSearch[i] != s {
-				add("", true, "unqualified-search-registries no longer start with %q in the same order (now %q)", oldSearch, newSearch)
+				add("", FieldSearch, "", true, "unqualified-search-registries no longer start with %q in the same order (now %q)", oldSearch, newSearch)
 				break
 			}
 		}
 		if len(newSearch) > len(oldSearch) && len(out) == 0 {
-			add("", false, "unqualified-search-registries appended %q", newSearch[len(oldSearch):])
+			add("", FieldSearch, "", false, "unqualified-search-registries appended %q", newSearch[len(oldSearch):])
 		}
 	}
 
 	oldRegs, newRegs := byScope(oldConf.Registries), byScope(newConf.Registries)
 	for _, scope := range sortedKeys(oldRegs) {
 		if _, ok := newRegs[scope]; !ok {
-			add(scope, true, "registry %s removed", scope)
+			add(scope, FieldScopeRemoved, "", true, "registry %s removed", scope)
 		}
 	}
 	for _, scope := range sortedKeys(newRegs) {
@@ -64,15 +64,15 @@ func registriesChanges(oldData, newData []byte) []Reason {
 		if !existed {
 			switch {
 			case len(nr.Mirrors) == 0 && !nr.MirrorByDigestOnly:
-				add(scope, true, "registry %s added without mirrors (an insecure or blocked scope)", scope)
+				add(scope, FieldScopeAdded, "", true, "registry %s added without mirrors (an insecure or blocked scope)", scope)
 			case !allDigestOnly(nr):
 				for _, m := range nr.Mirrors {
 					if m.PullFromMirror != sysregistriesv2.MirrorByDigestOnly {
-						add(scope, true, "registry %s added with mirror %s pull-from-mirror %q, not digest-only", scope, m.Location, m.PullFromMirror)
+						add(scope, FieldScopeAdded, m.Location, true, "registry %s added with mirror %s pull-from-mirror %q, not digest-only", scope, m.Location, m.PullFromMirror)
 					}
 				}
 			default:
-				add(scope, false, "registry %s added with digest-only mirrors", scope)
+				add(scope, FieldScopeAdded, "", false, "registry %s added with digest-only mirrors", scope)
 			}
 			continue
 		}
@@ -81,42 +81,42 @@ func registriesChanges(oldData, newData []byte) []Reason {
 		}
 		before := len(out)
 		if or.Prefix != nr.Prefix {
-			add(scope, true, "registry %s: prefix changed from %q to %q", scope, or.Prefix, nr.Prefix)
+			add(scope, FieldPrefix, "", true, "registry %s: prefix changed from %q to %q", scope, or.Prefix, nr.Prefix)
 		}
 		if or.Location != nr.Location {
-			add(scope, true, "registry %s: location changed from %q to %q", scope, or.Location, nr.Location)
+			add(scope, FieldLocation, "", true, "registry %s: location changed from %q to %q", scope, or.Location, nr.Location)
 		}
 		if or.Blocked != nr.Blocked {
-			add(scope, true, "registry %s: blocked changed from %t to %t", scope, or.Blocked, nr.Blocked)
+			add(scope, FieldBlocked, "", true, "registry %s: blocked changed from %t to %t", scope, or.Blocked, nr.Blocked)
 		}
 		if or.Insecure != nr.Insecure {
-			add(scope, true, "registry %s: insecure changed from %t to %t", scope, or.Insecure, nr.Insecure)
+			add(scope, FieldInsecure, "", true, "registry %s: insecure changed from %t to %t", scope, or.Insecure, nr.Insecure)
 		}
 		oldM, newM := firstByLocation(or.Mirrors), firstByLocation(nr.Mirrors)
 		for _, m := range or.Mirrors {
 			if _, ok := newM[m.Location]; !ok {
-				add(scope, true, "registry %s: mirror %s removed", scope, m.Location)
+				add(scope, FieldMirrorRemoved, m.Location, true, "registry %s: mirror %s removed", scope, m.Location)
 			}
 		}
 		for _, m := range nr.Mirrors {
 			if om, ok := oldM[m.Location]; ok {
 				if m.PullFromMirror != om.PullFromMirror {
 					if m.PullFromMirror != sysregistriesv2.MirrorByDigestOnly {
-						add(scope, true, "registry %s: mirror %s pull-from-mirror changed from %q to %q", scope, m.Location, om.PullFromMirror, m.PullFromMirror)
+						add(scope, FieldPullFromMirror, m.Location, true, "registry %s: mirror %s pull-from-mirror changed from %q to %q", scope, m.Location, om.PullFromMirror, m.PullFromMirror)
 					} else {
-						add(scope, false, "registry %s: mirror %s pull-from-mirror changed from %q to digest-only", scope, m.Location, om.PullFromMirror)
+						add(scope, FieldPullFromMirror, m.Location, false, "registry %s: mirror %s pull-from-mirror changed from %q to digest-only", scope, m.Location, om.PullFromMirror)
 					}
 				}
 				continue
 			}
 			if m.PullFromMirror != sysregistriesv2.MirrorByDigestOnly && !nr.MirrorByDigestOnly {
-				add(scope, true, "registry %s: mirror %s added with pull-from-mirror %q, not digest-only", scope, m.Location, m.PullFromMirror)
+				add(scope, FieldMirrorAdded, m.Location, true, "registry %s: mirror %s added with pull-from-mirror %q, not digest-only", scope, m.Location, m.PullFromMirror)
 			} else {
-				add(scope, false, "registry %s: digest-only mirror %s added", scope, m.Location)
+				add(scope, FieldMirrorAdded, m.Location, false, "registry %s: digest-only mirror %s added", scope, m.Location)
 			}
 		}
 		if len(out) == before {
-			add(scope, false, "registry %s: mirrors reordered or mirror flags changed", scope)
+			add(scope, FieldMirrors, "", false, "registry %s: mirrors reordered or mirror flags changed", scope)
 		}
 	}
 	return out

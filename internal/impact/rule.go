@@ -3,7 +3,6 @@ package impact
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 
 	"github.com/mirrorlint/mirrorlint/internal/drain"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
@@ -94,16 +93,11 @@ func DrainFindings(oldCl, newCl *lint.Cluster) []lint.Finding {
 	return out
 }
 
-var (
-	mirrorInMessage = regexp.MustCompile(`mirror (\S+) `)
-	blockedChange   = regexp.MustCompile(`: blocked changed from`)
-)
-
 // locate finds the value a reason is about in cl, preferring objects that
 // differ from their namesake in old (the ones the change touched).
 func locate(r drain.Reason, old, cl *lint.Cluster) (*manifest.Object, manifest.Path) {
 	want := r.Scope
-	if blockedChange.MatchString(r.Message) && r.Scope != "" {
+	if r.Field == drain.FieldBlocked && r.Scope != "" {
 		// A mirror set's entry blocks its source through mirrorSourcePolicy:
 		// the finding belongs on that value (often set by an overlay's
 		// patch, where relocation then finds it), not on the source.
@@ -111,8 +105,8 @@ func locate(r drain.Reason, old, cl *lint.Cluster) (*manifest.Object, manifest.P
 			return o, p[:len(p)-1].Child("mirrorSourcePolicy")
 		}
 	}
-	if m := mirrorInMessage.FindStringSubmatch(r.Message); m != nil && r.Scope != "" {
-		if o, p := find(cl, old, func(source, value string) bool { return source == r.Scope && value == m[1] }); o != nil {
+	if r.Mirror != "" && r.Scope != "" {
+		if o, p := find(cl, old, func(source, value string) bool { return source == r.Scope && value == r.Mirror }); o != nil {
 			return o, p
 		}
 	}
