@@ -62,7 +62,9 @@ const (
 	FieldPolicy         = "policy"           // policy.json
 )
 
-// Compare returns the verdict for a node moving from old to new. A nil
+// Compare returns the verdict for a node moving from old to new; it
+// compares the registries.conf bytes and, when they differ, the decoded
+// Configs render keeps next to them. A nil
 // Output stands for "MCO writes nothing": the template registries.conf and
 // no drop-in. (When MCO refuses to render, nodes keep the previous files:
 // pass the previous Output as new.)
@@ -70,8 +72,8 @@ func Compare(old, new *render.Output) Verdict {
 	oldSearch, newSearch := old.NodeSearchRegistriesConf(), new.NodeSearchRegistriesConf()
 	var v Verdict
 
-	if oldConf, newConf := old.NodeRegistriesConf(), new.NodeRegistriesConf(); !bytes.Equal(oldConf, newConf) {
-		reasons := registriesChanges(oldConf, newConf)
+	if !bytes.Equal(old.NodeRegistriesConf(), new.NodeRegistriesConf()) {
+		reasons := registriesChanges(old.NodeConfig(), new.NodeConfig())
 		if len(reasons) == 0 {
 			reasons = []Reason{{File: RegistriesConfPath, Field: FieldRewritten, Message: "registries.conf rewritten with equivalent content; CRI-O is reloaded"}}
 		}

@@ -11,8 +11,13 @@ func FuzzCompare(f *testing.F) {
 	f.Add([]byte(render.Template()), []byte("[[registry]]\nprefix = \"*.a\"\n"), []byte(nil), []byte(nil))
 	f.Add([]byte("[[["), []byte(""), []byte("a"), []byte("a"))
 	f.Fuzz(func(t *testing.T, oldConf, newConf, oldSearch, newSearch []byte) {
-		old := &render.Output{RegistriesConf: oldConf, SearchRegistriesConf: oldSearch}
-		cur := &render.Output{RegistriesConf: newConf, SearchRegistriesConf: newSearch}
+		oldC, err1 := render.DecodeConf(oldConf)
+		newC, err2 := render.DecodeConf(newConf)
+		if err1 != nil || err2 != nil {
+			t.Skip("render only writes files that decode")
+		}
+		old := &render.Output{RegistriesConf: oldConf, SearchRegistriesConf: oldSearch, Config: oldC}
+		cur := &render.Output{RegistriesConf: newConf, SearchRegistriesConf: newSearch, Config: newC}
 		v := Compare(old, cur)
 		anyDrain := false
 		for _, r := range v.Reasons {

@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
-	"github.com/mirrorlint/mirrorlint/internal/render"
 )
 
 // registriesChanges compares two registries.conf files the way the MCD's
@@ -21,16 +20,11 @@ import (
 // removed, its prefix/location/blocked/insecure changed, a mirror removed,
 // a mirror switched to anything but digest-only, a new non-digest-only
 // mirror, a new scope without mirrors.
-func registriesChanges(oldData, newData []byte) []Reason {
-	oldConf, err := render.DecodeConf(oldData)
-	if err != nil {
-		return []Reason{{File: RegistriesConfPath, Drain: true, Message: fmt.Sprintf("old registries.conf does not decode (%v): the daemon fails the update", err)}}
-	}
-	newConf, err := render.DecodeConf(newData)
-	if err != nil {
-		return []Reason{{File: RegistriesConfPath, Drain: true, Message: fmt.Sprintf("new registries.conf does not decode (%v): the daemon fails the update", err)}}
-	}
-
+//
+// The configurations are render's own (Output.Config), which equal what a
+// toml decode of the rendered bytes gives, but for empty mirror lists: byScope
+// treats an empty list and none alike, as the decoded files do.
+func registriesChanges(oldConf, newConf sysregistriesv2.V2RegistriesConf) []Reason {
 	var out []Reason
 	add := func(scope, field, mirror string, drain bool, format string, args ...any) {
 		out = append(out, Reason{File: RegistriesConfPath, Scope: scope, Field: field, Mirror: mirror, Drain: drain, Message: fmt.Sprintf(format, args...)})
@@ -130,6 +124,9 @@ func byScope(regs []sysregistriesv2.Registry) map[string]sysregistriesv2.Registr
 		scope := r.Location
 		if r.Prefix != "" {
 			scope = r.Prefix
+		}
+		if len(r.Mirrors) == 0 {
+			r.Mirrors = nil // as decoded: an empty list is no list
 		}
 		m[scope] = r
 	}
