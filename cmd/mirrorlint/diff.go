@@ -123,7 +123,7 @@ func runDiff(c *cli.Context) error {
 	if format == "text" || format == "json" {
 		err = writeDiff(c.App.Writer, format, res)
 	} else {
-		err = writeDiffReport(c.App.Writer, format, impact.Findings(oldP.Project, newP.Project, iopts))
+		err = writeDiffReport(c.App.Writer, format, res.Findings())
 	}
 	if err != nil {
 		return fail(exitUsage, "%v", err)

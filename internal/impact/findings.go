@@ -32,21 +32,17 @@ Fix: ` + "`mirrorlint lint`" + ` reports the offending value under the rule that
 // as DrainFindings does, and one render-refused error per side MCO would
 // refuse. An old-side refusal names its place (a REV:path for --base) in
 // the message rather than as the position: that file is not in the
-// checkout a CI viewer annotates.
-func Findings(oldP, newP *project.Project, opts Options) []lint.Finding {
+// checkout a CI viewer annotates. It reuses the renders and verdicts
+// Compare made.
+func (res *Result) Findings() []lint.Finding {
 	var out []lint.Finding
-	pairs := pairClusters(oldP, newP, opts)
-	for _, pair := range pairs {
-		label := ""
-		if len(pairs) > 1 {
-			label = pair[1].Name
-		}
+	for _, pair := range res.pairs {
 		var fs []lint.Finding
 		for _, side := range []struct {
 			name string
-			cl   *lint.Cluster
-		}{{"old", pair[0]}, {"new", pair[1]}} {
-			r := project.Render(side.cl)
+			r    *project.Rendered
+		}{{"old", pair.old}, {"new", pair.new}} {
+			r := side.r
 			if r.Refusal == nil {
 				continue
 			}
@@ -58,8 +54,8 @@ func Findings(oldP, newP *project.Project, opts Options) []lint.Finding {
 			} else {
 				f.Message = "MCO would refuse to render the old tree, so no drain verdict can be given: " + r.Refusal.Error()
 				if pos.File != "" {
-					if opts.OldName != nil {
-						pos.File = opts.OldName(pos.File)
+					if res.oldName != nil {
+						pos.File = res.oldName(pos.File)
 					}
 					f.Message += fmt.Sprintf(" (at %s)", pos)
 				}
@@ -67,11 +63,11 @@ func Findings(oldP, newP *project.Project, opts Options) []lint.Finding {
 			fs = append(fs, f)
 		}
 		if len(fs) == 0 {
-			fs = DrainFindings(pair[0], pair[1])
+			fs = DrainFindings(pair.old, pair.new, pair.verdict)
 		}
 		for i := range fs {
-			if label != "" {
-				fs[i].Clusters = []string{label}
+			if pair.label != "" {
+				fs[i].Clusters = []string{pair.label}
 			}
 		}
 		out = append(out, fs...)

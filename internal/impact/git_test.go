@@ -110,7 +110,7 @@ func TestCheckoutFromSubdirectory(t *testing.T) {
 		t.Fatalf("diff:\n%s", f.Diff)
 	}
 
-	fs := DrainFindings(oldP.Clusters[0], newP.Clusters[0])
+	fs := drainAgainst(oldP.Clusters[0], project.Render(newP.Clusters[0]))
 	if len(fs) == 0 {
 		t.Fatal("no drain-on-change finding")
 	}

@@ -45,6 +45,17 @@ type Result struct {
 	Files map[string]*File `json:"files"`
 	// Refused lists the sides MCO would refuse to render.
 	Refused []Refusal `json:"refused,omitempty"`
+
+	// pairs keeps each pair's renders and verdict for Findings.
+	pairs   []pairResult
+	oldName func(string) string
+}
+
+// pairResult is one pair of clusters as Compare rendered and judged it.
+type pairResult struct {
+	label    string // the cluster's name when the trees hold several
+	old, new *project.Rendered
+	verdict  drain.Verdict // zero when either side is refused
 }
 
 // Reason is one change and what it makes the node do.
@@ -99,14 +110,14 @@ type Options struct {
 // each side holds one cluster they pair whatever their names. A cluster on
 // one side only is compared with an empty cluster (no mirror objects).
 func Compare(oldP, newP *project.Project, opts Options) *Result {
-	res := &Result{Files: map[string]*File{}, Reasons: []Reason{}}
+	res := &Result{Files: map[string]*File{}, Reasons: []Reason{}, oldName: opts.OldName}
 	pairs := pairClusters(oldP, newP, opts)
 	for _, pair := range pairs {
 		label := ""
 		if len(pairs) > 1 {
 			label = pair[1].Name
 		}
-		res.compareCluster(pair[0], pair[1], label, opts.OldName)
+		res.pairs = append(res.pairs, res.compareCluster(pair[0], pair[1], label, opts.OldName))
 	}
 	res.Action = action(res)
 	return res
@@ -155,8 +166,9 @@ func pairClusters(oldP, newP *project.Project, opts Options) [][2]*lint.Cluster 
 
 // compareCluster adds one pair's verdict; label is the cluster's name when
 // the trees hold several (it then prefixes file keys and tags reasons).
-func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, label string, oldName func(string) string) {
+func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, label string, oldName func(string) string) pairResult {
 	oldR, newR := project.Render(oldCl), project.Render(newCl)
+	pr := pairResult{label: label, old: oldR, new: newR}
 	refused := false
 	for _, side := range []struct {
 		name string
@@ -174,7 +186,7 @@ func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, label string, oldN
 		res.Refused = append(res.Refused, Refusal{Side: side.name, Cluster: label, Reason: side.r.Refusal.Error(), Position: pos})
 	}
 	if refused {
-		return
+		return pr
 	}
 	key := func(path string) string {
 		if label != "" {
@@ -182,23 +194,19 @@ func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, label string, oldN
 		}
 		return path
 	}
-	res.Files[key(RegistriesConfPath)] = fileChange(RegistriesConfPath, confOf(oldR.Output), confOf(newR.Output), source(oldR.Output), source(newR.Output))
-	res.Files[key(SearchDropInPath)] = fileChange(SearchDropInPath, oldR.Output.SearchRegistriesConf, newR.Output.SearchRegistriesConf, dropInSource(oldR.Output), dropInSource(newR.Output))
-	res.Files[key(PolicyJSONPath)] = fileChange(PolicyJSONPath, policyOf(oldR.Output), policyOf(newR.Output), policySource(oldR.Output), policySource(newR.Output))
+	o, n := oldR.Output, newR.Output
+	res.Files[key(RegistriesConfPath)] = fileChange(RegistriesConfPath, o.NodeRegistriesConf(), n.NodeRegistriesConf(), source(o), source(n))
+	res.Files[key(SearchDropInPath)] = fileChange(SearchDropInPath, o.NodeSearchRegistriesConf(), n.NodeSearchRegistriesConf(), dropInSource(o), dropInSource(n))
+	res.Files[key(PolicyJSONPath)] = fileChange(PolicyJSONPath, o.NodePolicyJSON(), n.NodePolicyJSON(), policySource(o), policySource(n))
 
-	v := drain.Compare(oldR.Output, newR.Output)
+	v := drain.Compare(o, n)
+	pr.verdict = v
 	res.Drain = res.Drain || v.Drain
 	res.Reboot = res.Reboot || v.Reboot
 	for _, r := range v.Reasons {
 		res.Reasons = append(res.Reasons, Reason{Cluster: label, File: r.File, Scope: r.Scope, Message: r.Message, Drain: r.Drain})
 	}
-}
-
-func confOf(o *render.Output) []byte {
-	if o.RegistriesConf == nil {
-		return render.Template()
-	}
-	return o.RegistriesConf
+	return pr
 }
 
 func source(o *render.Output) string {
@@ -206,14 +214,6 @@ func source(o *render.Output) string {
 		return "generated"
 	}
 	return "template"
-}
-
-// policyOf is the node's policy.json: MCO's, else the template's.
-func policyOf(o *render.Output) []byte {
-	if o.PolicyJSON == nil {
-		return render.TemplatePolicyJSON()
-	}
-	return o.PolicyJSON
 }
 
 func policySource(o *render.Output) string {

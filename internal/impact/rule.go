@@ -43,7 +43,8 @@ the node files and every reason.`,
 			if old == nil {
 				return
 			}
-			for _, f := range DrainFindings(old, c.Cluster) {
+			cur := &project.Rendered{Cluster: c.Cluster, Input: c.Input, Output: c.Rendered, Refusal: c.Refusal}
+			for _, f := range drainAgainst(old, cur) {
 				g := c.ReportAt(f.Position, "%s", f.Message)
 				g.Object, g.Path, g.Related = f.Object, f.Path, f.Related
 			}
@@ -51,26 +52,19 @@ the node files and every reason.`,
 	}
 }
 
-// DrainFindings compares two states of one cluster and returns one warning
-// per change that drains the nodes, positioned on the object in the new
-// state that carries the changed scope (the source, mirror or Image list
+// DrainFindings turns the verdict v on two renders of one cluster into one
+// warning per change that drains the nodes, positioned on the object in the
+// new state that carries the changed scope (the source, mirror or Image list
 // entry) when there is one. Nothing is returned when either side is refused
 // by MCO (the render rules report that) or does not load whole (a side
 // missing a file or a failed kustomize build would make every object in it
 // look removed or added). Warnings (input skipped on purpose, a file the
 // kustomization does not list) leave the cluster whole.
-func DrainFindings(oldCl, newCl *lint.Cluster) []lint.Finding {
-	if len(manifest.Errors(oldCl.Problems)) > 0 || len(manifest.Errors(newCl.Problems)) > 0 {
+func DrainFindings(oldR, newR *project.Rendered, v drain.Verdict) []lint.Finding {
+	if !whole(oldR.Cluster) || !whole(newR.Cluster) || oldR.Refusal != nil || newR.Refusal != nil || !v.Drain {
 		return nil
 	}
-	oldR, newR := project.Render(oldCl), project.Render(newCl)
-	if oldR.Refusal != nil || newR.Refusal != nil {
-		return nil
-	}
-	v := drain.Compare(oldR.Output, newR.Output)
-	if !v.Drain {
-		return nil
-	}
+	oldCl, newCl := oldR.Cluster, newR.Cluster
 	var out []lint.Finding
 	for _, r := range v.Reasons {
 		if !r.Drain {
@@ -91,6 +85,23 @@ func DrainFindings(oldCl, newCl *lint.Cluster) []lint.Finding {
 	}
 	lint.Sort(out)
 	return out
+}
+
+// whole reports whether a cluster loaded without errors.
+func whole(cl *lint.Cluster) bool { return len(manifest.Errors(cl.Problems)) == 0 }
+
+// drainAgainst is DrainFindings for a cluster's old state and its current
+// render: the old side is rendered, and compared, only when the new side
+// can be.
+func drainAgainst(oldCl *lint.Cluster, newR *project.Rendered) []lint.Finding {
+	if !whole(oldCl) || !whole(newR.Cluster) || newR.Refusal != nil {
+		return nil
+	}
+	oldR := project.Render(oldCl)
+	if oldR.Refusal != nil {
+		return nil
+	}
+	return DrainFindings(oldR, newR, drain.Compare(oldR.Output, newR.Output))
 }
 
 // locate finds the value a reason is about in cl, preferring objects that
