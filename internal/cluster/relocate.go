@@ -31,14 +31,15 @@ func (c *Cluster) Relocate(fs []lint.Finding) {
 	if len(c.patches) == 0 {
 		return
 	}
+	s := &patchSearch{res: c.res}
 	for i := range fs {
 		f := &fs[i]
-		if pos, ok := c.patchPosition(f.Object, f.Path); ok {
+		if pos, ok := c.patchPosition(s, f.Object, f.Path); ok {
 			f.Position = pos
 		}
 		for j := range f.Related {
 			r := &f.Related[j]
-			if pos, ok := c.patchPosition(r.Object, r.Path); ok {
+			if pos, ok := c.patchPosition(s, r.Object, r.Path); ok {
 				r.Position = pos
 			}
 		}
@@ -51,7 +52,30 @@ func (c *Cluster) Relocate(fs []lint.Finding) {
 // that sets the value at path to the object's value there. names are the
 // names a patch may target the object by (the built name, the origin
 // file's name). Positions name files relative to the working directory.
+// A caller with several values to place uses a PatchFinder instead, which
+// keeps what it read between calls.
 func PatchPosition(dir string, o *manifest.Object, names []string, path manifest.Path, load manifest.Options) (manifest.Position, bool) {
+	return NewPatchFinder(load).Position(dir, o, names, path)
+}
+
+// PatchFinder answers PatchPosition for many values, keeping the
+// kustomization graph, the files it loaded and the parsed patches between
+// calls. Not safe for concurrent use.
+type PatchFinder struct {
+	g      *graph
+	s      *patchSearch
+	byDir  map[string][]patchRef // patches of the closure of each directory
+	hasDir map[string]bool       // whether the directory holds a kustomization
+}
+
+// NewPatchFinder returns a PatchFinder that loads patch files with load.
+func NewPatchFinder(load manifest.Options) *PatchFinder {
+	return &PatchFinder{g: newGraph(), s: &patchSearch{res: newResolver(load, &namer{})},
+		byDir: map[string][]patchRef{}, hasDir: map[string]bool{}}
+}
+
+// Position is PatchPosition with what earlier calls read.
+func (pf *PatchFinder) Position(dir string, o *manifest.Object, names []string, path manifest.Path) (manifest.Position, bool) {
 	want, ok := path.Lookup(o.Content)
 	if !ok {
 		return manifest.Position{}, false
@@ -60,14 +84,20 @@ func PatchPosition(dir string, o *manifest.Object, names []string, path manifest
 	if err != nil {
 		return manifest.Position{}, false
 	}
-	g := newGraph()
-	if g.get(abs) == nil {
+	has, done := pf.hasDir[abs]
+	if !done {
+		if has = pf.g.get(abs) != nil; has {
+			kusts, _ := pf.g.closure(abs)
+			pf.byDir[abs] = patchesOf(kusts)
+		}
+		pf.hasDir[abs] = has
+	}
+	if !has {
 		return manifest.Position{}, false
 	}
-	kusts, _ := g.closure(abs)
-	c := &Cluster{res: newResolver(load, &namer{}), patches: patchesOf(kusts)}
-	for i := len(c.patches) - 1; i >= 0; i-- {
-		if pos, ok := c.searchPatch(c.patches[i], o, names, path, want); ok {
+	patches := pf.byDir[abs]
+	for i := len(patches) - 1; i >= 0; i-- {
+		if pos, ok := pf.s.searchPatch(patches[i], o, names, path, want); ok {
 			return pos, true
 		}
 	}
@@ -93,7 +123,7 @@ func patchesOf(kusts []*kustFile) []patchRef {
 	return out
 }
 
-func (c *Cluster) patchPosition(ref lint.ObjectRef, path string) (manifest.Position, bool) {
+func (c *Cluster) patchPosition(s *patchSearch, ref lint.ObjectRef, path string) (manifest.Position, bool) {
 	var o *manifest.Object
 	for _, x := range c.Objects {
 		if string(x.Kind) == ref.Kind && x.Name == ref.Name {
@@ -115,47 +145,76 @@ func (c *Cluster) patchPosition(ref lint.ObjectRef, path string) (manifest.Posit
 	// Later patches win in kustomize, so the last one that sets the value
 	// is the one to fix.
 	for i := len(c.patches) - 1; i >= 0; i-- {
-		if pos, ok := c.searchPatch(c.patches[i], o, names, p, bv); ok {
+		if pos, ok := s.searchPatch(c.patches[i], o, names, p, bv); ok {
 			return pos, true
 		}
 	}
 	return manifest.Position{}, false
 }
 
-func (c *Cluster) searchPatch(pr patchRef, o *manifest.Object, names []string, p manifest.Path, want any) (manifest.Position, bool) {
+// patchSearch looks for values in patches, parsing each patch file once.
+type patchSearch struct {
+	res  *resolver
+	docs map[string][]*yaml.Node // parsed patch files by path; nil: unreadable
+}
+
+// documents returns the parsed documents of the patch file at abs, from the
+// bytes the loader read when it loaded objects from it, else from disk.
+func (s *patchSearch) documents(abs string) []*yaml.Node {
+	if docs, ok := s.docs[abs]; ok {
+		return docs
+	}
+	var data []byte
+	for _, po := range s.res.objects(abs) {
+		if data = po.Text(); data != nil {
+			break
+		}
+	}
+	if data == nil {
+		data, _ = os.ReadFile(abs)
+	}
+	var docs []*yaml.Node
+	if data != nil {
+		docs = documents(data)
+	}
+	if s.docs == nil {
+		s.docs = map[string][]*yaml.Node{}
+	}
+	s.docs[abs] = docs
+	return docs
+}
+
+func (s *patchSearch) searchPatch(pr patchRef, o *manifest.Object, names []string, p manifest.Path, want any) (manifest.Position, bool) {
 	targeted := pr.e.Target.Kind != "" || pr.e.Target.Name != ""
 	targetOK := (pr.e.Target.Kind == "" || pr.e.Target.Kind == string(o.Kind)) &&
 		(pr.e.Target.Name == "" || contains(names, pr.e.Target.Name))
 	if !targetOK {
 		return manifest.Position{}, false
 	}
-	entryPos := manifest.Position{File: c.res.names.display(pr.kust.Path), Line: pr.e.Line, Column: pr.e.Column}
-	var data []byte
+	entryPos := manifest.Position{File: s.res.names.display(pr.kust.Path), Line: pr.e.Line, Column: pr.e.Column}
+	var docs []*yaml.Node
 	if pr.abs == "" {
-		data = []byte(pr.e.Inline)
+		docs = documents([]byte(pr.e.Inline))
 	} else {
 		// Strategic-merge patches of mirror kinds are objects the loader
 		// already positions precisely.
-		for _, po := range c.res.objects(pr.abs) {
+		for _, po := range s.res.objects(pr.abs) {
 			if po.Kind == o.Kind && (targeted || contains(names, po.Name)) {
 				if v, ok := p.Lookup(po.Content); ok && reflect.DeepEqual(v, want) {
 					return po.Locate(p), true
 				}
 			}
 		}
-		var err error
-		if data, err = os.ReadFile(pr.abs); err != nil {
-			return manifest.Position{}, false
-		}
+		docs = s.documents(pr.abs)
 	}
-	for _, doc := range documents(data) {
+	for _, doc := range docs {
 		switch doc.Kind {
 		case yaml.SequenceNode: // JSON 6902 operations
 			if n := opCovering(doc, p); n != nil {
 				if pr.abs == "" {
 					return entryPos, true
 				}
-				return manifest.Position{File: c.res.names.display(pr.abs), Line: n.Line, Column: n.Column}, true
+				return manifest.Position{File: s.res.names.display(pr.abs), Line: n.Line, Column: n.Column}, true
 			}
 		case yaml.MappingNode: // an inline strategic-merge patch
 			if pr.abs != "" || scalar(doc, "kind") != string(o.Kind) {

@@ -45,6 +45,7 @@ type Remapper struct {
 
 	files    map[string]*sourceFile // by resolved path; nil entry: unreadable
 	kustDirs *[]string
+	patches  *cluster.PatchFinder // created on first use
 }
 
 type sourceFile struct {
@@ -176,7 +177,10 @@ func (r *Remapper) patchPosition(so, o *manifest.Object, p manifest.Path, file s
 			continue
 		}
 		seen[dir] = true
-		if at, ok := cluster.PatchPosition(dir, so, []string{so.Name, o.Name}, p, r.Load); ok {
+		if r.patches == nil {
+			r.patches = cluster.NewPatchFinder(r.Load)
+		}
+		if at, ok := r.patches.Position(dir, so, []string{so.Name, o.Name}, p); ok {
 			return at, true
 		}
 	}
