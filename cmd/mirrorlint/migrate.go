@@ -97,7 +97,7 @@ func runMigrate(c *cli.Context) error {
 		return fail(exitUsage, "cannot migrate: %d input problem(s) (see above); nothing was written", n)
 	}
 	files := icspFiles(set)
-	changes, err := migrate.Plan(files, opts)
+	changes, err := migrate.PlanFiles(files, opts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
@@ -148,14 +148,15 @@ func warnUnlisted(c *cli.Context, path string) {
 }
 
 // icspFiles lists, in walk order, the files holding an ICSP the cluster
-// would serve (runMigrate has already refused a set with problems).
-func icspFiles(set *manifest.Set) []string {
-	var out []string
+// would serve (runMigrate has already refused a set with problems), with
+// the text the loader read, so that migrate does not read them again.
+func icspFiles(set *manifest.Set) []migrate.File {
+	var out []migrate.File
 	seen := map[string]bool{}
 	for _, o := range set.Objects {
 		if o.Known && o.Kind == manifest.KindICSP && !seen[o.File] {
 			seen[o.File] = true
-			out = append(out, o.File)
+			out = append(out, migrate.File{Path: o.File, Data: o.Text()})
 		}
 	}
 	return out

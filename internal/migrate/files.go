@@ -48,15 +48,37 @@ func (c Change) Diff() string {
 	return textdiff.Unified(oldName, c.Path, c.Old, c.New, textdiff.DefaultContext)
 }
 
+// File is an input file: its path and content.
+type File struct {
+	Path string
+	// Data is the file's content as read (manifest.Object.Text); nil
+	// makes PlanFiles read it.
+	Data []byte
+}
+
 // Plan reads files and returns the changes a migration makes; files
 // without an ICSP give none. Nothing is written.
 func Plan(files []string, opts Options) ([]Change, error) {
+	in := make([]File, len(files))
+	for i, f := range files {
+		in[i] = File{Path: f}
+	}
+	return PlanFiles(in, opts)
+}
+
+// PlanFiles is Plan for files already read: each is parsed again from its
+// bytes (the in-place mode keeps every other document and comment as it
+// is), not read from disk a second time.
+func PlanFiles(files []File, opts Options) ([]Change, error) {
 	var out []Change
 	seen := map[string]string{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
+	for _, in := range files {
+		f, data := in.Path, in.Data
+		if data == nil {
+			var err error
+			if data, err = os.ReadFile(f); err != nil {
+				return nil, err
+			}
 		}
 		c, err := planFile(f, data, opts)
 		if err != nil {
@@ -69,7 +91,9 @@ func Plan(files []string, opts Options) ([]Change, error) {
 			return nil, fmt.Errorf("%s and %s would both be migrated to %s", prev, f, c.Path)
 		}
 		seen[c.Path] = f
-		if old, err := os.ReadFile(c.Path); err == nil {
+		if c.Path == f {
+			c.Old = data // in place: the input itself
+		} else if old, err := os.ReadFile(c.Path); err == nil {
 			c.Old = old
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return nil, err
