@@ -7,7 +7,6 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
-	"github.com/mirrorlint/mirrorlint/internal/render"
 	"github.com/mirrorlint/mirrorlint/internal/resolve"
 )
 
@@ -70,11 +69,7 @@ func runResolve(c *cli.Context) error {
 	if r.Refusal != nil {
 		return fail(exitFindings, "")
 	}
-	conf := r.Output.RegistriesConf
-	if conf == nil {
-		conf = render.Template()
-	}
-	res, err := resolve.Resolve(conf, r.Output.SearchRegistriesConf, image)
+	res, err := resolve.Resolve(r.Output.NodeRegistriesConf(), r.Output.NodeSearchRegistriesConf(), image)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
