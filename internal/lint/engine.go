@@ -93,10 +93,20 @@ func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 			findings[i].Clusters = []string{cl.Name}
 		}
 	}
+	// An annotation suppression belongs to its object wherever the finding
+	// is relocated to, so remember each finding's file on the object.
+	var objFiles []string
 	if e.Relocate != nil {
+		objFiles = make([]string, len(findings))
+		for i, f := range findings {
+			objFiles[i] = f.File
+		}
 		findings = e.Relocate(cl, findings)
+		if len(findings) != len(objFiles) {
+			objFiles = nil
+		}
 	}
-	findings = e.suppress(cl, findings)
+	findings = e.suppress(cl, findings, objFiles)
 	Sort(findings)
 	return findings, c, nil
 }

@@ -101,7 +101,10 @@ func (s *suppressions) add(key string, d *directive) *directive {
 	return d
 }
 
-func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
+// suppress marks the findings a directive silences. objFiles, when not
+// nil, holds each finding's file before relocation: the file of the object
+// its annotations are on.
+func (e *Engine) suppress(cl *Cluster, fs []Finding, objFiles []string) []Finding {
 	if e.sup == nil {
 		e.sup = &suppressions{}
 	}
@@ -114,6 +117,7 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
 			files[c] = file
 		}
 	}
+	var fresh []*directive // annotation directives first seen in this cluster
 	for _, o := range cl.Objects {
 		seeFile(o.File)
 		raw := annotation(o)
@@ -125,10 +129,15 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
 			rule, reason, _ := strings.Cut(line, ":")
 			d := &directive{kind: "annotation", rule: strings.TrimSpace(rule), reason: strings.TrimSpace(reason),
 				pos: o.Locate(manifest.Path{"metadata", "annotations", IgnoreAnnotation}), file: o.File, canon: canon(o.File), object: o.Ref()}
-			d = e.sup.add("a|"+key+"|"+strconv.Itoa(i), d)
+			if got := e.sup.add("a|"+key+"|"+strconv.Itoa(i), d); got == d {
+				fresh = append(fresh, d)
+			} else {
+				d = got
+			}
 			annots[key] = append(annots[key], d)
 		}
 	}
+	e.relocateDirectives(cl, fresh)
 	for _, f := range fs {
 		seeFile(f.File)
 	}
@@ -195,7 +204,12 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
 			}
 			return true
 		}
-		for _, d := range annots[canon(f.File)+"|"+f.Object.Kind+"/"+f.Object.Name] {
+		ref := f.Object.Kind + "/" + f.Object.Name
+		annotFile := f.File
+		if objFiles != nil {
+			annotFile = objFiles[i]
+		}
+		for _, d := range annots[canon(annotFile)+"|"+ref] {
 			match(d)
 		}
 		if c := comments[canon(f.File)]; c != nil {
@@ -214,6 +228,27 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding) []Finding {
 		}
 	}
 	return fs
+}
+
+// relocateDirectives moves annotation directives where Relocate moves
+// findings on them (the origin file of a streamed object), so a report
+// about the suppression names the file it is written in.
+func (e *Engine) relocateDirectives(cl *Cluster, ds []*directive) {
+	if e.Relocate == nil || len(ds) == 0 {
+		return
+	}
+	fs := make([]Finding, len(ds))
+	for i, d := range ds {
+		kind, name, _ := strings.Cut(d.object, "/")
+		fs[i] = Finding{Position: d.pos, Object: ObjectRef{Kind: kind, Name: name}, Path: "metadata.annotations"}
+	}
+	fs = e.Relocate(cl, fs)
+	if len(fs) != len(ds) {
+		return
+	}
+	for i, d := range ds {
+		d.pos = fs[i].Position
+	}
 }
 
 // Finish reports invalid suppressions and those that matched nothing in
