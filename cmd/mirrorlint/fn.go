@@ -2,16 +2,11 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/krm"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
-	"github.com/mirrorlint/mirrorlint/internal/policy"
-	"github.com/mirrorlint/mirrorlint/internal/rules"
 )
 
 func fnCommand() *cli.Command {
@@ -44,31 +39,7 @@ kustomize skips the function silently and exits 0.
 Exit codes: 0 nothing at or above failOn; 1 findings at or above failOn (the
 runner fails the build); 2 bad input or functionConfig.`,
 		Action: func(c *cli.Context) error {
-			reg := rules.Registry()
-			p := &krm.Processor{Rules: reg, Stderr: c.App.ErrWriter}
-			// The functionConfig names the policies; compile them once it
-			// is read, and make their rule ids known to the registry.
-			p.Policies = func(cfg *config.Config) (lint.Evaluator, func(string) bool, error) {
-				o := policy.Options{Builtin: true, AllowNet: cfg.AllowNet, DataFiles: cfg.Data}
-				o.Dirs = append(o.Dirs, cfg.Policies...)
-				if cfg.PolicyTimeout != "" {
-					d, err := time.ParseDuration(cfg.PolicyTimeout)
-					if err != nil {
-						return nil, nil, fmt.Errorf("policyTimeout: %w", err)
-					}
-					o.Timeout = d
-				}
-				pe, err := policy.Load(o)
-				if err != nil {
-					return nil, nil, err
-				}
-				for _, r := range pe.Rules() {
-					if reg.Get(r.ID) == nil {
-						_ = reg.Add(r)
-					}
-				}
-				return pe, pe.Known, nil
-			}
+			p := &krm.Processor{Checks: checks.FromConfig, Stderr: c.App.ErrWriter}
 			err := p.Run(c.App.Reader, c.App.Writer)
 			var fe *krm.FindingsError
 			switch {

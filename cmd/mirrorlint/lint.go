@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
@@ -62,7 +62,7 @@ func runLint(c *cli.Context) error {
 		return err
 	}
 	if c.IsSet("fail-on") {
-		if _, err := failOnSeverity(c.String("fail-on"), nil); err != nil {
+		if _, err := failOn(c.String("fail-on"), nil); err != nil {
 			return err
 		}
 	}
@@ -72,7 +72,7 @@ func runLint(c *cli.Context) error {
 		return err
 	}
 	warnIfEmpty(c, p)
-	failOn, err := failOnSeverity(c.String("fail-on"), p.Config)
+	threshold, err := failOn(c.String("fail-on"), p.Config)
 	if err != nil {
 		return err
 	}
@@ -80,11 +80,7 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	pe, err := loadPolicies(popts)
-	if err != nil {
-		return err
-	}
-	reg, err := registry(pe)
+	reg, pe, err := loadChecks(popts)
 	if err != nil {
 		return err
 	}
@@ -93,26 +89,21 @@ func runLint(c *cli.Context) error {
 		return err
 	}
 	defer closeBase()
-	if err := lint.CheckConfig(p.Config, reg, pe.Known); err != nil {
-		return &project.UsageError{Err: err}
+	res, err := checks.Run(p.Clusters, p.Config, checks.RunOptions{
+		Rules: reg, Policies: pe, Relocate: scope.relocator(p), AllReadersLinted: p.AllReadersLinted,
+	})
+	if err != nil {
+		return fail(exitUsage, "%v", err)
 	}
-	engine := &lint.Engine{Rules: reg, Config: p.Config, Policies: pe, Relocate: scope.relocator(p), AllReadersLinted: p.AllReadersLinted}
 	rep := &report.Report{Rules: reg.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}}
-	var all [][]lint.Finding
-	for _, cl := range p.Clusters {
-		fs, ctx, err := engine.Lint(cl)
-		if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		all = append(all, fs)
-		if ctx.Rendered != nil {
+	for i, cl := range p.Clusters {
+		if ctx := res.Contexts[i]; ctx.Rendered != nil {
 			rep.Rendered[cl.Name] = ctx.Rendered.RegistriesConf
 		} else if ctx.Refusal != nil {
 			rep.Refused[cl.Name] = ctx.Refusal.Error()
 		}
 	}
-	all = append(all, engine.Finish())
-	rep.Findings = scope.apply(p, lint.Merge(all...))
+	rep.Findings = scope.apply(p, res.Findings)
 	repOpts := scope.reportOptions(p)
 
 	if path := c.String("render"); path != "" {
@@ -127,25 +118,10 @@ func runLint(c *cli.Context) error {
 		}
 	}
 	scope.writeSummary(c, rep, repOpts)
-	if lint.Fails(rep.Findings, failOn) {
+	if lint.Fails(rep.Findings, threshold) {
 		return fail(exitFindings, "")
 	}
 	return nil
-}
-
-func failOnSeverity(flag string, cfg *config.Config) (lint.Severity, error) {
-	v, from := flag, "--fail-on"
-	if v == "" && cfg != nil {
-		v, from = cfg.FailOn, cfg.Where("failOn")
-	}
-	if v == "" {
-		return lint.Error, nil
-	}
-	s, err := lint.ParseSeverity(v)
-	if err != nil || s == lint.Off {
-		return 0, &project.UsageError{Err: fmt.Errorf("%s: %q is not a severity: want error, warning or info", from, v)}
-	}
-	return s, nil
 }
 
 // output is one --format FORMAT[=FILE].

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"time"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/checks"
@@ -41,44 +38,35 @@ func policyFlags() []cli.Flag {
 // policyOptions merges the flags over the config file; flags add to the
 // config's directories and data files.
 func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
-	o := policy.Options{Builtin: true, AllowNet: c.Bool(allowNetFlag.Name), Timeout: c.Duration(policyTimeoutFlag.Name)}
-	if cfg != nil {
-		for _, d := range cfg.Policies {
-			o.Dirs = append(o.Dirs, cfg.Resolve(d))
-		}
-		for _, d := range cfg.Data {
-			o.DataFiles = append(o.DataFiles, cfg.Resolve(d))
-		}
-		o.AllowNet = o.AllowNet || cfg.AllowNet
-		if cfg.PolicyTimeout != "" && !c.IsSet(policyTimeoutFlag.Name) {
-			d, err := time.ParseDuration(cfg.PolicyTimeout)
-			if err != nil {
-				return o, &project.UsageError{Err: fmt.Errorf("%s: policyTimeout: %w", cfg.Path, err)}
-			}
-			o.Timeout = d
-		}
+	o, err := policy.OptionsFrom(cfg)
+	if err != nil {
+		return o, &project.UsageError{Err: err}
+	}
+	o.AllowNet = o.AllowNet || c.Bool(allowNetFlag.Name)
+	if cfg == nil || cfg.PolicyTimeout == "" || c.IsSet(policyTimeoutFlag.Name) {
+		o.Timeout = c.Duration(policyTimeoutFlag.Name)
 	}
 	o.Dirs = append(o.Dirs, c.StringSlice(policyFlag.Name)...)
 	o.DataFiles = append(o.DataFiles, c.StringSlice(dataFlag.Name)...)
 	return o, nil
 }
 
-// loadPolicies compiles the built-in library and the user's policies once;
-// a policy that does not compile is a usage error (exit 2).
-func loadPolicies(o policy.Options) (*policy.Engine, error) {
-	pe, err := policy.Load(o)
+// loadChecks compiles the built-in library and the user's policies once
+// and returns every rule a run can report: the built-in Go rules and the
+// policies' rules. A policy that does not compile is a usage error (exit 2).
+func loadChecks(o policy.Options) (*lint.Registry, *policy.Engine, error) {
+	reg, pe, err := checks.Load(o)
 	if err != nil {
-		return nil, &project.UsageError{Err: err}
+		return nil, nil, &project.UsageError{Err: err}
 	}
-	return pe, nil
+	return reg, pe, nil
 }
 
-// registry is every rule a run can report: the built-in Go rules and the
-// policies' rules (the built-in library's and the user's).
-func registry(pe *policy.Engine) (*lint.Registry, error) {
-	reg, err := checks.Registry(pe)
+// failOn is lint.FailOn, a bad value being a usage error.
+func failOn(flag string, cfg *config.Config) (lint.Severity, error) {
+	s, err := lint.FailOn(flag, cfg)
 	if err != nil {
-		return nil, &project.UsageError{Err: err}
+		return 0, &project.UsageError{Err: err}
 	}
-	return reg, nil
+	return s, nil
 }

@@ -70,11 +70,7 @@ func allRules(c *cli.Context) (*lint.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	pe, err := loadPolicies(o)
-	if err != nil {
-		return nil, err
-	}
-	reg, err := registry(pe)
+	reg, _, err := loadChecks(o)
 	if err != nil {
 		return nil, err
 	}

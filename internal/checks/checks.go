@@ -6,6 +6,7 @@ package checks
 import (
 	"fmt"
 
+	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/rules"
@@ -39,8 +40,64 @@ func Load(o policy.Options) (*lint.Registry, *policy.Engine, error) {
 	return reg, pe, nil
 }
 
+// FromConfig is Load with the policies a config names (policy.OptionsFrom).
+func FromConfig(cfg *config.Config) (*lint.Registry, *policy.Engine, error) {
+	o, err := policy.OptionsFrom(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Load(o)
+}
+
 // Builtin is Load with only the embedded library: what every run checks
 // when the team has no policies of its own.
 func Builtin() (*lint.Registry, *policy.Engine, error) {
 	return Load(policy.Options{Builtin: true})
+}
+
+// RunOptions says what Run checks and where findings are shown.
+type RunOptions struct {
+	Rules    *lint.Registry
+	Policies *policy.Engine // nil: no policies
+	// Relocate and AllReadersLinted are passed to the lint.Engine.
+	Relocate         func(cl *lint.Cluster, fs []lint.Finding) []lint.Finding
+	AllReadersLinted func(file string) bool
+}
+
+// Result is a run over every cluster.
+type Result struct {
+	// Findings are every cluster's findings merged (one finding on a
+	// shared value lists every cluster), with the suppressions' own.
+	Findings []lint.Finding
+	// Contexts holds each cluster's lint context, in the clusters' order:
+	// its render or MCO's refusal.
+	Contexts []*lint.Context
+}
+
+// Run checks cfg's rule settings against the registry, lints every
+// cluster with the rules and policies (findings relocated before
+// suppressions are matched), and merges the findings.
+func Run(clusters []*lint.Cluster, cfg *config.Config, o RunOptions) (*Result, error) {
+	var known func(string) bool
+	var policies lint.Evaluator
+	if o.Policies != nil {
+		known, policies = o.Policies.Known, o.Policies
+	}
+	if err := lint.CheckConfig(cfg, o.Rules, known); err != nil {
+		return nil, err
+	}
+	engine := &lint.Engine{Rules: o.Rules, Config: cfg, Policies: policies, Relocate: o.Relocate, AllReadersLinted: o.AllReadersLinted}
+	res := &Result{}
+	var all [][]lint.Finding
+	for _, cl := range clusters {
+		fs, ctx, err := engine.Lint(cl)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, fs)
+		res.Contexts = append(res.Contexts, ctx)
+	}
+	all = append(all, engine.Finish())
+	res.Findings = lint.Merge(all...)
+	return res, nil
 }

@@ -13,10 +13,12 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/origin"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 )
@@ -39,10 +41,11 @@ func (e *FindingsError) Error() string {
 // Processor lints a ResourceList. It implements
 // framework.ResourceListProcessor.
 type Processor struct {
+	// Rules are the rules run when Checks is nil.
 	Rules *lint.Registry
-	// Policies, when set, returns the policy evaluator for a config and a
-	// predicate for the rule ids it defines (for config validation).
-	Policies func(cfg *config.Config) (lint.Evaluator, func(id string) bool, error)
+	// Checks, when set, returns the rules and the compiled policies for
+	// the functionConfig's settings (checks.FromConfig).
+	Checks func(cfg *config.Config) (*lint.Registry, *policy.Engine, error)
 	// Stderr receives the findings as text.
 	Stderr io.Writer
 	// Roots are where origin paths are looked up; nil means the working
@@ -62,30 +65,26 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 		return err
 	}
 	cfg := fc.Config
-	var policies lint.Evaluator
-	var known func(string) bool
-	if p.Policies != nil {
-		if policies, known, err = p.Policies(cfg); err != nil {
+	reg, pe := p.Rules, (*policy.Engine)(nil)
+	if p.Checks != nil {
+		if reg, pe, err = p.Checks(cfg); err != nil {
 			return err
 		}
-	}
-	if err := lint.CheckConfig(cfg, p.Rules, known); err != nil {
-		return err
 	}
 	settings, err := project.ResolveSettings(project.Options{}, cfg)
 	if err != nil {
 		return err
 	}
-	failOn := lint.Error
-	if cfg.FailOn != "" {
-		if failOn, err = lint.ParseSeverity(cfg.FailOn); err != nil || failOn == lint.Off {
-			return fmt.Errorf("functionConfig: failOn %q: want error, warning or info", cfg.FailOn)
-		}
+	failOn, err := lint.FailOn("", cfg)
+	if err != nil {
+		return fmt.Errorf("functionConfig: %w", err)
 	}
 
 	// The items are linted as one stream. Their text is regenerated from
 	// the nodes, so stream lines are only a stop on the way to the source
-	// file named by each item's path or origin annotation.
+	// file named by each item's path or origin annotation; the findings are
+	// moved there before suppressions are matched, so a
+	// "# mirrorlint:ignore" comment in that file applies.
 	stream, err := itemsStream(rl.Items)
 	if err != nil {
 		return err
@@ -95,18 +94,20 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 		return err
 	}
 	cl := &lint.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: settings}
-	engine := &lint.Engine{Rules: p.Rules, Config: cfg, Policies: policies}
-	fs, ctx, err := engine.Lint(cl)
+	remap := &origin.Remapper{Roots: p.Roots, Discover: true}
+	res, err := checks.Run([]*lint.Cluster{cl}, cfg, checks.RunOptions{
+		Rules: reg, Policies: pe,
+		Relocate: func(_ *lint.Cluster, fs []lint.Finding) []lint.Finding { return remap.Remap(set.Objects, fs) },
+	})
 	if err != nil {
 		return err
 	}
-	remap := &origin.Remapper{Roots: p.Roots, Discover: true}
 	// Files are named as `lint` names them, with the kustomization root
 	// kustomize runs the function in as the working directory: a file of
 	// the overlay reads as in kustomize's own messages (idms.yaml), a base
 	// by its absolute path rather than ../../base/idms.yaml, which means
 	// nothing to a user who ran kustomize from elsewhere.
-	findings := report.FunctionDisplayPaths(remap.Remap(set.Objects, lint.Merge(fs, engine.Finish())))
+	findings := report.FunctionDisplayPaths(res.Findings)
 
 	if p.Stderr != nil && len(findings) > 0 {
 		if err := printFindings(p.Stderr, findings); err != nil {
@@ -121,7 +122,7 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 	}
 
 	if fc.EmitRendered {
-		item, err := renderedItem(ctx)
+		item, err := renderedItem(res.Contexts[0])
 		if err != nil {
 			return err
 		}

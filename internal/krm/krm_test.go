@@ -260,3 +260,44 @@ func TestFunctionPathsFromKustomizationRoot(t *testing.T) {
 		t.Errorf("stderr names a file relative to the kustomization root by climbing out of it:\n%s", e.String())
 	}
 }
+
+// An inline suppression in the item's origin file applies to the finding
+// relocated there, and is not reported as unused.
+func TestFunctionInlineSuppression(t *testing.T) {
+	dir := t.TempDir()
+	src := strings.Replace(sourceText, "  - source: quay.io/bad/repo\n",
+		"  # mirrorlint:ignore bad-source vendored, fixed upstream\n  - source: quay.io/bad/repo\n", 1)
+	if err := os.WriteFile(filepath.Join(dir, "idms.yaml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var o, e bytes.Buffer
+	p := &Processor{Rules: registry(t), Stderr: &e, Roots: []string{dir}}
+	if err := p.Run(strings.NewReader(resourceList("quay.io/bad/repo", "")), &o); err != nil {
+		t.Fatalf("the suppressed finding still fails the function: %v\nstderr:\n%s", err, e.String())
+	}
+	if strings.Contains(e.String(), "bad-source") || strings.Contains(e.String(), "unused-suppression") {
+		t.Errorf("stderr reports the suppressed finding or its suppression:\n%s", e.String())
+	}
+	rl, err := yaml.Parse(o.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if results, _ := rl.Pipe(yaml.Lookup("results")); results != nil && len(results.Content()) > 0 {
+		t.Errorf("results hold the suppressed finding:\n%s", results.MustString())
+	}
+}
+
+// An annotation suppression on an item applies although its findings are
+// relocated to the origin file.
+func TestFunctionAnnotationSuppression(t *testing.T) {
+	in := strings.Replace(resourceList("quay.io/bad/repo", ""),
+		"      internal.config.kubernetes.io/index: '0'\n",
+		"      internal.config.kubernetes.io/index: '0'\n      mirrorlint.io/ignore: 'bad-source: vendored'\n", 1)
+	_, stderr, err := run(t, in)
+	if err != nil {
+		t.Fatalf("the suppressed finding still fails the function: %v\nstderr:\n%s", err, stderr)
+	}
+	if strings.Contains(stderr, "bad-source") || strings.Contains(stderr, "unused-suppression") {
+		t.Errorf("stderr reports the suppressed finding or its suppression:\n%s", stderr)
+	}
+}

@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
 )
 
 // Severity orders findings; Off disables a rule.
@@ -45,4 +47,21 @@ func (s *Severity) UnmarshalText(b []byte) error {
 	v, err := ParseSeverity(string(b))
 	*s = v
 	return err
+}
+
+// FailOn is the severity at which a run fails: flag (--fail-on) when
+// given, else the config's failOn, else Error. Off is not a threshold.
+func FailOn(flag string, cfg *config.Config) (Severity, error) {
+	v, from := flag, "--fail-on"
+	if v == "" && cfg != nil {
+		v, from = cfg.FailOn, cfg.Where("failOn")
+	}
+	if v == "" {
+		return Error, nil
+	}
+	s, err := ParseSeverity(v)
+	if err != nil || s == Off {
+		return 0, fmt.Errorf("%s: %q is not a severity: want error, warning or info", from, v)
+	}
+	return s, nil
 }

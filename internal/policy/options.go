@@ -1,6 +1,11 @@
 package policy
 
-import "time"
+import (
+	"fmt"
+	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
+)
 
 // DefaultTimeout bounds one evaluation when Options.Timeout is zero: far
 // above what a sane policy needs on a large repository (milliseconds), low
@@ -30,4 +35,33 @@ func (o Options) timeout() time.Duration {
 		return DefaultTimeout
 	}
 	return o.Timeout
+}
+
+// OptionsFrom is the policy part of a config: the built-in library, the
+// config's policy directories and data files (relative to the config
+// file), allowNet and policyTimeout. A nil config gives the built-in
+// library alone.
+func OptionsFrom(cfg *config.Config) (Options, error) {
+	o := Options{Builtin: true}
+	if cfg == nil {
+		return o, nil
+	}
+	for _, d := range cfg.Policies {
+		o.Dirs = append(o.Dirs, cfg.Resolve(d))
+	}
+	for _, d := range cfg.Data {
+		o.DataFiles = append(o.DataFiles, cfg.Resolve(d))
+	}
+	o.AllowNet = cfg.AllowNet
+	if cfg.PolicyTimeout != "" {
+		d, err := time.ParseDuration(cfg.PolicyTimeout)
+		if err != nil {
+			if cfg.Path == "" {
+				return o, fmt.Errorf("policyTimeout: %w", err)
+			}
+			return o, fmt.Errorf("%s: policyTimeout: %w", cfg.Path, err)
+		}
+		o.Timeout = d
+	}
+	return o, nil
 }
