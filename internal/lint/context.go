@@ -36,8 +36,14 @@ type Context struct {
 	findings []Finding
 }
 
-// NewContext renders the cluster once; rules share the result.
+// NewContext renders the cluster once; rules share the result. A cluster
+// without a version is taken to run the newest one the renderer knows
+// (render.Newest), set here once so rules and policies see the version
+// the render used.
 func NewContext(cl *Cluster) *Context {
+	if cl.Settings.Version.IsZero() {
+		cl.Settings.Version = render.Newest
+	}
 	c := &Context{Cluster: cl, Settings: cl.Settings}
 	c.Input = BuildInput(cl.Objects, cl.Settings)
 	out, err := render.Render(c.Input.Input)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
 )
 
 // buildInput makes the input document for one cluster directly as an OPA
@@ -137,10 +136,7 @@ func renderedValue(c *lint.Context) ast.Value {
 }
 
 func settingsValue(s lint.Settings) ast.Value {
-	v := s.Version
-	if v.IsZero() {
-		v = render.Newest // what the renderer assumes, so policies agree with it
-	}
+	v := s.Version // lint.NewContext made a zero version render.Newest
 	return ast.NewObject(
 		item("openshiftVersion", ast.String(v.String())),
 		item("version", ast.NewObject(

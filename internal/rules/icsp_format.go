@@ -38,7 +38,7 @@ repositoryDigestMirrors:
 ` + "```",
 	Check: func(c *lint.Context) {
 		v := c.Settings.Version
-		modern := v.IsZero() || v.AtLeast(16)
+		modern := v.AtLeast(16)
 		for _, e := range mirrorEntries(c) {
 			if e.kind() != manifest.KindICSP {
 				continue

@@ -32,7 +32,7 @@ mirrors: [LOCALHOST:5000/myorg/app]   # an upper-case host is fine
 ` + "```",
 	Check: func(c *lint.Context) {
 		v := c.Settings.Version
-		icspRefused := v.IsZero() || v.AtLeast(16)
+		icspRefused := v.AtLeast(16)
 		for _, e := range mirrorEntries(c) {
 			icsp := e.kind() == manifest.KindICSP
 			report := func(p manifest.Path, what, val string) {

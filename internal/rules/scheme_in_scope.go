@@ -42,7 +42,7 @@ insecureRegistries:
 			}
 		}
 		v := c.Settings.Version
-		if v.IsZero() || v.AtLeast(16) {
+		if v.AtLeast(16) {
 			return // MCO refuses these ICSP values itself (icsp-format)
 		}
 		for _, e := range mirrorEntries(c) {

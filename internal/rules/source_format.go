@@ -43,7 +43,7 @@ Up to OpenShift 4.15, MCO also refuses wildcard sources (` + "`wildcard entries 
 			}
 			c.Report(o, e.Path, "%s", patternMessage(e.Error(), formatHint(v, true), "source-format"))
 		})
-		if c.Settings.Version.IsZero() || c.Settings.Version.AtLeast(16) {
+		if c.Settings.Version.AtLeast(16) {
 			return
 		}
 		for _, e := range mirrorEntries(c) {
