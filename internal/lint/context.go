@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/render"
@@ -34,6 +35,33 @@ type Context struct {
 	rule     *Rule
 	severity Severity
 	findings []Finding
+
+	memoMu sync.Mutex
+	memo   map[string]any
+}
+
+// Memo returns the value stored under key, computing it with fn on first
+// use: what several rules derive from the same cluster is derived once per
+// context and dies with it. fn runs without the lock held, so it may use
+// Memo itself; treat the value as read-only, rules share it.
+func (c *Context) Memo(key string, fn func() any) any {
+	c.memoMu.Lock()
+	v, ok := c.memo[key]
+	c.memoMu.Unlock()
+	if ok {
+		return v
+	}
+	v = fn()
+	c.memoMu.Lock()
+	defer c.memoMu.Unlock()
+	if old, ok := c.memo[key]; ok {
+		return old
+	}
+	if c.memo == nil {
+		c.memo = map[string]any{}
+	}
+	c.memo[key] = v
+	return v
 }
 
 // NewContext renders the cluster once; rules share the result. A cluster

@@ -1,11 +1,8 @@
 package rules
 
 import (
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"weak"
 
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -80,23 +77,12 @@ func byName(c *lint.Context, kind manifest.Kind) []*manifest.Object {
 	return objs
 }
 
-// perCluster caches what many rules derive from the same cluster (the
-// flattened entries), keyed weakly by the rule context so it dies with it.
-var perCluster sync.Map // weak.Pointer[lint.Context] -> []entry
-
 // mirrorEntries lists every entry in MCO's validation order: IDMS, then
-// ICSP, then ITMS, each kind sorted by object name. The slice is shared
+// ICSP, then ITMS, each kind sorted by object name. Many rules use it, so
+// it is flattened once per context (lint.Context.Memo). The slice is shared
 // between rules: treat it as read-only.
 func mirrorEntries(c *lint.Context) []entry {
-	key := weak.Make(c)
-	if v, ok := perCluster.Load(key); ok {
-		return v.([]entry)
-	}
-	es := flattenEntries(c)
-	if _, loaded := perCluster.LoadOrStore(key, es); !loaded {
-		runtime.AddCleanup(c, func(k weak.Pointer[lint.Context]) { perCluster.Delete(k) }, key)
-	}
-	return es
+	return c.Memo("rules.mirrorEntries", func() any { return flattenEntries(c) }).([]entry)
 }
 
 func flattenEntries(c *lint.Context) []entry {

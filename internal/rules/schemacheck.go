@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"runtime"
 	"sync"
-	"weak"
 
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -12,20 +10,23 @@ import (
 
 // Several rules report different kinds of schema error of the same object;
 // validating once per object instead of once per rule keeps linting cost
-// independent of how the schema checks are split into rules. The cache is
-// keyed weakly, so it never keeps an object (or its file's nodes) alive.
-var schemaCache sync.Map // weak.Pointer[manifest.Object] -> []schema.Error
-
-func schemaErrors(o *manifest.Object) []schema.Error {
-	key := weak.Make(o)
-	if v, ok := schemaCache.Load(key); ok {
-		return v.([]schema.Error)
-	}
-	errs := schema.Validate(string(o.Kind), o.Content)
-	if _, loaded := schemaCache.LoadOrStore(key, errs); !loaded {
-		runtime.AddCleanup(o, func(k weak.Pointer[manifest.Object]) { schemaCache.Delete(k) }, key)
+// independent of how the schema checks are split into rules. The results
+// live in the context's memo, so they die with it.
+func schemaErrors(c *lint.Context, o *manifest.Object) []schema.Error {
+	cache := c.Memo("rules.schemaErrors", func() any { return &schemaCache{byObject: map[*manifest.Object][]schema.Error{}} }).(*schemaCache)
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	errs, ok := cache.byObject[o]
+	if !ok {
+		errs = schema.Validate(string(o.Kind), o.Content)
+		cache.byObject[o] = errs
 	}
 	return errs
+}
+
+type schemaCache struct {
+	mu       sync.Mutex
+	byObject map[*manifest.Object][]schema.Error
 }
 
 // schemaKinds are the kinds validated against a CRD: the API server serves
@@ -41,7 +42,7 @@ func eachSchemaError(c *lint.Context, fn func(o *manifest.Object, e schema.Error
 			if o.Content == nil {
 				continue
 			}
-			for _, e := range schemaErrors(o) {
+			for _, e := range schemaErrors(c, o) {
 				fn(o, e)
 			}
 		}
