@@ -72,6 +72,10 @@ func runLint(c *cli.Context) error {
 		return err
 	}
 	warnIfEmpty(c, p)
+	if scope.only != nil {
+		// Given files (pre-commit): lint the clusters that read them.
+		p.Narrow(scope.only)
+	}
 	threshold, err := failOn(c.String("fail-on"), p.Config)
 	if err != nil {
 		return err

@@ -286,3 +286,29 @@ func TestLintReadsTheGivenStdin(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// Given files (pre-commit), lint only the clusters that read them: a plain
+// directory's file selects that cluster, a base file all its overlays. The
+// --render artifact shows which clusters ran: one file for one cluster, a
+// directory per cluster otherwise.
+func TestLintGivenFilesLintsTheClustersThatReadThem(t *testing.T) {
+	tree := t.TempDir()
+	if err := os.CopyFS(tree, os.DirFS("../../internal/cluster/testdata/gitops")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "render")
+	r := mlRun(t, "", "lint", "--config", "none", "--context", tree, "--render", out, filepath.Join(tree, "clusters", "lab", "idms.yaml"))
+	if st, err := os.Stat(out); err != nil || !st.Mode().IsRegular() {
+		t.Fatalf("lab alone should give one registries.conf file (exit %d, %v)\n%s", r.code, err, r.stderr)
+	}
+	out2 := filepath.Join(t.TempDir(), "render")
+	r = mlRun(t, "", "lint", "--config", "none", "--context", tree, "--render", out2, filepath.Join(tree, "base", "idms-release.yaml"))
+	for _, overlay := range []string{"overlays/dev", "overlays/prod"} {
+		if _, err := os.Stat(filepath.Join(out2, overlay, "registries.conf")); err != nil {
+			t.Errorf("a base file must lint %s: %v\n%s", overlay, err, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out2, "clusters", "lab")); err == nil {
+		t.Errorf("a base file must not lint the unrelated lab cluster")
+	}
+}

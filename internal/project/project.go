@@ -167,17 +167,30 @@ func (p *Project) Discovered(cl *lint.Cluster) *cluster.Cluster { return p.found
 // every overlay built from it, a new file in a plain directory selects
 // that directory's cluster.
 func (p *Project) ClustersIncluding(files []string) []*lint.Cluster {
+	if p.Discovery == nil {
+		return p.Clusters
+	}
+	want := map[*cluster.Cluster]bool{}
+	for _, f := range files {
+		readers, _ := p.Discovery.Readers(f)
+		for _, d := range readers {
+			want[d] = true
+		}
+	}
 	var out []*lint.Cluster
 	for _, cl := range p.Clusters {
-		d := p.found[cl]
-		for _, f := range files {
-			if d != nil && d.Includes(f) {
-				out = append(out, cl)
-				break
-			}
+		if want[p.found[cl]] {
+			out = append(out, cl)
 		}
 	}
 	return out
+}
+
+// Narrow keeps only the clusters that read one of files: a pre-commit run
+// lints what the commit can affect (a base change lints all its overlays)
+// instead of every cluster of the repository.
+func (p *Project) Narrow(files []string) {
+	p.Clusters = p.ClustersIncluding(files)
 }
 
 // AllReadersLinted reports whether every cluster that reads file was
