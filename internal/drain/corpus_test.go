@@ -10,13 +10,7 @@ import (
 
 // TestCorpus renders both sides of every drain pair and checks the verdict.
 func TestCorpus(t *testing.T) {
-	t.Run("testdata", func(t *testing.T) { runCorpus(t, "testdata") })
-	t.Run("shared", func(t *testing.T) {
-		if _, err := os.Stat(corpus.SharedDrain); err != nil {
-			t.Skipf("shared corpus not available at %s: %v", corpus.SharedDrain, err)
-		}
-		runCorpus(t, corpus.SharedDrain)
-	})
+	corpus.RunBoth(t, "testdata", corpus.SharedDrain, runCorpus)
 }
 
 func runCorpus(t *testing.T, root string) {

@@ -1,7 +1,6 @@
 package impact
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -18,13 +17,7 @@ import (
 // change), and a pair changing only policy.json must reload, not do
 // nothing and not drain.
 func TestChangedFilesMatchCorpus(t *testing.T) {
-	t.Run("testdata", func(t *testing.T) { runChangedFiles(t, "testdata/drain") })
-	t.Run("shared", func(t *testing.T) {
-		if _, err := os.Stat(corpus.SharedDrain); err != nil {
-			t.Skipf("shared corpus not available: %v", err)
-		}
-		runChangedFiles(t, corpus.SharedDrain)
-	})
+	corpus.RunBoth(t, "testdata/drain", corpus.SharedDrain, runChangedFiles)
 }
 
 func runChangedFiles(t *testing.T, root string) {

@@ -13,13 +13,7 @@ import (
 // every drain pair: the pairs copied into testdata always, the shared
 // corpus when it is there.
 func TestDrainCorpus(t *testing.T) {
-	t.Run("testdata", func(t *testing.T) { runDrainCorpus(t, "testdata/drain") })
-	t.Run("shared", func(t *testing.T) {
-		if _, err := os.Stat(corpus.SharedDrain); err != nil {
-			t.Skipf("shared corpus not available: %v", err)
-		}
-		runDrainCorpus(t, corpus.SharedDrain)
-	})
+	corpus.RunBoth(t, "testdata/drain", corpus.SharedDrain, runDrainCorpus)
 }
 
 func runDrainCorpus(t *testing.T, root string) {

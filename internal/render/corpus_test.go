@@ -17,13 +17,7 @@ import (
 // TestCorpus renders every case of the shared corpus (when present) and of
 // the copy kept in testdata, comparing bytes, refusals and warnings.
 func TestCorpus(t *testing.T) {
-	t.Run("testdata", func(t *testing.T) { runCorpus(t, "testdata/corpus") })
-	t.Run("shared", func(t *testing.T) {
-		if _, err := os.Stat(corpus.SharedRender); err != nil {
-			t.Skipf("shared corpus not available at %s: %v", corpus.SharedRender, err)
-		}
-		runCorpus(t, corpus.SharedRender)
-	})
+	corpus.RunBoth(t, "testdata/corpus", corpus.SharedRender, runCorpus)
 }
 
 func runCorpus(t *testing.T, root string) {
