@@ -69,7 +69,7 @@ func newLintScope(c *cli.Context) (*lintScope, error) {
 			return nil, &project.UsageError{Err: fmt.Errorf("--context: \"-\" cannot be mixed with paths")}
 		}
 		p := manifest.RealPath(a)
-		if !within(absDir, p) {
+		if !inside(absDir, p) {
 			return nil, &project.UsageError{Err: fmt.Errorf("%s is outside the context directory %s (see --context)", a, dir)}
 		}
 		s.only = append(s.only, p)
@@ -142,7 +142,7 @@ func (s *lintScope) covers(file string) bool {
 	}
 	p := manifest.RealPath(file)
 	for _, o := range s.only {
-		if within(o, p) {
+		if inside(o, p) {
 			return true
 		}
 	}
@@ -222,7 +222,7 @@ func gitTopLevel() string {
 	return strings.TrimSpace(string(out))
 }
 
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+func inside(dir, p string) bool {
+	_, in := manifest.Within(dir, p)
+	return in
 }

@@ -101,7 +101,7 @@ func (r *Result) Readers(file string) ([]*Cluster, bool) {
 	real := manifest.RealPath(file)
 	complete := r.roots == nil
 	for _, root := range r.roots {
-		if _, in := under(root, real); in {
+		if _, in := manifest.Within(root, real); in {
 			complete = true
 		}
 	}
@@ -133,7 +133,7 @@ func (c *Cluster) reads(real string) bool {
 		return true
 	}
 	for _, d := range c.realDirs {
-		if _, in := under(d, real); in {
+		if _, in := manifest.Within(d, real); in {
 			return true
 		}
 	}

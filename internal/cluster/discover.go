@@ -153,7 +153,7 @@ func (d *discoverer) kustDirs(rootAbs string, set *manifest.Set) []string {
 		}
 		for dir := filepath.Dir(abs); !seen[dir]; dir = filepath.Dir(dir) {
 			seen[dir] = true
-			if _, in := under(rootAbs, dir); !in {
+			if _, in := manifest.Within(rootAbs, dir); !in {
 				break
 			}
 			if d.graph.get(dir) != nil {
@@ -247,7 +247,7 @@ func (d *discoverer) plainClusters(r root, set *manifest.Set, kdirs []string, re
 	top := func(dir string) string {
 		best := ""
 		for a := dir; ; a = filepath.Dir(a) {
-			if _, in := under(r.abs, a); !in || (a != dir && d.graph.get(a) != nil) {
+			if _, in := manifest.Within(r.abs, a); !in || (a != dir && d.graph.get(a) != nil) {
 				break
 			}
 			if held[a] {
@@ -297,7 +297,7 @@ func (d *discoverer) plainClusters(r root, set *manifest.Set, kdirs []string, re
 		// lie at the top): then only the files read are its own.
 		nested := false
 		for _, k := range kdirs {
-			if _, in := under(t, k); in {
+			if _, in := manifest.Within(t, k); in {
 				nested = true
 			}
 		}
@@ -346,7 +346,7 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 	}
 	arg := cfgDir
 	if wd, err := os.Getwd(); err == nil {
-		if rel, ok := under(wd, abs); ok {
+		if rel, ok := manifest.Within(wd, abs); ok {
 			arg = rel
 		}
 	}
@@ -473,7 +473,7 @@ func (c *Cluster) touches(paths []string) bool {
 			continue
 		}
 		for f := range c.inputs {
-			if _, in := under(abs, f); in {
+			if _, in := manifest.Within(abs, f); in {
 				return true
 			}
 		}

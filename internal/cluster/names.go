@@ -4,7 +4,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -25,7 +24,7 @@ type namer struct {
 // under a root argument, or a working-directory-relative path otherwise.
 func (n *namer) display(abs string) string {
 	for _, r := range n.roots {
-		if rel, ok := under(r.abs, abs); ok {
+		if rel, ok := manifest.Within(r.abs, abs); ok {
 			if rel == "." {
 				return filepath.ToSlash(filepath.Clean(r.arg))
 			}
@@ -33,7 +32,7 @@ func (n *namer) display(abs string) string {
 		}
 	}
 	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel, in := manifest.Within(wd, abs); in {
 			return filepath.ToSlash(rel)
 		}
 	}
@@ -45,7 +44,7 @@ func (n *namer) display(abs string) string {
 // argument itself is named after the argument, or the directory's base
 // name when the argument is ".".
 func (n *namer) clusterName(r root, dir string) string {
-	rel, _ := under(r.abs, dir)
+	rel, _ := manifest.Within(r.abs, dir)
 	rel = filepath.ToSlash(rel)
 	arg := filepath.ToSlash(filepath.Clean(r.arg))
 	if n.multi && arg != "." {
@@ -58,15 +57,6 @@ func (n *namer) clusterName(r root, dir string) string {
 		return arg
 	}
 	return filepath.Base(r.abs)
-}
-
-// under reports whether p is dir or inside it, with the relative path.
-func under(dir, p string) (string, bool) {
-	rel, err := filepath.Rel(dir, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "", false
-	}
-	return rel, true
 }
 
 // resolver finds the objects a file holds, from the trees already loaded

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // Snapshot is the repository as it was at a git revision, written to a
@@ -98,8 +100,8 @@ func (s *Snapshot) Close() {
 // Name maps a path inside the snapshot back to git's REV:path notation
 // (path from the repository's top level), for positions in messages.
 func (s *Snapshot) Name(p string) string {
-	rel, err := filepath.Rel(s.Dir, p)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	rel, in := manifest.Within(s.Dir, p)
+	if !in {
 		return p
 	}
 	return s.Rev + ":" + filepath.ToSlash(rel)
@@ -132,8 +134,8 @@ func relativeToTop(top, p string) (string, error) {
 		rest = filepath.Join(filepath.Base(dir), rest)
 		dir = parent
 	}
-	rel, err := filepath.Rel(realTop, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, in := manifest.Within(realTop, real)
+	if !in {
 		return "", fmt.Errorf("%s is outside the git repository at %s", p, top)
 	}
 	if rel == "." {
@@ -275,7 +277,7 @@ func (s *Snapshot) writeEntry(e treeEntry, data io.Reader, size int64, made map[
 			return nil
 		}
 		resolved := filepath.Join(filepath.Dir(dst), target)
-		if rel, err := filepath.Rel(s.Dir, resolved); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if _, in := manifest.Within(s.Dir, resolved); !in {
 			return nil
 		}
 		return os.Symlink(target, dst)

@@ -1,6 +1,9 @@
 package manifest
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strings"
+)
 
 // RealPath is p made absolute and symlink-free, as far as it exists: the
 // form in which paths from git, the command line, kustomize origins and the
@@ -40,4 +43,16 @@ func (p Path) Lookup(v any) (any, bool) {
 		}
 	}
 	return v, true
+}
+
+// Within reports whether p is dir or lies inside it, and p's path relative
+// to dir ("." for dir itself). Both must be in the same form (absolute, or
+// both relative to one directory). A name that merely starts with two
+// dots ("..foo") is inside.
+func Within(dir, p string) (string, bool) {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
 }

@@ -38,3 +38,23 @@ func TestPathLookup(t *testing.T) {
 		}
 	}
 }
+
+func TestWithin(t *testing.T) {
+	cases := []struct {
+		dir, p, rel string
+		ok          bool
+	}{
+		{"/a/b", "/a/b", ".", true},
+		{"/a/b", "/a/b/c/d.yaml", "c/d.yaml", true},
+		{"/a/b", "/a/b/..foo/x.yaml", "..foo/x.yaml", true},
+		{"/a/b", "/a/bc/x.yaml", "", false},
+		{"/a/b", "/a", "", false},
+		{"a", "a/x", "x", true},
+	}
+	for _, c := range cases {
+		rel, ok := Within(filepath.FromSlash(c.dir), filepath.FromSlash(c.p))
+		if ok != c.ok || rel != filepath.FromSlash(c.rel) {
+			t.Errorf("Within(%q, %q) = %q, %v; want %q, %v", c.dir, c.p, rel, ok, c.rel, c.ok)
+		}
+	}
+}

@@ -201,7 +201,7 @@ func (w *walker) follow(l pendingLink, arg string) {
 		w.problem(l.name, "read-error", fsMessage(err))
 		return
 	}
-	if rel, err := filepath.Rel(l.root.real, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if _, in := Within(l.root.real, target); !in {
 		w.skip(l.name, "symlink-outside", fmt.Sprintf("symlink points outside %s (to %s); not followed", arg, target))
 		return
 	}

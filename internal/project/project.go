@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -65,7 +64,7 @@ func LoadConfig(opts Options) (*config.Config, error) {
 			return &config.Config{}, nil
 		}
 		// Messages name the file the way the user would type it.
-		if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel, in := manifest.Within(wd, path); in {
 			path = rel
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // Options carries what the formats read by other tools (SARIF, GitHub
@@ -101,11 +102,8 @@ func below(dir, file string) (string, bool) {
 }
 
 func relBelow(dir, file string) (string, bool) {
-	rel, err := filepath.Rel(dir, file)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return rel, true
+	rel, in := manifest.Within(dir, file)
+	return rel, in && rel != "."
 }
 
 // fileURI is the file: URI of a forward-slash absolute path, for SARIF
