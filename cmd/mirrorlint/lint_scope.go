@@ -3,12 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/origin"
@@ -41,24 +40,37 @@ type lintScope struct {
 	only []string
 	// load replaces the PATH arguments when the context tree is loaded.
 	load []string
+	// gitTop caches the git top level ("" outside a repository): the
+	// context default and the report base both need it.
+	gitTop *string
+}
+
+// top returns the git top level of the working directory, asking git once.
+func (s *lintScope) top() string {
+	if s.gitTop == nil {
+		t := gitTopLevel()
+		s.gitTop = &t
+	}
+	return *s.gitTop
 }
 
 func newLintScope(c *cli.Context) (*lintScope, error) {
 	args := c.Args().Slice()
 	dir := c.String(contextFlag.Name)
+	base := &lintScope{}
 	switch {
 	case dir == "none":
-		return &lintScope{}, nil
+		return base, nil
 	case dir == "" && allFiles(args):
-		dir = gitTopLevel()
+		dir = base.top()
 	}
 	if dir == "" {
-		return &lintScope{}, nil
+		return base, nil
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, &project.UsageError{Err: fmt.Errorf("--context %s: not a directory", dir)}
 	}
-	s := &lintScope{dir: dir}
+	s := &lintScope{dir: dir, gitTop: base.gitTop}
 	if len(args) == 1 && args[0] == "-" {
 		// A stream: the context only resolves origin annotations.
 		return s, nil
@@ -155,7 +167,7 @@ func (s *lintScope) covers(file string) bool {
 // and wherever below the top level mirrorlint runs. Outside a repository
 // they are relative to the working directory.
 func (s *lintScope) reportOptions(p *project.Project) report.Options {
-	o := report.Options{Base: gitTopLevel()}
+	o := report.Options{Base: s.top()}
 	for _, f := range p.Set.Files {
 		if f != "-" && (s.only == nil || s.covers(f)) {
 			o.Files = append(o.Files, f)
@@ -215,11 +227,11 @@ func allFiles(args []string) bool {
 }
 
 func gitTopLevel() string {
-	out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	top, err := impact.TopLevel()
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSpace(string(out))
+	return top
 }
 
 func inside(dir, p string) bool {

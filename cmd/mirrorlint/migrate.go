@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/migrate"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -133,17 +134,12 @@ func runMigrate(c *cli.Context) error {
 // that does not list it: kustomize would not apply it, and the ICSP it
 // replaces would stay in effect.
 func warnUnlisted(c *cli.Context, path string) {
-	dir := filepath.Dir(path)
-	for _, name := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
-		k := filepath.Join(dir, name)
-		data, err := os.ReadFile(k)
-		if err != nil {
-			continue
-		}
-		if !strings.Contains(string(data), filepath.Base(path)) {
-			fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s does not list %s: add it to resources and remove the ImageContentSourcePolicy file there, or run migrate --in-place\n", k, filepath.Base(path))
-		}
+	k := cluster.FindKustomization(filepath.Dir(path))
+	if k == "" {
 		return
+	}
+	if data, err := os.ReadFile(k); err == nil && !strings.Contains(string(data), filepath.Base(path)) {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s does not list %s: add it to resources and remove the ImageContentSourcePolicy file there, or run migrate --in-place\n", k, filepath.Base(path))
 	}
 }
 

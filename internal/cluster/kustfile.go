@@ -11,6 +11,19 @@ import (
 // kustFileNames are the names kustomize recognises, in its order of lookup.
 var kustFileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
 
+// IsKustomizationFile reports whether a base name is one kustomize reads.
+func IsKustomizationFile(name string) bool {
+	for _, n := range kustFileNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// FindKustomization returns the kustomization file in dir, or "".
+func FindKustomization(dir string) string { return findKustFile(dir) }
+
 // findKustFile returns the kustomization file in dir, or "".
 func findKustFile(dir string) string {
 	for _, n := range kustFileNames {

@@ -45,11 +45,10 @@ func Checkout(rev string, paths []string) (*Snapshot, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	top, err := git("", nil, "rev-parse", "--show-toplevel")
+	topDir, err := TopLevel()
 	if err != nil {
 		return nil, fmt.Errorf("--base needs a git repository: %w", err)
 	}
-	topDir := strings.TrimRight(string(top), "\n")
 	commit, err := git(topDir, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
 		return nil, fmt.Errorf("--base %q: no such commit in %s", rev, topDir)
@@ -321,4 +320,15 @@ func git(dir string, stdin io.Reader, args ...string) ([]byte, error) {
 // prints.
 func gitEnv() []string {
 	return append(os.Environ(), "GIT_PAGER=cat", "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+}
+
+// TopLevel is the top directory of the git repository holding the working
+// directory (an error outside one), asked of git with the same hermetic
+// environment as every other git call here.
+func TopLevel() (string, error) {
+	top, err := git("", nil, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(string(top), "\n"), nil
 }

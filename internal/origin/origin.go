@@ -311,8 +311,7 @@ func (r *Remapper) kustomizations(root string) []string {
 			}
 			return nil
 		}
-		switch d.Name() {
-		case "kustomization.yaml", "kustomization.yml", "Kustomization":
+		if cluster.IsKustomizationFile(d.Name()) {
 			dirs = append(dirs, filepath.Dir(path))
 		}
 		return nil
