@@ -3,9 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -196,7 +197,7 @@ func writeRenderArtifact(path string, rep *report.Report) error {
 		}
 		return nil
 	}
-	for _, name := range sortedKeys(rep.Rendered) {
+	for _, name := range slices.Sorted(maps.Keys(rep.Rendered)) {
 		dir := filepath.Join(path, filepath.FromSlash(name))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
@@ -206,13 +207,4 @@ func writeRenderArtifact(path string, rep *report.Report) error {
 		}
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,8 +2,9 @@ package drain
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 )
@@ -47,12 +48,12 @@ func registriesChanges(oldConf, newConf sysregistriesv2.V2RegistriesConf) []Reas
 	}
 
 	oldRegs, newRegs := byScope(oldConf.Registries), byScope(newConf.Registries)
-	for _, scope := range sortedKeys(oldRegs) {
+	for _, scope := range slices.Sorted(maps.Keys(oldRegs)) {
 		if _, ok := newRegs[scope]; !ok {
 			add(scope, FieldScopeRemoved, "", true, "registry %s removed", scope)
 		}
 	}
-	for _, scope := range sortedKeys(newRegs) {
+	for _, scope := range slices.Sorted(maps.Keys(newRegs)) {
 		nr := newRegs[scope]
 		or, existed := oldRegs[scope]
 		if !existed {
@@ -156,13 +157,4 @@ func allDigestOnly(r sysregistriesv2.Registry) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys(m map[string]sysregistriesv2.Registry) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -82,7 +84,7 @@ func (w junitWriter) Write(out io.Writer, r *Report) error {
 	}
 
 	doc := junitSuites{Name: "mirrorlint"}
-	for _, file := range sortedNames(byFile) {
+	for _, file := range slices.Sorted(maps.Keys(byFile)) {
 		rules := byFile[file]
 		ids := map[string]bool{}
 		// The file-less suite only holds what was found there; listing
@@ -96,7 +98,7 @@ func (w junitWriter) Write(out io.Writer, r *Report) error {
 			ids[id] = true
 		}
 		suite := junitSuite{Name: file}
-		for _, id := range sortedNames(ids) {
+		for _, id := range slices.Sorted(maps.Keys(ids)) {
 			c := junitCase{Name: id, Classname: file}
 			var failing, suppressed []lint.Finding
 			for _, f := range rules[id] {

@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/url"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -171,7 +173,7 @@ func (w sarifWriter) Write(out io.Writer, r *Report) error {
 	}
 	if len(r.Refused) > 0 {
 		inv := sarifInvocation{ExecutionSuccessful: true}
-		for _, name := range sortedNames(r.Refused) {
+		for _, name := range slices.Sorted(maps.Keys(r.Refused)) {
 			msg := "MCO would refuse to render: " + r.Refused[name]
 			if name != "" {
 				msg = "cluster " + name + ": " + msg
@@ -416,15 +418,6 @@ func clusterNames(cs []string) []string {
 			out = append(out, c)
 		}
 	}
-	return out
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

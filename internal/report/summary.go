@@ -3,8 +3,10 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,7 +68,7 @@ func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 	}
 	fmt.Fprintf(&head, "%s\n\n", Summary(c))
 	fmt.Fprintf(&head, "| errors | warnings | info | suppressed |\n|---:|---:|---:|---:|\n| %d | %d | %d | %d |\n\n", c.Error, c.Warning, c.Info, c.Suppressed)
-	for _, name := range sortedNames(r.Refused) {
+	for _, name := range slices.Sorted(maps.Keys(r.Refused)) {
 		fmt.Fprintf(&head, "> [!CAUTION]\n> MCO would refuse to render%s: %s. The nodes would keep their previous registries.conf.\n\n",
 			clusterSuffix(name), mdEscape(r.Refused[name]))
 	}
@@ -79,7 +81,7 @@ func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 	// table cannot crowd them out, nor they the table.
 	var rendered strings.Builder
 	renderBudget := budget / 2
-	for _, name := range sortedNames(r.Rendered) {
+	for _, name := range slices.Sorted(maps.Keys(r.Rendered)) {
 		block := renderedBlock(name, r.Rendered[name])
 		if rendered.Len()+len(block) > renderBudget {
 			block = fmt.Sprintf("_registries.conf%s omitted: %d bytes would exceed the job summary's size limit; use `mirrorlint render` or `lint --render FILE`._\n\n",

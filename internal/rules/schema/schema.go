@@ -21,8 +21,10 @@ package schema
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -310,7 +312,7 @@ func (v *validator) add(t ErrorType, p manifest.Path, val any, detail string) {
 }
 
 func (v *validator) metadata(md map[string]any) {
-	for _, k := range sortedKeys(md) {
+	for _, k := range slices.Sorted(maps.Keys(md)) {
 		if !objectMetaFields[k] {
 			v.add(Unknown, manifest.Path{"metadata", k}, md[k], "")
 		}
@@ -398,7 +400,7 @@ func (v *validator) object(s *Schema, m map[string]any, p manifest.Path, root bo
 			v.add(Required, p.Child(r), nil, "")
 		}
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		x := m[k]
 		prop := s.Properties[k]
 		if prop == nil {
@@ -478,13 +480,4 @@ func (v *validator) str(s *Schema, str string, p manifest.Path) {
 	if s.pattern != nil && !s.pattern.MatchString(str) {
 		v.add(Pattern, p, str, fmt.Sprintf("%s in body should match '%s'", p, s.Pattern))
 	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
