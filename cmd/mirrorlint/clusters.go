@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -83,7 +83,7 @@ func runClusters(c *cli.Context) error {
 	return nil
 }
 
-func describe(p *project.Project, cl *lint.Cluster) clusterInfo {
+func describe(p *project.Project, cl *check.Cluster) clusterInfo {
 	ci := clusterInfo{Name: cl.Name, Objects: len(cl.Objects), Kinds: map[string]int{},
 		OpenShiftVersion: cl.Settings.Version.String(), ReleaseImage: cl.Settings.ReleaseImage,
 		Problems: cl.Problems, Inputs: []string{}, Paths: []string{}}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
@@ -184,15 +184,15 @@ func openDiffSide(c *cli.Context, opts project.Options, label string, rename fun
 // writeDiffReport prints the comparison as findings in one of package
 // report's formats: drain-on-change warnings and render-refused errors,
 // documented by their rules.
-func writeDiffReport(w io.Writer, format string, fs []lint.Finding) error {
+func writeDiffReport(w io.Writer, format string, fs []check.Finding) error {
 	rw, err := report.New(format)
 	if err != nil {
 		return err
 	}
 	if fs == nil {
-		fs = []lint.Finding{}
+		fs = []check.Finding{}
 	}
-	return rw.Write(w, &report.Report{Findings: fs, Rules: []*lint.Rule{impact.DrainRule(nil), impact.RefusedRule}})
+	return rw.Write(w, &report.Report{Findings: fs, Rules: []*check.Rule{impact.DrainRule(nil), impact.RefusedRule}})
 }
 
 func writeDiff(w io.Writer, format string, res *impact.Result) error {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/checks"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 )
@@ -123,7 +123,7 @@ func runLint(c *cli.Context) error {
 		}
 	}
 	scope.writeSummary(c, rep, repOpts)
-	if lint.Fails(rep.Findings, threshold) {
+	if check.Fails(rep.Findings, threshold) {
 		return fail(exitFindings, "")
 	}
 	return nil

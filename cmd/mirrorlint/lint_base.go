@@ -5,8 +5,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -17,7 +17,7 @@ import (
 // counterpart there. opts are the options newP was opened with: with
 // --context (pre-commit passes only the changed files) that is the context
 // tree, so the clusters on both sides are the same clusters.
-func addDrainRule(c *cli.Context, reg *lint.Registry, newP *project.Project, opts project.Options) (func(), error) {
+func addDrainRule(c *cli.Context, reg *check.Registry, newP *project.Project, opts project.Options) (func(), error) {
 	rev := c.String("base")
 	if rev == "" {
 		return func() {}, reg.Add(impact.DrainRule(nil))

@@ -7,8 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/origin"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -108,14 +108,14 @@ func (s *lintScope) options(o project.Options) project.Options {
 // relocator moves a cluster's findings to where their values are written:
 // the kustomize patch that set a value, or the origin file of an object read
 // from a stream. The engine calls it before matching suppressions.
-func (s *lintScope) relocator(p *project.Project) func(*lint.Cluster, []lint.Finding) []lint.Finding {
+func (s *lintScope) relocator(p *project.Project) func(*check.Cluster, []check.Finding) []check.Finding {
 	roots := []string{"."}
 	if s.dir != "" {
 		roots = []string{s.dir, "."}
 	}
 	remap := &origin.Remapper{Roots: roots, Discover: true}
 	objs := projectObjects(p)
-	return func(cl *lint.Cluster, fs []lint.Finding) []lint.Finding {
+	return func(cl *check.Cluster, fs []check.Finding) []check.Finding {
 		p.Relocate(cl, fs)
 		return remap.Remap(objs, fs)
 	}
@@ -127,15 +127,15 @@ func (s *lintScope) relocator(p *project.Project) func(*lint.Cluster, []lint.Fin
 // wherever they were loaded from. A cross-object finding is kept when any
 // of its places is in the PATH arguments: the file being committed took
 // part in it. Filtering compares real absolute paths, so it comes first.
-func (s *lintScope) apply(p *project.Project, fs []lint.Finding) []lint.Finding {
+func (s *lintScope) apply(p *project.Project, fs []check.Finding) []check.Finding {
 	return report.DisplayPaths(s.filter(fs))
 }
 
-func (s *lintScope) filter(fs []lint.Finding) []lint.Finding {
+func (s *lintScope) filter(fs []check.Finding) []check.Finding {
 	if s.only == nil {
 		return fs
 	}
-	var out []lint.Finding
+	var out []check.Finding
 	for _, f := range fs {
 		keep := f.File == "" || s.covers(f.File)
 		for _, r := range f.Related {

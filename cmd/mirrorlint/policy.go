@@ -3,9 +3,9 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/config"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -54,7 +54,7 @@ func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
 // loadChecks compiles the built-in library and the user's policies once
 // and returns every rule a run can report: the built-in Go rules and the
 // policies' rules. A policy that does not compile is a usage error (exit 2).
-func loadChecks(o policy.Options) (*lint.Registry, *policy.Engine, error) {
+func loadChecks(o policy.Options) (*check.Registry, *policy.Engine, error) {
 	reg, pe, err := checks.Load(o)
 	if err != nil {
 		return nil, nil, &project.UsageError{Err: err}
@@ -62,9 +62,9 @@ func loadChecks(o policy.Options) (*lint.Registry, *policy.Engine, error) {
 	return reg, pe, nil
 }
 
-// failOn is lint.FailOn, a bad value being a usage error.
-func failOn(flag string, cfg *config.Config) (lint.Severity, error) {
-	s, err := lint.FailOn(flag, cfg)
+// failOn is check.FailOn, a bad value being a usage error.
+func failOn(flag string, cfg *config.Config) (check.Severity, error) {
+	s, err := check.FailOn(flag, cfg)
 	if err != nil {
 		return 0, &project.UsageError{Err: err}
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -61,7 +61,7 @@ Examples:
 }
 
 // allRules is every rule a lint run with the same settings could report.
-func allRules(c *cli.Context) (*lint.Registry, error) {
+func allRules(c *cli.Context) (*check.Registry, error) {
 	cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configFlag.Name)})
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func allRules(c *cli.Context) (*lint.Registry, error) {
 	return reg, reg.Add(impact.DrainRule(nil))
 }
 
-func listRules(w io.Writer, all []*lint.Rule) error {
+func listRules(w io.Writer, all []*check.Rule) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSEVERITY\tORIGIN\tSUMMARY")
 	for _, r := range all {
@@ -88,7 +88,7 @@ func listRules(w io.Writer, all []*lint.Rule) error {
 
 // markdownRules prints the rule table the README embeds; a test keeps the
 // README in step with the registry.
-func markdownRules(w io.Writer, all []*lint.Rule) error {
+func markdownRules(w io.Writer, all []*check.Rule) error {
 	var b strings.Builder
 	b.WriteString("| rule | severity | origin | summary |\n|---|---|---|---|\n")
 	for _, r := range all {
@@ -98,13 +98,13 @@ func markdownRules(w io.Writer, all []*lint.Rule) error {
 	return err
 }
 
-func jsonRules(w io.Writer, all []*lint.Rule) error {
+func jsonRules(w io.Writer, all []*check.Rule) error {
 	type rule struct {
-		ID       string        `json:"id"`
-		Severity lint.Severity `json:"severity"`
-		Origin   lint.Origin   `json:"origin"`
-		Summary  string        `json:"summary"`
-		Doc      string        `json:"doc"`
+		ID       string         `json:"id"`
+		Severity check.Severity `json:"severity"`
+		Origin   check.Origin   `json:"origin"`
+		Summary  string         `json:"summary"`
+		Doc      string         `json:"doc"`
 	}
 	out := make([]rule, 0, len(all))
 	for _, r := range all {

@@ -6,14 +6,14 @@ package checks
 import (
 	"fmt"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/rules"
 )
 
 // Registry returns the Go rules plus the rules pe defines.
-func Registry(pe *policy.Engine) (*lint.Registry, error) {
+func Registry(pe *policy.Engine) (*check.Registry, error) {
 	reg := rules.Registry()
 	if pe == nil {
 		return reg, nil
@@ -27,8 +27,8 @@ func Registry(pe *policy.Engine) (*lint.Registry, error) {
 }
 
 // Load compiles the policies described by o and returns the full registry
-// and the policy engine, ready for a lint.Engine.
-func Load(o policy.Options) (*lint.Registry, *policy.Engine, error) {
+// and the policy engine, ready for a check.Engine.
+func Load(o policy.Options) (*check.Registry, *policy.Engine, error) {
 	pe, err := policy.Load(o)
 	if err != nil {
 		return nil, nil, err
@@ -41,7 +41,7 @@ func Load(o policy.Options) (*lint.Registry, *policy.Engine, error) {
 }
 
 // FromConfig is Load with the policies a config names (policy.OptionsFrom).
-func FromConfig(cfg *config.Config) (*lint.Registry, *policy.Engine, error) {
+func FromConfig(cfg *config.Config) (*check.Registry, *policy.Engine, error) {
 	o, err := policy.OptionsFrom(cfg)
 	if err != nil {
 		return nil, nil, err
@@ -51,16 +51,16 @@ func FromConfig(cfg *config.Config) (*lint.Registry, *policy.Engine, error) {
 
 // Builtin is Load with only the embedded library: what every run checks
 // when the team has no policies of its own.
-func Builtin() (*lint.Registry, *policy.Engine, error) {
+func Builtin() (*check.Registry, *policy.Engine, error) {
 	return Load(policy.Options{Builtin: true})
 }
 
 // RunOptions says what Run checks and where findings are shown.
 type RunOptions struct {
-	Rules    *lint.Registry
+	Rules    *check.Registry
 	Policies *policy.Engine // nil: no policies
-	// Relocate and AllReadersLinted are passed to the lint.Engine.
-	Relocate         func(cl *lint.Cluster, fs []lint.Finding) []lint.Finding
+	// Relocate and AllReadersLinted are passed to the check.Engine.
+	Relocate         func(cl *check.Cluster, fs []check.Finding) []check.Finding
 	AllReadersLinted func(file string) bool
 }
 
@@ -68,27 +68,27 @@ type RunOptions struct {
 type Result struct {
 	// Findings are every cluster's findings merged (one finding on a
 	// shared value lists every cluster), with the suppressions' own.
-	Findings []lint.Finding
+	Findings []check.Finding
 	// Contexts holds each cluster's lint context, in the clusters' order:
 	// its render or MCO's refusal.
-	Contexts []*lint.Context
+	Contexts []*check.Context
 }
 
 // Run checks cfg's rule settings against the registry, lints every
 // cluster with the rules and policies (findings relocated before
 // suppressions are matched), and merges the findings.
-func Run(clusters []*lint.Cluster, cfg *config.Config, o RunOptions) (*Result, error) {
+func Run(clusters []*check.Cluster, cfg *config.Config, o RunOptions) (*Result, error) {
 	var known func(string) bool
-	var policies lint.Evaluator
+	var policies check.Evaluator
 	if o.Policies != nil {
 		known, policies = o.Policies.Known, o.Policies
 	}
-	if err := lint.CheckConfig(cfg, o.Rules, known); err != nil {
+	if err := check.CheckConfig(cfg, o.Rules, known); err != nil {
 		return nil, err
 	}
-	engine := &lint.Engine{Rules: o.Rules, Config: cfg, Policies: policies, Relocate: o.Relocate, AllReadersLinted: o.AllReadersLinted}
+	engine := &check.Engine{Rules: o.Rules, Config: cfg, Policies: policies, Relocate: o.Relocate, AllReadersLinted: o.AllReadersLinted}
 	res := &Result{}
-	var all [][]lint.Finding
+	var all [][]check.Finding
 	for _, cl := range clusters {
 		fs, ctx, err := engine.Lint(cl)
 		if err != nil {
@@ -98,6 +98,6 @@ func Run(clusters []*lint.Cluster, cfg *config.Config, o RunOptions) (*Result, e
 		res.Contexts = append(res.Contexts, ctx)
 	}
 	all = append(all, engine.Finish())
-	res.Findings = lint.Merge(all...)
+	res.Findings = check.Merge(all...)
 	return res, nil
 }

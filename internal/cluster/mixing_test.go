@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 )
 
 // mixing lints every cluster of root and returns the icsp-mixed-with-sets
@@ -23,10 +23,10 @@ func mixing(t *testing.T, root string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &lint.Engine{Rules: reg, Policies: pe}
-	var all [][]lint.Finding
+	e := &check.Engine{Rules: reg, Policies: pe}
+	var all [][]check.Finding
 	for _, c := range res.Clusters {
-		fs, _, err := e.Lint(&lint.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})
+		fs, _, err := e.Lint(&check.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +34,7 @@ func mixing(t *testing.T, root string) []string {
 		all = append(all, fs)
 	}
 	var out []string
-	for _, f := range lint.Merge(all...) {
+	for _, f := range check.Merge(all...) {
 		if f.Rule == "icsp-mixed-with-sets" {
 			out = append(out, fmt.Sprintf("%s:%d %v", f.File, f.Line, f.Clusters))
 		}

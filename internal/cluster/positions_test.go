@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // pointAtValues reports the first mirror and the source policy of every
 // IDMS entry, so the test sees where each value is located.
-var pointAtValues = &lint.Rule{
-	ID: "test-values", Severity: lint.Warning, Summary: "test",
-	Check: func(c *lint.Context) {
+var pointAtValues = &check.Rule{
+	ID: "test-values", Severity: check.Warning, Summary: "test",
+	Check: func(c *check.Context) {
 		for _, o := range c.Objects(manifest.KindIDMS) {
 			for i, e := range o.IDMS.Spec.ImageDigestMirrors {
 				p := manifest.Path{"spec", "imageDigestMirrors", i}
@@ -29,12 +29,12 @@ var pointAtValues = &lint.Rule{
 
 func lintCluster(t *testing.T, c *Cluster) []string {
 	t.Helper()
-	reg, err := lint.NewRegistry(pointAtValues)
+	reg, err := check.NewRegistry(pointAtValues)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &lint.Engine{Rules: reg}
-	fs, _, err := e.Lint(&lint.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})
+	e := &check.Engine{Rules: reg}
+	fs, _, err := e.Lint(&check.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})
 	if err != nil {
 		t.Fatal(err)
 	}

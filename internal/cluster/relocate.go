@@ -10,7 +10,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -27,7 +27,7 @@ type patchRef struct {
 // that file, so the finding would otherwise point at the nearest part of
 // the unpatched object. Best effort: strategic-merge patches must hold the
 // same value at the same path, JSON 6902 operations must cover the path.
-func (c *Cluster) Relocate(fs []lint.Finding) {
+func (c *Cluster) Relocate(fs []check.Finding) {
 	if len(c.patches) == 0 {
 		return
 	}
@@ -123,7 +123,7 @@ func patchesOf(kusts []*kustFile) []patchRef {
 	return out
 }
 
-func (c *Cluster) patchPosition(s *patchSearch, ref lint.ObjectRef, path string) (manifest.Position, bool) {
+func (c *Cluster) patchPosition(s *patchSearch, ref check.ObjectRef, path string) (manifest.Position, bool) {
 	var o *manifest.Object
 	for _, x := range c.Objects {
 		if string(x.Kind) == ref.Kind && x.Name == ref.Name {

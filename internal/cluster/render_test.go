@@ -9,15 +9,15 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 func renderObjects(t *testing.T, objs []*manifest.Object) *render.Output {
 	t.Helper()
-	out, err := render.Render(lint.BuildInput(objs, lint.Settings{}).Input)
+	out, err := render.Render(check.BuildInput(objs, check.Settings{}).Input)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // The shared corpus sits beside the repository on the team's machines. The
@@ -108,5 +108,5 @@ func loadInput(dir, releaseImage string, missingIsEmpty bool) (render.Input, err
 		}
 		return render.Input{}, errors.New(strings.Join(msgs, "\n"))
 	}
-	return lint.BuildInput(set.Objects, lint.Settings{ReleaseImage: releaseImage}).Input, nil
+	return check.BuildInput(set.Objects, check.Settings{ReleaseImage: releaseImage}).Input, nil
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/corpus"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // TestCorpus renders both sides of every drain pair and checks the verdict.

@@ -9,14 +9,17 @@ package drain
 import (
 	"bytes"
 
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // File paths as they appear in Reasons.
 const (
-	RegistriesConfPath = "/etc/containers/registries.conf"
-	SearchDropInPath   = render.SearchDropInPath
-	PolicyJSONPath     = render.PolicyJSONPath
+	RegistriesConfPath = nodefiles.RegistriesConfPath
+	SearchDropInPath   = nodefiles.SearchDropInPath
+	PolicyJSONPath     = nodefiles.PolicyJSONPath
 )
 
 // Verdict is the node's reaction to going from one rendering to another.
@@ -63,8 +66,8 @@ const (
 )
 
 // Compare returns the verdict for a node moving from old to new; it
-// compares the registries.conf bytes and, when they differ, the decoded
-// Configs render keeps next to them. A nil
+// compares the registries.conf bytes and, when they differ, decodes both
+// as the daemon does and compares the configurations. A nil
 // Output stands for "MCO writes nothing": the template registries.conf and
 // no drop-in. (When MCO refuses to render, nodes keep the previous files:
 // pass the previous Output as new.)
@@ -73,7 +76,7 @@ func Compare(old, new *render.Output) Verdict {
 	var v Verdict
 
 	if !bytes.Equal(old.NodeRegistriesConf(), new.NodeRegistriesConf()) {
-		reasons := registriesChanges(old.NodeConfig(), new.NodeConfig())
+		reasons := registriesChanges(decoded(old), decoded(new))
 		if len(reasons) == 0 {
 			reasons = []Reason{{File: RegistriesConfPath, Field: FieldRewritten, Message: "registries.conf rewritten with equivalent content; CRI-O is reloaded"}}
 		}
@@ -116,4 +119,16 @@ func Compare(old, new *render.Output) Verdict {
 		}
 	}
 	return v
+}
+
+// decoded is the registries.conf a node holds after o, decoded. Render only
+// produces files that decode (its fuzz target checks that), so a failure
+// here would be a renderer bug; it reads as an empty configuration, which
+// makes every old scope "missing" and the verdict a drain, the safe answer.
+func decoded(o *render.Output) sysregistriesv2.V2RegistriesConf {
+	conf, err := nodefiles.Decode(o.NodeRegistriesConf())
+	if err != nil {
+		return sysregistriesv2.V2RegistriesConf{}
+	}
+	return conf
 }

@@ -4,28 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 const head = "unqualified-search-registries = [\"registry.access.redhat.com\", \"docker.io\"]\nshort-name-mode = \"\"\n"
 
 func conf(body string) *render.Output {
-	return decoded(&render.Output{Generated: true, RegistriesConf: []byte(head + body)})
-}
-
-// decoded fills in o.Config from o.RegistriesConf, as render does; nil
-// stays nil. It panics on bytes that do not decode (render never writes
-// such a file).
-func decoded(o *render.Output) *render.Output {
-	if o == nil {
-		return nil
-	}
-	c, err := render.DecodeConf(o.RegistriesConf)
-	if err != nil {
-		panic(err)
-	}
-	o.Config = c
-	return o
+	return &render.Output{Generated: true, RegistriesConf: []byte(head + body)}
 }
 
 const (
@@ -47,7 +33,7 @@ func TestCompare(t *testing.T) {
 		mention  []string // substrings that some reason must contain
 	}{
 		{"identical", conf(regA + mDig), conf(regA + mDig), false, false, nil},
-		{"template to template", nil, &render.Output{RegistriesConf: render.Template()}, false, false, nil},
+		{"template to template", nil, &render.Output{RegistriesConf: nodefiles.RegistriesConf()}, false, false, nil},
 		{"add digest mirror", conf(regA + mDig), conf(regA + mDig + nDig), false, false, []string{"digest-only mirror n.io/a added"}},
 		{"add tag mirror", conf(regA + mDig), conf(regA + mDig + nTag), true, false, []string{"n.io/a added with pull-from-mirror \"tag-only\""}},
 		{"reorder", conf(regA + mDig + nDig), conf(regA + nDig + mDig), false, false, []string{"reordered"}},
@@ -64,12 +50,12 @@ func TestCompare(t *testing.T) {
 		{"template to generated", nil, conf(regA + mDig), false, false, nil},
 		{"several reasons listed", conf(regA + mDig + nDig), conf(regA + blk + mTag), true, false, []string{"blocked changed", "n.io/a removed", "tag-only"}},
 		{"search drop-in added", conf(regA + mDig), &render.Output{Generated: true, RegistriesConf: []byte(head + regA + mDig), SearchRegistriesConf: []byte("x")}, true, true, []string{"drop-in added"}},
-		{"search drop-in changed", &render.Output{RegistriesConf: render.Template(), SearchRegistriesConf: []byte("a")}, &render.Output{RegistriesConf: render.Template(), SearchRegistriesConf: []byte("b")}, true, true, nil},
+		{"search drop-in changed", &render.Output{RegistriesConf: nodefiles.RegistriesConf(), SearchRegistriesConf: []byte("a")}, &render.Output{RegistriesConf: nodefiles.RegistriesConf(), SearchRegistriesConf: []byte("b")}, true, true, nil},
 		{"search list in registries.conf shrinks", conf(""), &render.Output{RegistriesConf: []byte("unqualified-search-registries = [\"docker.io\"]\n")}, true, false, []string{"unqualified-search-registries"}},
 		{"search list in registries.conf grows", conf(""), &render.Output{RegistriesConf: []byte("unqualified-search-registries = [\"registry.access.redhat.com\", \"docker.io\", \"quay.io\"]\n")}, false, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := Compare(decoded(tc.old), decoded(tc.new))
+			v := Compare(tc.old, tc.new)
 			if v.Drain != tc.drain || v.Reboot != tc.reboot {
 				t.Fatalf("Drain=%v Reboot=%v, want %v %v; reasons %+v", v.Drain, v.Reboot, tc.drain, tc.reboot, v.Reasons)
 			}

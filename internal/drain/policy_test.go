@@ -3,13 +3,14 @@ package drain
 import (
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // policy.json is covered by the default "reload crio" disruption policy:
 // any change to it is a reason that does not drain.
 func TestPolicyJSONChangeReloadsOnly(t *testing.T) {
-	conf := render.Template()
+	conf := nodefiles.RegistriesConf()
 	blocked := &render.Output{RegistriesConf: conf, PolicyJSON: []byte(`{"default": [{"type": "insecureAcceptAnything"}]}`)}
 	other := &render.Output{RegistriesConf: conf, PolicyJSON: []byte(`{"default": [{"type": "reject"}]}`)}
 	none := &render.Output{RegistriesConf: conf}

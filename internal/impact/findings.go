@@ -3,7 +3,7 @@ package impact
 import (
 	"fmt"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -14,10 +14,10 @@ const RefusedRuleID = "render-refused"
 // RefusedRule documents the refusal findings of `diff --format
 // sarif|github|junit`. It is not a lint rule (lint reports a refusal on the
 // rule that explains it); it exists so that report formats can describe it.
-var RefusedRule = &lint.Rule{
+var RefusedRule = &check.Rule{
 	ID:       RefusedRuleID,
-	Severity: lint.Error,
-	Origin:   lint.OriginMCO,
+	Severity: check.Error,
+	Origin:   check.OriginMCO,
 	Summary:  "MCO would refuse to render one side of the change (only in diff reports).",
 	Doc: `MCO refuses to render the registry files for this tree: it logs the reason and keeps
 the previous MachineConfig, so the change would not reach the nodes and every later
@@ -34,10 +34,10 @@ Fix: ` + "`mirrorlint lint`" + ` reports the offending value under the rule that
 // the message rather than as the position: that file is not in the
 // checkout a CI viewer annotates. It reuses the renders and verdicts
 // Compare made.
-func (res *Result) Findings() []lint.Finding {
-	var out []lint.Finding
+func (res *Result) Findings() []check.Finding {
+	var out []check.Finding
 	for _, pair := range res.pairs {
-		var fs []lint.Finding
+		var fs []check.Finding
 		for _, side := range []struct {
 			name string
 			r    *project.Rendered
@@ -47,7 +47,7 @@ func (res *Result) Findings() []lint.Finding {
 				continue
 			}
 			pos := r.Where(r.Refusal.Subject)
-			f := lint.Finding{Rule: RefusedRuleID, Severity: lint.Error}
+			f := check.Finding{Rule: RefusedRuleID, Severity: check.Error}
 			if side.name == "new" {
 				f.Message = "MCO would refuse to render the new tree, so the change would not reach the nodes: " + r.Refusal.Error()
 				f.Position = pos
@@ -72,6 +72,6 @@ func (res *Result) Findings() []lint.Finding {
 		}
 		out = append(out, fs...)
 	}
-	lint.Sort(out)
+	check.Sort(out)
 	return out
 }

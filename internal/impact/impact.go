@@ -9,12 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/drain"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
-	"github.com/mirrorlint/mirrorlint/internal/render"
 	"github.com/mirrorlint/mirrorlint/internal/textdiff"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // Node file paths, the keys of Result.Files.
@@ -137,28 +137,28 @@ func relName(name string, roots []string) string {
 	return name
 }
 
-func pairClusters(oldP, newP *project.Project, opts Options) [][2]*lint.Cluster {
+func pairClusters(oldP, newP *project.Project, opts Options) [][2]*check.Cluster {
 	if len(oldP.Clusters) == 1 && len(newP.Clusters) == 1 {
-		return [][2]*lint.Cluster{{oldP.Clusters[0], newP.Clusters[0]}}
+		return [][2]*check.Cluster{{oldP.Clusters[0], newP.Clusters[0]}}
 	}
-	oldBy := map[string]*lint.Cluster{}
+	oldBy := map[string]*check.Cluster{}
 	for _, c := range oldP.Clusters {
 		oldBy[relName(c.Name, opts.OldRoots)] = c
 	}
-	var pairs [][2]*lint.Cluster
+	var pairs [][2]*check.Cluster
 	seen := map[string]bool{}
 	for _, n := range newP.Clusters {
 		key := relName(n.Name, opts.NewRoots)
 		o := oldBy[key]
 		if o == nil {
-			o = &lint.Cluster{Name: n.Name, Settings: n.Settings}
+			o = &check.Cluster{Name: n.Name, Settings: n.Settings}
 		}
-		pairs = append(pairs, [2]*lint.Cluster{o, n})
+		pairs = append(pairs, [2]*check.Cluster{o, n})
 		seen[key] = true
 	}
 	for _, o := range oldP.Clusters {
 		if !seen[relName(o.Name, opts.OldRoots)] {
-			pairs = append(pairs, [2]*lint.Cluster{o, {Name: o.Name, Settings: o.Settings}})
+			pairs = append(pairs, [2]*check.Cluster{o, {Name: o.Name, Settings: o.Settings}})
 		}
 	}
 	return pairs
@@ -166,7 +166,7 @@ func pairClusters(oldP, newP *project.Project, opts Options) [][2]*lint.Cluster 
 
 // compareCluster adds one pair's verdict; label is the cluster's name when
 // the trees hold several (it then prefixes file keys and tags reasons).
-func (res *Result) compareCluster(oldCl, newCl *lint.Cluster, label string, oldName func(string) string) pairResult {
+func (res *Result) compareCluster(oldCl, newCl *check.Cluster, label string, oldName func(string) string) pairResult {
 	oldR, newR := project.Render(oldCl), project.Render(newCl)
 	pr := pairResult{label: label, old: oldR, new: newR}
 	refused := false

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/drain"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -16,11 +16,11 @@ const RuleID = "drain-on-change"
 // DrainRule returns the drain-on-change rule. base maps a linted cluster to
 // the same cluster at the base revision (lint --base REV); with base nil or
 // returning nil the rule reports nothing, since there is nothing to compare.
-func DrainRule(base func(*lint.Cluster) *lint.Cluster) *lint.Rule {
-	return &lint.Rule{
+func DrainRule(base func(*check.Cluster) *check.Cluster) *check.Rule {
+	return &check.Rule{
 		ID:       RuleID,
-		Severity: lint.Warning,
-		Origin:   lint.OriginSurprise,
+		Severity: check.Warning,
+		Origin:   check.OriginSurprise,
 		Summary:  "The change makes the Machine Config Daemon drain (or reboot) every node (only with lint --base).",
 		Doc: `When the rendered /etc/containers/registries.conf changes, the Machine Config Daemon
 reloads CRI-O without draining only if the change is "safe": mirrors or digest-only
@@ -35,7 +35,7 @@ Only reported by ` + "`lint --base REV`" + `, which compares the tree with the s
 Fix: nothing is wrong; plan the rollout (maintenance window, PodDisruptionBudgets), or
 split the change so that its safe part lands first. ` + "`mirrorlint diff --base REV`" + ` shows
 the node files and every reason.`,
-		Check: func(c *lint.Context) {
+		Check: func(c *check.Context) {
 			if base == nil {
 				return
 			}
@@ -60,12 +60,12 @@ the node files and every reason.`,
 // missing a file or a failed kustomize build would make every object in it
 // look removed or added). Warnings (input skipped on purpose, a file the
 // kustomization does not list) leave the cluster whole.
-func DrainFindings(oldR, newR *project.Rendered, v drain.Verdict) []lint.Finding {
+func DrainFindings(oldR, newR *project.Rendered, v drain.Verdict) []check.Finding {
 	if !whole(oldR.Cluster) || !whole(newR.Cluster) || oldR.Refusal != nil || newR.Refusal != nil || !v.Drain {
 		return nil
 	}
 	oldCl, newCl := oldR.Cluster, newR.Cluster
-	var out []lint.Finding
+	var out []check.Finding
 	for _, r := range v.Reasons {
 		if !r.Drain {
 			continue
@@ -74,26 +74,26 @@ func DrainFindings(oldR, newR *project.Rendered, v drain.Verdict) []lint.Finding
 		if r.File == drain.SearchDropInPath {
 			effect = "nodes drain and reboot"
 		}
-		f := lint.Finding{Rule: RuleID, Severity: lint.Warning, Message: fmt.Sprintf("%s: %s", effect, r.Message)}
+		f := check.Finding{Rule: RuleID, Severity: check.Warning, Message: fmt.Sprintf("%s: %s", effect, r.Message)}
 		if o, path := locate(r, oldCl, newCl); o != nil {
-			f.Position, f.Object, f.Path = o.Locate(path), lint.ObjectRef{Kind: string(o.Kind), Name: o.Name}, path.String()
+			f.Position, f.Object, f.Path = o.Locate(path), check.ObjectRef{Kind: string(o.Kind), Name: o.Name}, path.String()
 		} else if o, path := locate(r, nil, oldCl); o != nil {
 			// Gone from the new tree: say where it used to be.
 			f.Message += fmt.Sprintf(" (it was at %s in the base)", o.Locate(path))
 		}
 		out = append(out, f)
 	}
-	lint.Sort(out)
+	check.Sort(out)
 	return out
 }
 
 // whole reports whether a cluster loaded without errors.
-func whole(cl *lint.Cluster) bool { return len(manifest.Errors(cl.Problems)) == 0 }
+func whole(cl *check.Cluster) bool { return len(manifest.Errors(cl.Problems)) == 0 }
 
 // drainAgainst is DrainFindings for a cluster's old state and its current
 // render: the old side is rendered, and compared, only when the new side
 // can be.
-func drainAgainst(oldCl *lint.Cluster, newR *project.Rendered) []lint.Finding {
+func drainAgainst(oldCl *check.Cluster, newR *project.Rendered) []check.Finding {
 	if !whole(oldCl) || !whole(newR.Cluster) || newR.Refusal != nil {
 		return nil
 	}
@@ -106,7 +106,7 @@ func drainAgainst(oldCl *lint.Cluster, newR *project.Rendered) []lint.Finding {
 
 // locate finds the value a reason is about in cl, preferring objects that
 // differ from their namesake in old (the ones the change touched).
-func locate(r drain.Reason, old, cl *lint.Cluster) (*manifest.Object, manifest.Path) {
+func locate(r drain.Reason, old, cl *check.Cluster) (*manifest.Object, manifest.Path) {
 	want := r.Scope
 	if r.Field == drain.FieldBlocked && r.Scope != "" {
 		// A mirror set's entry blocks its source through mirrorSourcePolicy:
@@ -136,7 +136,7 @@ func locate(r drain.Reason, old, cl *lint.Cluster) (*manifest.Object, manifest.P
 // find walks every scope-bearing value of cl: sources and mirrors of the
 // mirror sets (match gets the source and the value) and Image's insecure
 // and blocked lists (source and value are the entry).
-func find(cl, old *lint.Cluster, match func(source, value string) bool) (*manifest.Object, manifest.Path) {
+func find(cl, old *check.Cluster, match func(source, value string) bool) (*manifest.Object, manifest.Path) {
 	var best *manifest.Object
 	var bestPath manifest.Path
 	for _, o := range cl.Objects {
@@ -207,7 +207,7 @@ func mirrorStrings[T ~string](ms []T) []string {
 
 // changed reports whether o is new or differs from the object of the same
 // kind and name in old.
-func changed(o *manifest.Object, old *lint.Cluster) bool {
+func changed(o *manifest.Object, old *check.Cluster) bool {
 	if old == nil {
 		return false
 	}

@@ -13,9 +13,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/config"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/origin"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
@@ -32,7 +32,7 @@ const RenderedName = "mirrorlint-registries-conf"
 
 // FindingsError is returned when findings reach the failOn threshold; the
 // command turns it into exit code 1.
-type FindingsError struct{ Counts lint.Counts }
+type FindingsError struct{ Counts check.Counts }
 
 func (e *FindingsError) Error() string {
 	return "mirrorlint: " + report.Summary(e.Counts)
@@ -42,10 +42,10 @@ func (e *FindingsError) Error() string {
 // framework.ResourceListProcessor.
 type Processor struct {
 	// Rules are the rules run when Checks is nil.
-	Rules *lint.Registry
+	Rules *check.Registry
 	// Checks, when set, returns the rules and the compiled policies for
 	// the functionConfig's settings (checks.FromConfig).
-	Checks func(cfg *config.Config) (*lint.Registry, *policy.Engine, error)
+	Checks func(cfg *config.Config) (*check.Registry, *policy.Engine, error)
 	// Stderr receives the findings as text.
 	Stderr io.Writer
 	// Roots are where origin paths are looked up; nil means the working
@@ -75,7 +75,7 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 	if err != nil {
 		return err
 	}
-	failOn, err := lint.FailOn("", cfg)
+	failOn, err := check.FailOn("", cfg)
 	if err != nil {
 		return fmt.Errorf("functionConfig: %w", err)
 	}
@@ -93,11 +93,11 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 	if err != nil {
 		return err
 	}
-	cl := &lint.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: settings}
+	cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: settings}
 	remap := &origin.Remapper{Roots: p.Roots, Discover: true}
-	res, err := checks.Run([]*lint.Cluster{cl}, cfg, checks.RunOptions{
+	res, err := checks.Run([]*check.Cluster{cl}, cfg, checks.RunOptions{
 		Rules: reg, Policies: pe,
-		Relocate: func(_ *lint.Cluster, fs []lint.Finding) []lint.Finding { return remap.Remap(set.Objects, fs) },
+		Relocate: func(_ *check.Cluster, fs []check.Finding) []check.Finding { return remap.Remap(set.Objects, fs) },
 	})
 	if err != nil {
 		return err
@@ -130,8 +130,8 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 			rl.Items = append(rl.Items, item)
 		}
 	}
-	if lint.Fails(findings, failOn) {
-		return &FindingsError{Counts: lint.Count(findings)}
+	if check.Fails(findings, failOn) {
+		return &FindingsError{Counts: check.Count(findings)}
 	}
 	return nil
 }
@@ -140,7 +140,7 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 // does, but names the object and field when no source file is known:
 // without buildMetadata: [originAnnotations] kustomize passes no path, and a
 // line number in the regenerated stream would only mislead.
-func printFindings(w io.Writer, fs []lint.Finding) error {
+func printFindings(w io.Writer, fs []check.Finding) error {
 	var b strings.Builder
 	for _, f := range fs {
 		if f.Suppressed != nil {
@@ -164,7 +164,7 @@ func printFindings(w io.Writer, fs []lint.Finding) error {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "mirrorlint: %s\n", report.Summary(lint.Count(fs)))
+	fmt.Fprintf(&b, "mirrorlint: %s\n", report.Summary(check.Count(fs)))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -187,7 +187,7 @@ func itemsStream(items []*yaml.RNode) (string, error) {
 
 // result turns a finding into a framework result: the resource it is about,
 // the field, and the source file with the document index when known.
-func result(f lint.Finding, objs []*manifest.Object) *framework.Result {
+func result(f check.Finding, objs []*manifest.Object) *framework.Result {
 	res := &framework.Result{
 		Message:  f.Rule + ": " + f.Message,
 		Severity: severity(f.Severity),
@@ -242,11 +242,11 @@ func docIndex(o *manifest.Object) (int, bool) {
 	return 0, false
 }
 
-func severity(s lint.Severity) framework.Severity {
+func severity(s check.Severity) framework.Severity {
 	switch s {
-	case lint.Error:
+	case check.Error:
 		return framework.Error
-	case lint.Warning:
+	case check.Warning:
 		return framework.Warning
 	}
 	return framework.Info
@@ -265,7 +265,7 @@ func clusterNames(cs []string) string {
 // renderedItem is the registries.conf as a ConfigMap, for pipelines that
 // want to diff or publish it. When MCO would refuse there is nothing to add
 // (nil), and the refusal is already a finding.
-func renderedItem(ctx *lint.Context) (*yaml.RNode, error) {
+func renderedItem(ctx *check.Context) (*yaml.RNode, error) {
 	if ctx == nil || ctx.Rendered == nil {
 		return nil, nil
 	}

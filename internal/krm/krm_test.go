@@ -10,14 +10,14 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // badSource flags every IDMS source containing "bad": a stand-in for the
 // real rules, so this package is tested on its own.
-var badSource = &lint.Rule{ID: "bad-source", Severity: lint.Error, Summary: "test rule",
-	Check: func(c *lint.Context) {
+var badSource = &check.Rule{ID: "bad-source", Severity: check.Error, Summary: "test rule",
+	Check: func(c *check.Context) {
 		for _, o := range c.Objects(manifest.KindIDMS) {
 			for i, m := range o.IDMS.Spec.ImageDigestMirrors {
 				if strings.Contains(m.Source, "bad") {
@@ -27,8 +27,8 @@ var badSource = &lint.Rule{ID: "bad-source", Severity: lint.Error, Summary: "tes
 		}
 	}}
 
-func registry(t *testing.T) *lint.Registry {
-	reg, err := lint.NewRegistry(badSource)
+func registry(t *testing.T) *check.Registry {
+	reg, err := check.NewRegistry(badSource)
 	if err != nil {
 		t.Fatal(err)
 	}

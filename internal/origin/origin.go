@@ -18,8 +18,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -57,11 +57,11 @@ type sourceFile struct {
 // objects read from the stream) moved to the object's origin file, when
 // the object names one. Findings on objects without an origin, and
 // positions that are not on a stream object, are kept as they are.
-func (r *Remapper) Remap(objs []*manifest.Object, fs []lint.Finding) []lint.Finding {
+func (r *Remapper) Remap(objs []*manifest.Object, fs []check.Finding) []check.Finding {
 	if !anyOrigin(objs) {
 		return fs
 	}
-	out := make([]lint.Finding, len(fs))
+	out := make([]check.Finding, len(fs))
 	for i, f := range fs {
 		var elsewhere bool
 		f.Position, elsewhere = r.position(objs, f.Position, f.Object, f.Path)
@@ -69,7 +69,7 @@ func (r *Remapper) Remap(objs []*manifest.Object, fs []lint.Finding) []lint.Find
 			f.Message += fmt.Sprintf(" (the value at %s is set by a kustomize patch or transformer, not in this file; shown at the object it modifies)", f.Path)
 		}
 		if len(f.Related) > 0 {
-			rel := make([]lint.Location, len(f.Related))
+			rel := make([]check.Location, len(f.Related))
 			for j, l := range f.Related {
 				l.Position, _ = r.position(objs, l.Position, l.Object, l.Path)
 				rel[j] = l
@@ -94,7 +94,7 @@ func anyOrigin(objs []*manifest.Object) bool {
 // not the origin file's (a patch set it, and no patch was found to hold
 // it), so the position is the origin object rather than a line that does
 // not hold the value.
-func (r *Remapper) position(objs []*manifest.Object, pos manifest.Position, ref lint.ObjectRef, path string) (_ manifest.Position, elsewhere bool) {
+func (r *Remapper) position(objs []*manifest.Object, pos manifest.Position, ref check.ObjectRef, path string) (_ manifest.Position, elsewhere bool) {
 	streamObj := streamObject(objs, pos, ref)
 	// Objects discovery built in-process already sit in their origin file
 	// (File == Origin), with patched values relocated to their patches;
@@ -190,7 +190,7 @@ func (r *Remapper) patchPosition(so, o *manifest.Object, p manifest.Path, file s
 // streamObject finds the stream object a position lies on: same file, kind
 // and name, and the last such object starting at or before the line (a
 // stream may hold the same kind/name twice, e.g. from two overlays).
-func streamObject(objs []*manifest.Object, pos manifest.Position, ref lint.ObjectRef) *manifest.Object {
+func streamObject(objs []*manifest.Object, pos manifest.Position, ref check.ObjectRef) *manifest.Object {
 	if ref.Kind == "" && ref.Name == "" {
 		return nil
 	}

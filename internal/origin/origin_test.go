@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -75,19 +75,19 @@ func setup(t *testing.T) (dir string, objs []*manifest.Object) {
 	return dir, set.Objects
 }
 
-func finding(o *manifest.Object, path string) lint.Finding {
-	return lint.Finding{Rule: "r", Severity: lint.Error, Message: "m",
+func finding(o *manifest.Object, path string) check.Finding {
+	return check.Finding{Rule: "r", Severity: check.Error, Message: "m",
 		Position: o.Locate(manifest.ParsePath(path)),
-		Object:   lint.ObjectRef{Kind: string(o.Kind), Name: o.Name}, Path: path}
+		Object:   check.ObjectRef{Kind: string(o.Kind), Name: o.Name}, Path: path}
 }
 
 func TestRemapToOriginFile(t *testing.T) {
 	dir, objs := setup(t)
 	r := &Remapper{Roots: []string{filepath.Join(dir, "overlay")}}
 	f := finding(objs[0], "spec.imageDigestMirrors[0].source")
-	f.Related = []lint.Location{{Position: objs[0].Locate(manifest.ParsePath("spec.imageDigestMirrors[0].mirrors[0]")),
+	f.Related = []check.Location{{Position: objs[0].Locate(manifest.ParsePath("spec.imageDigestMirrors[0].mirrors[0]")),
 		Object: f.Object, Path: "spec.imageDigestMirrors[0].mirrors[0]"}}
-	got := r.Remap(objs, []lint.Finding{f})[0]
+	got := r.Remap(objs, []check.Finding{f})[0]
 	want := filepath.Join(dir, "overlay", "..", "base", "idms.yaml")
 	if got.File != want || got.Line != 14 || got.Column != 13 {
 		t.Errorf("remapped to %v, want %s:14:13", got.Position, want)
@@ -107,7 +107,7 @@ func TestRemapToOriginFile(t *testing.T) {
 func TestRemapMissingFileKeepsOriginName(t *testing.T) {
 	dir, objs := setup(t)
 	r := &Remapper{Roots: []string{filepath.Join(dir, "overlay")}}
-	got := r.Remap(objs, []lint.Finding{finding(objs[1], "spec")})[0]
+	got := r.Remap(objs, []check.Finding{finding(objs[1], "spec")})[0]
 	if got.File != "../base/gone.yaml" || got.Line != 0 {
 		t.Errorf("got %v, want the origin path without a line", got.Position)
 	}
@@ -118,7 +118,7 @@ func TestRemapPathMissingInSource(t *testing.T) {
 	r := &Remapper{Roots: []string{"/nonexistent", filepath.Join(dir, "overlay")}}
 	// A field an overlay patched in: the deepest part that exists in the
 	// source (the first entry of imageDigestMirrors) is reported.
-	got := r.Remap(objs, []lint.Finding{finding(objs[0], "spec.imageDigestMirrors[0].mirrorSourcePolicy")})[0]
+	got := r.Remap(objs, []check.Finding{finding(objs[0], "spec.imageDigestMirrors[0].mirrorSourcePolicy")})[0]
 	if !strings.HasSuffix(got.File, filepath.Join("base", "idms.yaml")) || got.Line < 13 {
 		t.Errorf("got %v", got.Position)
 	}
@@ -130,7 +130,7 @@ func TestNoOriginNoChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := finding(set.Objects[0], "metadata.name")
-	got := (&Remapper{}).Remap(set.Objects, []lint.Finding{f})[0]
+	got := (&Remapper{}).Remap(set.Objects, []check.Finding{f})[0]
 	if got.Position != f.Position {
 		t.Errorf("changed without an origin: %v", got.Position)
 	}
@@ -144,11 +144,11 @@ func TestRemapDiscoversBuiltKustomization(t *testing.T) {
 	// `kustomize build overlay | mirrorlint lint -` run from dir: the origin
 	// is relative to overlay, which only discovery can find.
 	r := &Remapper{Roots: []string{dir}, Discover: true}
-	got := r.Remap(objs, []lint.Finding{finding(objs[0], "spec.imageDigestMirrors[0].source")})[0]
+	got := r.Remap(objs, []check.Finding{finding(objs[0], "spec.imageDigestMirrors[0].source")})[0]
 	if want := filepath.Join(dir, "base", "idms.yaml"); got.File != want || got.Line != 14 {
 		t.Errorf("got %v, want %s:14", got.Position, want)
 	}
-	if got := (&Remapper{Roots: []string{dir}}).Remap(objs, []lint.Finding{finding(objs[0], "spec")})[0]; got.Line != 0 {
+	if got := (&Remapper{Roots: []string{dir}}).Remap(objs, []check.Finding{finding(objs[0], "spec")})[0]; got.Line != 0 {
 		t.Errorf("without Discover the file should not be found: %v", got.Position)
 	}
 }

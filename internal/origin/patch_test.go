@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -60,10 +60,10 @@ func TestRemapPatchedValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	release := set.Objects[1]
-	remap := func(path string) lint.Finding {
+	remap := func(path string) check.Finding {
 		t.Helper()
 		r := &Remapper{Roots: []string{"."}, Discover: true}
-		return r.Remap(set.Objects, []lint.Finding{finding(release, path)})[0]
+		return r.Remap(set.Objects, []check.Finding{finding(release, path)})[0]
 	}
 	if got := remap("spec.imageDigestMirrors[0].mirrorSourcePolicy"); got.Position.String() != "overlays/prod/never-contact-source.yaml:4:10" || got.Message != "m" {
 		t.Errorf("patched value at %v (%s), want overlays/prod/never-contact-source.yaml:4:10", got.Position, got.Message)

@@ -11,7 +11,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
 // reserved is the package prefix of the built-in library and of its
@@ -19,7 +19,7 @@ import (
 var reserved = ast.MustParseRef("data.mirrorlint")
 
 // setSeverity maps the three rule sets a package may define to severities.
-var setSeverity = map[string]lint.Severity{"deny": lint.Error, "warn": lint.Warning, "info": lint.Info}
+var setSeverity = map[string]check.Severity{"deny": check.Error, "warn": check.Warning, "info": check.Info}
 
 // setOrder fixes the order the sets are queried and documented in.
 var setOrder = []string{"deny", "warn", "info"}
@@ -29,7 +29,7 @@ var setOrder = []string{"deny", "warn", "info"}
 type Engine struct {
 	query   rego.PreparedEvalQuery
 	outputs []output // one per (package, set) the query reads, by binding
-	rules   []*lint.Rule
+	rules   []*check.Rule
 	known   map[string]bool
 	timeout time.Duration
 }
@@ -136,9 +136,9 @@ func queryBody(outs []output) (ast.Body, error) {
 
 // Rules returns one pseudo-rule per rule id the policies declare, so that
 // `mirrorlint rules`, SARIF and per-rule severities in the config know them.
-func (e *Engine) Rules() []*lint.Rule { return e.rules }
+func (e *Engine) Rules() []*check.Rule { return e.rules }
 
-// Known reports whether id is one of Rules' ids; lint.CheckConfig takes it.
+// Known reports whether id is one of Rules' ids; check.CheckConfig takes it.
 func (e *Engine) Known(id string) bool { return e.known[id] }
 
 // packages groups parsed modules and remembers where each came from.

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-func loadFixture(t testing.TB, paths ...string) *lint.Context {
+func loadFixture(t testing.TB, paths ...string) *check.Context {
 	t.Helper()
 	set, err := manifest.Load(paths, manifest.Options{})
 	if err != nil {
@@ -20,7 +20,7 @@ func loadFixture(t testing.TB, paths ...string) *lint.Context {
 	if len(set.Problems) > 0 {
 		t.Fatalf("fixture problems: %v", set.Problems)
 	}
-	return lint.NewContext(&lint.Cluster{Name: "test", Objects: set.Objects})
+	return check.NewContext(&check.Cluster{Name: "test", Objects: set.Objects})
 }
 
 func mustLoad(t testing.TB, opts Options) *Engine {
@@ -34,7 +34,7 @@ func mustLoad(t testing.TB, opts Options) *Engine {
 
 type want struct {
 	rule     string
-	severity lint.Severity
+	severity check.Severity
 	file     string
 	line     int
 	column   int
@@ -52,14 +52,14 @@ func TestUserPolicyFindingsAtTheMirror(t *testing.T) {
 	idms := filepath.Join("testdata", "manifests", "idms.yaml")
 	itms := filepath.Join("testdata", "manifests", "itms.yaml")
 	wants := []want{
-		{"acme.mirrors/allowed-registry", lint.Error, idms, 10, 7, "spec.imageDigestMirrors[0].mirrors[1]", "mirror mirror.elsewhere.example/ocp/release is outside"},
-		{"acme.mirrors/allowed-registry", lint.Error, itms, 9, 45, "spec.imageTagMirrors[0].mirrors[1]", "mirror quay.io/vendor-copy is outside"},
-		{"acme.mirrors/tag-mirror", lint.Warning, itms, 9, 14, "spec.imageTagMirrors[0].mirrors", "tag mirrors for docker.io/vendor"},
-		{"acme.mirrors/info", lint.Info, "", 0, 0, "", "policies ran over a rendered registries.conf"},
+		{"acme.mirrors/allowed-registry", check.Error, idms, 10, 7, "spec.imageDigestMirrors[0].mirrors[1]", "mirror mirror.elsewhere.example/ocp/release is outside"},
+		{"acme.mirrors/allowed-registry", check.Error, itms, 9, 45, "spec.imageTagMirrors[0].mirrors[1]", "mirror quay.io/vendor-copy is outside"},
+		{"acme.mirrors/tag-mirror", check.Warning, itms, 9, 14, "spec.imageTagMirrors[0].mirrors", "tag mirrors for docker.io/vendor"},
+		{"acme.mirrors/info", check.Info, "", 0, 0, "", "policies ran over a rendered registries.conf"},
 	}
 	checkFindings(t, fs, wants)
 	for _, f := range fs {
-		if f.Rule == "acme.mirrors/tag-mirror" && f.Object != (lint.ObjectRef{Kind: "ImageTagMirrorSet", Name: "vendor-tags"}) {
+		if f.Rule == "acme.mirrors/tag-mirror" && f.Object != (check.ObjectRef{Kind: "ImageTagMirrorSet", Name: "vendor-tags"}) {
 			t.Errorf("tag-mirror object = %+v", f.Object)
 		}
 	}
@@ -67,7 +67,7 @@ func TestUserPolicyFindingsAtTheMirror(t *testing.T) {
 
 // checkFindings fails unless fs holds as many findings as wants and every
 // want matches one of them.
-func checkFindings(t *testing.T, fs []lint.Finding, wants []want) {
+func checkFindings(t *testing.T, fs []check.Finding, wants []want) {
 	t.Helper()
 	if len(fs) != len(wants) {
 		t.Fatalf("got %d findings, want %d:\n%s", len(fs), len(wants), dump(fs))
@@ -79,7 +79,7 @@ func checkFindings(t *testing.T, fs []lint.Finding, wants []want) {
 	}
 }
 
-func hasFinding(fs []lint.Finding, w want) bool {
+func hasFinding(fs []check.Finding, w want) bool {
 	for _, f := range fs {
 		if f.Rule == w.rule && f.Severity == w.severity && f.File == w.file && f.Line == w.line &&
 			f.Column == w.column && f.Path == w.path && strings.Contains(f.Message, w.msg) {
@@ -89,7 +89,7 @@ func hasFinding(fs []lint.Finding, w want) bool {
 	return false
 }
 
-func dump(fs []lint.Finding) string {
+func dump(fs []check.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		b.WriteString("  " + f.Position.String() + " " + f.Severity.String() + " " + f.Rule + " [" + f.Path + "] " + f.Message + "\n")
@@ -99,22 +99,22 @@ func dump(fs []lint.Finding) string {
 
 func TestRulesFromMetadataAndLiterals(t *testing.T) {
 	e := mustLoad(t, Options{Dirs: []string{"testdata/policies"}, Builtin: true})
-	got := map[string]*lint.Rule{}
+	got := map[string]*check.Rule{}
 	for _, r := range e.Rules() {
 		got[r.ID] = r
 	}
 	checks := []struct {
 		id      string
-		sev     lint.Severity
+		sev     check.Severity
 		summary string
 	}{
-		{"acme.mirrors/allowed-registry", lint.Error, "Every mirror lives on the ACME registry."},
-		{"acme.mirrors/tag-mirror", lint.Warning, "ACME mirror rules"}, // package title: the rule has none
-		{"acme.mirrors/info", lint.Info, "ACME mirror rules"},
-		{"icsp-mixed-with-sets", lint.Error, "ImageContentSourcePolicy objects are mixed with"},
-		{"mirror-registry-not-allowed", lint.Error, "A mirror lies outside"},
-		{"never-contact-required", lint.Error, "A mirror entry for a source listed"},
-		{"tag-mirror-forbidden", lint.Error, "An ImageTagMirrorSet covers"},
+		{"acme.mirrors/allowed-registry", check.Error, "Every mirror lives on the ACME registry."},
+		{"acme.mirrors/tag-mirror", check.Warning, "ACME mirror rules"}, // package title: the rule has none
+		{"acme.mirrors/info", check.Info, "ACME mirror rules"},
+		{"icsp-mixed-with-sets", check.Error, "ImageContentSourcePolicy objects are mixed with"},
+		{"mirror-registry-not-allowed", check.Error, "A mirror lies outside"},
+		{"never-contact-required", check.Error, "A mirror entry for a source listed"},
+		{"tag-mirror-forbidden", check.Error, "An ImageTagMirrorSet covers"},
 	}
 	for _, c := range checks {
 		r := got[c.id]
@@ -122,7 +122,7 @@ func TestRulesFromMetadataAndLiterals(t *testing.T) {
 			t.Errorf("rule %s missing; have %v", c.id, keys(got))
 			continue
 		}
-		if r.Severity != c.sev || !strings.HasPrefix(r.Summary, c.summary) || r.Origin != lint.OriginPolicy {
+		if r.Severity != c.sev || !strings.HasPrefix(r.Summary, c.summary) || r.Origin != check.OriginPolicy {
 			t.Errorf("rule %s = {%v %q %s}, want {%v %q…}", c.id, r.Severity, r.Summary, r.Origin, c.sev, c.summary)
 		}
 	}
@@ -134,7 +134,7 @@ func TestRulesFromMetadataAndLiterals(t *testing.T) {
 	}
 }
 
-func keys(m map[string]*lint.Rule) []string {
+func keys(m map[string]*check.Rule) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)

@@ -11,13 +11,13 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/topdown"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // Evaluate runs every policy once over one cluster and returns their
-// findings, positioned on the objects' YAML. It implements lint.Evaluator.
-func (e *Engine) Evaluate(c *lint.Context) ([]lint.Finding, error) {
+// findings, positioned on the objects' YAML. It implements check.Evaluator.
+func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 	if e == nil || len(e.outputs) == 0 {
 		return nil, nil
 	}
@@ -34,7 +34,7 @@ func (e *Engine) Evaluate(c *lint.Context) ([]lint.Finding, error) {
 		return nil, nil
 	}
 	idx := newObjectIndex(c.Cluster.Objects)
-	var out []lint.Finding
+	var out []check.Finding
 	for _, o := range e.outputs {
 		t, _ := rs[0].Bindings[o.variable].(*ast.Term)
 		arr, _ := t.Value.(*ast.Array)
@@ -147,8 +147,8 @@ func couldBuild(r *ast.Rule, m any) bool {
 }
 
 // finding turns one member of a deny/warn/info set into a Finding.
-func (o output) finding(m any, idx objectIndex) (lint.Finding, error) {
-	f := lint.Finding{Severity: setSeverity[o.set]}
+func (o output) finding(m any, idx objectIndex) (check.Finding, error) {
+	f := check.Finding{Severity: setSeverity[o.set]}
 	switch v := m.(type) {
 	case string:
 		f.Rule, f.Message = o.ruleID(""), v
@@ -308,8 +308,8 @@ func newObjectIndex(objs []*manifest.Object) objectIndex {
 // locate resolves a member's object ({kind, name} or an input object, whose
 // file and doc narrow the match when several objects share kind and name)
 // and path (dotted string or list of keys and indices) to a position.
-func (idx objectIndex) locate(obj, path any) (lint.Location, error) {
-	var loc lint.Location
+func (idx objectIndex) locate(obj, path any) (check.Location, error) {
+	var loc check.Location
 	var p manifest.Path
 	switch v := path.(type) {
 	case nil:
@@ -346,7 +346,7 @@ func (idx objectIndex) locate(obj, path any) (lint.Location, error) {
 	if kind == "" {
 		return loc, fmt.Errorf("object needs a kind and a name")
 	}
-	loc.Object = lint.ObjectRef{Kind: kind, Name: name}
+	loc.Object = check.ObjectRef{Kind: kind, Name: name}
 	o := idx.pick(kind, name, om)
 	if o == nil {
 		return loc, nil // not in this cluster: keep the reference, no position
@@ -376,7 +376,7 @@ func (idx objectIndex) pick(kind, name string, om map[string]any) *manifest.Obje
 
 // dedupe drops exact repeats, which arise when two rule bodies of one set
 // produce the same member with different intermediate values.
-func dedupe(fs []lint.Finding) []lint.Finding {
+func dedupe(fs []check.Finding) []check.Finding {
 	seen := map[string]bool{}
 	out := fs[:0]
 	for _, f := range fs {

@@ -7,8 +7,9 @@ import (
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 )
 
 // buildInput makes the input document for one cluster directly as an OPA
@@ -21,7 +22,7 @@ import (
 //	  "settings": {openshiftVersion, version: {major, minor, patch}, releaseImage},
 //	  "cluster":  {name}
 //	}
-func buildInput(c *lint.Context) ast.Value {
+func buildInput(c *check.Context) ast.Value {
 	objs := make([]*ast.Term, 0, len(c.Cluster.Objects))
 	for _, o := range c.Cluster.Objects {
 		objs = append(objs, ast.NewTerm(objectValue(o)))
@@ -70,7 +71,7 @@ func objectValue(o *manifest.Object) ast.Value {
 
 // renderedValue is registries.conf as data, with the TOML key spellings,
 // or refused/reason when MCO would not render.
-func renderedValue(c *lint.Context) ast.Value {
+func renderedValue(c *check.Context) ast.Value {
 	refused, reason := false, ""
 	var conf *sysregistriesv2.V2RegistriesConf
 	generated := false
@@ -79,7 +80,10 @@ func renderedValue(c *lint.Context) ast.Value {
 	case c.Refusal != nil:
 		refused, reason = true, c.Refusal.Error()
 	case c.Rendered != nil:
-		conf = &c.Rendered.Config
+		// Render's own output always decodes (its fuzz target checks it).
+		if decoded, err := nodefiles.Decode(c.Rendered.RegistriesConf); err == nil {
+			conf = &decoded
+		}
 		generated = c.Rendered.Generated
 		text = string(c.Rendered.RegistriesConf)
 	}
@@ -135,8 +139,8 @@ func renderedValue(c *lint.Context) ast.Value {
 	return ast.NewObject(fields...)
 }
 
-func settingsValue(s lint.Settings) ast.Value {
-	v := s.Version // lint.NewContext made a zero version render.Newest
+func settingsValue(s check.Settings) ast.Value {
+	v := s.Version // check.NewContext made a zero version render.Newest
 	return ast.NewObject(
 		item("openshiftVersion", ast.String(v.String())),
 		item("version", ast.NewObject(

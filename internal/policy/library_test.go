@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // The built-in library over real files: the ICSP mixing rule on every
@@ -20,11 +20,11 @@ func TestBuiltinLibraryOnFixture(t *testing.T) {
 	icsp := filepath.Join("testdata", "mixed", "icsp.yaml")
 	sets := filepath.Join("testdata", "mixed", "sets.yaml")
 	wants := []want{
-		{"icsp-mixed-with-sets", lint.Error, sets, 4, 9, "metadata.name", "1 ImageContentSourcePolicy object(s) (legacy) are used together with 2 ImageDigestMirrorSet/ImageTagMirrorSet object(s); OpenShift 4.13.0–4.13.26 refuses the mix outright (admission and MCO), later releases accept it while ImageContentSourcePolicy is deprecated. Keep one source of truth: convert the ICSPs with `mirrorlint migrate`"},
-		{"mirror-registry-not-allowed", lint.Error, sets, 19, 7, "spec.imageTagMirrors[0].mirrors[0]", `mirror "mirror.other.example/quay" is not on an allowed registry`},
-		{"never-contact-required", lint.Error, icsp, 7, 13, "spec.repositoryDigestMirrors[0].source", "an ImageContentSourcePolicy always allows contacting it"},
-		{"never-contact-required", lint.Error, sets, 7, 13, "spec.imageDigestMirrors[0].source", "set mirrorSourcePolicy: NeverContactSource"},
-		{"tag-mirror-forbidden", lint.Error, sets, 17, 13, "spec.imageTagMirrors[0].source", `tag mirrors for "quay.io" serve "quay.io/openshift-release-dev"`},
+		{"icsp-mixed-with-sets", check.Error, sets, 4, 9, "metadata.name", "1 ImageContentSourcePolicy object(s) (legacy) are used together with 2 ImageDigestMirrorSet/ImageTagMirrorSet object(s); OpenShift 4.13.0–4.13.26 refuses the mix outright (admission and MCO), later releases accept it while ImageContentSourcePolicy is deprecated. Keep one source of truth: convert the ICSPs with `mirrorlint migrate`"},
+		{"mirror-registry-not-allowed", check.Error, sets, 19, 7, "spec.imageTagMirrors[0].mirrors[0]", `mirror "mirror.other.example/quay" is not on an allowed registry`},
+		{"never-contact-required", check.Error, icsp, 7, 13, "spec.repositoryDigestMirrors[0].source", "an ImageContentSourcePolicy always allows contacting it"},
+		{"never-contact-required", check.Error, sets, 7, 13, "spec.imageDigestMirrors[0].source", "set mirrorSourcePolicy: NeverContactSource"},
+		{"tag-mirror-forbidden", check.Error, sets, 17, 13, "spec.imageTagMirrors[0].source", `tag mirrors for "quay.io" serve "quay.io/openshift-release-dev"`},
 	}
 	checkFindings(t, fs, wants)
 	for _, f := range fs {
@@ -45,7 +45,7 @@ func TestBuiltinOrgPoliciesOffWithoutData(t *testing.T) {
 	}
 	for _, f := range fs {
 		if f.Rule != "icsp-mixed-with-sets" {
-			t.Errorf("unexpected finding without data: %s", dump([]lint.Finding{f}))
+			t.Errorf("unexpected finding without data: %s", dump([]check.Finding{f}))
 		}
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -25,20 +25,20 @@ spec:
     - elsewhere.example/b # mirrorlint:ignore acme.mirrors/allowed-registry vendor mirror, approved
 `)
 	pe := mustLoad(t, Options{Dirs: []string{"testdata/policies"}})
-	reg, err := lint.NewRegistry(pe.Rules()...)
+	reg, err := check.NewRegistry(pe.Rules()...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := &config.Config{Rules: map[string]string{"acme.mirrors/allowed-registry": "warning", "acme.mirrors/info": "off"}}
-	if err := lint.CheckConfig(cfg, reg, pe.Known); err != nil {
+	if err := check.CheckConfig(cfg, reg, pe.Known); err != nil {
 		t.Fatal(err)
 	}
 	set, err := manifest.Load([]string{dir}, manifest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := &lint.Engine{Rules: reg, Config: cfg, Policies: pe}
-	fs, _, err := eng.Lint(&lint.Cluster{Objects: set.Objects})
+	eng := &check.Engine{Rules: reg, Config: cfg, Policies: pe}
+	fs, _, err := eng.Lint(&check.Cluster{Objects: set.Objects})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +46,8 @@ spec:
 		t.Fatalf("want 2 findings (one suppressed), got:\n%s", dump(fs))
 	}
 	for _, f := range fs {
-		if f.Rule != "acme.mirrors/allowed-registry" || f.Severity != lint.Warning {
-			t.Errorf("unexpected %s", dump([]lint.Finding{f}))
+		if f.Rule != "acme.mirrors/allowed-registry" || f.Severity != check.Warning {
+			t.Errorf("unexpected %s", dump([]check.Finding{f}))
 		}
 		switch f.Line {
 		case 9:

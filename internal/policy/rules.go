@@ -7,7 +7,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
 // pseudoRules lists the rule ids the policies can produce, so they can be
@@ -16,8 +16,8 @@ import (
 // object the rule adds to its set; a set rule without either produces
 // <package>/<set>. Title and description come from the rule's METADATA,
 // else from its package's.
-func (ps *packages) pseudoRules(c *ast.Compiler) []*lint.Rule {
-	byID := map[string]*lint.Rule{}
+func (ps *packages) pseudoRules(c *ast.Compiler) []*check.Rule {
+	byID := map[string]*check.Rule{}
 	as := c.GetAnnotationSet()
 	for _, name := range ps.order {
 		m := c.Modules[name] // compiled copy: the annotation set indexes its rules
@@ -49,7 +49,7 @@ func (ps *packages) pseudoRules(c *ast.Compiler) []*lint.Rule {
 				full := o.ruleID(id)
 				rule := byID[full]
 				if rule == nil {
-					rule = &lint.Rule{ID: full, Severity: setSeverity[set], Origin: lint.OriginPolicy}
+					rule = &check.Rule{ID: full, Severity: setSeverity[set], Origin: check.OriginPolicy}
 					byID[full] = rule
 				} else if setSeverity[set] > rule.Severity {
 					rule.Severity = setSeverity[set]
@@ -58,7 +58,7 @@ func (ps *packages) pseudoRules(c *ast.Compiler) []*lint.Rule {
 			}
 		}
 	}
-	out := make([]*lint.Rule, 0, len(byID))
+	out := make([]*check.Rule, 0, len(byID))
 	for _, r := range byID {
 		if r.Summary == "" {
 			r.Summary = "Policy rule " + r.ID + "."
@@ -71,7 +71,7 @@ func (ps *packages) pseudoRules(c *ast.Compiler) []*lint.Rule {
 
 // describe fills the summary and doc the first time an annotation offers
 // them; rule-level annotations win over the package's.
-func describe(rule *lint.Rule, ann, pkgAnn *ast.Annotations, file string, r *ast.Rule) {
+func describe(rule *check.Rule, ann, pkgAnn *ast.Annotations, file string, r *ast.Rule) {
 	for _, a := range []*ast.Annotations{ann, pkgAnn} {
 		if a == nil {
 			continue

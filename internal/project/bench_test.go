@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/mirrorlint/mirrorlint/internal/benchrepo"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -128,10 +128,10 @@ func BenchmarkRepo10k(b *testing.B) {
 
 	b.Run("PolicyStage", func(b *testing.B) {
 		p, pe := openRepo(b, r.Dir)
-		ctxs := make([]*lint.Context, len(p.Clusters))
+		ctxs := make([]*check.Context, len(p.Clusters))
 		objects := 0
 		for i, cl := range p.Clusters {
-			ctxs[i] = lint.NewContext(cl)
+			ctxs[i] = check.NewContext(cl)
 			objects += len(cl.Objects)
 		}
 		pm := startPeak(b)
@@ -196,7 +196,7 @@ func openRepo(b *testing.B, dir string) (*project.Project, lintEngine) {
 }
 
 // lintEngine is the part of *policy.Engine PolicyStage needs.
-type lintEngine = lint.Evaluator
+type lintEngine = check.Evaluator
 
 // lintRepo is runLint without the output: every cluster through the Go
 // rules and the built-in library, findings relocated and merged.
@@ -209,9 +209,9 @@ func lintRepo(b *testing.B, dir string) int {
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := &lint.Engine{Rules: reg, Config: p.Config, Policies: pe,
-		Relocate: func(cl *lint.Cluster, fs []lint.Finding) []lint.Finding { p.Relocate(cl, fs); return fs }}
-	var all [][]lint.Finding
+	e := &check.Engine{Rules: reg, Config: p.Config, Policies: pe,
+		Relocate: func(cl *check.Cluster, fs []check.Finding) []check.Finding { p.Relocate(cl, fs); return fs }}
+	var all [][]check.Finding
 	for _, cl := range p.Clusters {
 		fs, _, err := e.Lint(cl)
 		if err != nil {
@@ -220,7 +220,7 @@ func lintRepo(b *testing.B, dir string) int {
 		all = append(all, fs)
 	}
 	all = append(all, e.Finish())
-	return len(lint.Merge(all...))
+	return len(check.Merge(all...))
 }
 
 // peakMemory measures the peak memory of one sub-benchmark two ways:

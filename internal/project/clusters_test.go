@@ -1,7 +1,7 @@
 package project
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 
 	"strings"
 	"testing"
@@ -9,7 +9,7 @@ import (
 
 const gitops = "../cluster/testdata/gitops"
 
-func names(cls []*lint.Cluster) string {
+func names(cls []*check.Cluster) string {
 	var out []string
 	for _, c := range cls {
 		out = append(out, c.Name)
@@ -17,7 +17,7 @@ func names(cls []*lint.Cluster) string {
 	return strings.Join(out, " ")
 }
 
-// TestOpenPerCluster: one lint.Cluster per discovered cluster, each with
+// TestOpenPerCluster: one check.Cluster per discovered cluster, each with
 // its settings; ClustersIncluding maps changed files to clusters.
 func TestOpenPerCluster(t *testing.T) {
 	p, err := Open(Options{Paths: []string{gitops}, ConfigPath: "none", OpenShiftVersion: "4.14"})

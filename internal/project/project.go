@@ -9,11 +9,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // Options are the command-line settings that shape loading.
@@ -35,11 +35,11 @@ type Options struct {
 type Project struct {
 	Config   *config.Config
 	Set      *manifest.Set
-	Clusters []*lint.Cluster
+	Clusters []*check.Cluster
 	// Discovery is how the clusters were found (see `mirrorlint clusters`).
 	Discovery *cluster.Result
 
-	found map[*lint.Cluster]*cluster.Cluster
+	found map[*check.Cluster]*cluster.Cluster
 }
 
 // UsageError marks errors that are the caller's to fix (exit code 2).
@@ -76,8 +76,8 @@ func LoadConfig(opts Options) (*config.Config, error) {
 }
 
 // ResolveSettings merges flags over the config file; flags win.
-func ResolveSettings(opts Options, cfg *config.Config) (lint.Settings, error) {
-	s := lint.Settings{ReleaseImage: cfg.ReleaseImage, Version: render.Newest}
+func ResolveSettings(opts Options, cfg *config.Config) (check.Settings, error) {
+	s := check.Settings{ReleaseImage: cfg.ReleaseImage, Version: render.Newest}
 	if opts.ReleaseImage != "" {
 		s.ReleaseImage = opts.ReleaseImage
 	}
@@ -118,13 +118,13 @@ func Open(opts Options) (*Project, error) {
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
-	p := &Project{Config: cfg, Set: res.Set, Discovery: res, found: map[*lint.Cluster]*cluster.Cluster{}}
+	p := &Project{Config: cfg, Set: res.Set, Discovery: res, found: map[*check.Cluster]*cluster.Cluster{}}
 	for _, d := range res.Clusters {
 		s, err := clusterSettings(opts, cfg, d)
 		if err != nil {
 			return nil, err
 		}
-		cl := &lint.Cluster{Name: d.Name, Objects: d.Objects, Problems: d.Problems, Settings: s}
+		cl := &check.Cluster{Name: d.Name, Objects: d.Objects, Problems: d.Problems, Settings: s}
 		p.Clusters = append(p.Clusters, cl)
 		p.found[cl] = d
 	}
@@ -143,7 +143,7 @@ func Open(opts Options) (*Project, error) {
 
 // clusterSettings resolves one cluster's settings: a flag wins, then the
 // cluster's own entry in the config, then the config's global value.
-func clusterSettings(opts Options, cfg *config.Config, d *cluster.Cluster) (lint.Settings, error) {
+func clusterSettings(opts Options, cfg *config.Config, d *cluster.Cluster) (check.Settings, error) {
 	c := *cfg
 	if d.ReleaseImage != "" {
 		c.ReleaseImage = d.ReleaseImage
@@ -159,13 +159,13 @@ func clusterSettings(opts Options, cfg *config.Config, d *cluster.Cluster) (lint
 }
 
 // Discovered returns how cl was found (nil for a cluster not made by Open).
-func (p *Project) Discovered(cl *lint.Cluster) *cluster.Cluster { return p.found[cl] }
+func (p *Project) Discovered(cl *check.Cluster) *cluster.Cluster { return p.found[cl] }
 
 // ClustersIncluding returns the clusters that read one of files (paths as
 // the user gives them, e.g. a pre-commit file list): a changed base selects
 // every overlay built from it, a new file in a plain directory selects
 // that directory's cluster.
-func (p *Project) ClustersIncluding(files []string) []*lint.Cluster {
+func (p *Project) ClustersIncluding(files []string) []*check.Cluster {
 	if p.Discovery == nil {
 		return p.Clusters
 	}
@@ -176,7 +176,7 @@ func (p *Project) ClustersIncluding(files []string) []*lint.Cluster {
 			want[d] = true
 		}
 	}
-	var out []*lint.Cluster
+	var out []*check.Cluster
 	for _, cl := range p.Clusters {
 		if want[p.found[cl]] {
 			out = append(out, cl)
@@ -193,7 +193,7 @@ func (p *Project) Narrow(files []string) {
 }
 
 // AllReadersLinted reports whether every cluster that reads file was
-// selected (see lint.Engine.AllReadersLinted): false when --cluster left
+// selected (see check.Engine.AllReadersLinted): false when --cluster left
 // one out, or when the file lies outside the trees given (a base above the
 // path argument), where clusters never discovered may read it. "" asks
 // about the config file's ignore entries, which concern the whole tree:
@@ -231,7 +231,7 @@ func (p *Project) AllReadersLinted(file string) bool {
 // Relocate moves findings on values a kustomize patch set to that patch
 // (objects are already positioned in the base or overlay file that defines
 // them). Call it on each cluster's findings before merging them.
-func (p *Project) Relocate(cl *lint.Cluster, fs []lint.Finding) {
+func (p *Project) Relocate(cl *check.Cluster, fs []check.Finding) {
 	if d := p.found[cl]; d != nil {
 		d.Relocate(fs)
 	}
@@ -270,7 +270,7 @@ func (p *Project) unionSet() *manifest.Set {
 func (p *Project) selectCluster(name string) error {
 	for _, c := range p.Clusters {
 		if c.Name == name {
-			p.Clusters = []*lint.Cluster{c}
+			p.Clusters = []*check.Cluster{c}
 			return nil
 		}
 	}

@@ -3,22 +3,22 @@ package project
 import (
 	"errors"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // Rendered is one cluster's render with the way back to the objects.
 type Rendered struct {
-	Cluster *lint.Cluster
-	Input   *lint.Input
+	Cluster *check.Cluster
+	Input   *check.Input
 	Output  *render.Output  // nil when refused
 	Refusal *render.Refusal // nil when rendered
 }
 
 // Render renders one cluster the way MCO would.
-func Render(cl *lint.Cluster) *Rendered {
-	r := &Rendered{Cluster: cl, Input: lint.BuildInput(cl.Objects, cl.Settings)}
+func Render(cl *check.Cluster) *Rendered {
+	r := &Rendered{Cluster: cl, Input: check.BuildInput(cl.Objects, cl.Settings)}
 	out, err := render.Render(r.Input.Input)
 	var ref *render.Refusal
 	switch {

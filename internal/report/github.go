@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
 // GitHub shows at most this many annotations of each type per step (and 50
@@ -21,9 +21,9 @@ type githubWriter struct{ opts Options }
 func (w githubWriter) Configure(o Options) Writer { w.opts = o; return w }
 
 func (w githubWriter) Write(out io.Writer, r *Report) error {
-	var fs []lint.Finding
+	var fs []check.Finding
 	for _, f := range r.Findings {
-		if f.Suppressed == nil && f.Severity != lint.Off {
+		if f.Suppressed == nil && f.Severity != check.Off {
 			fs = append(fs, f)
 		}
 	}
@@ -47,7 +47,7 @@ func (w githubWriter) Write(out io.Writer, r *Report) error {
 		shown[cmd]++
 		ew.printf("%s\n", w.command(f))
 	}
-	c := lint.Count(r.Findings)
+	c := check.Count(r.Findings)
 	line := "mirrorlint: " + Summary(c)
 	if n := hidden["error"] + hidden["warning"] + hidden["notice"]; n > 0 {
 		line += fmt.Sprintf("; GitHub annotates at most %d errors, %d warnings and %d notices per step: %d more (%s) are printed above as plain lines — see the SARIF upload (code scanning) or the job summary for all of them",
@@ -67,18 +67,18 @@ func hiddenCounts(h map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-func githubCommand(s lint.Severity) string {
+func githubCommand(s check.Severity) string {
 	switch s {
-	case lint.Error:
+	case check.Error:
 		return "error"
-	case lint.Warning:
+	case check.Warning:
 		return "warning"
 	}
 	return "notice"
 }
 
 // command renders one finding as "::error file=…,line=…::message".
-func (w githubWriter) command(f lint.Finding) string {
+func (w githubWriter) command(f check.Finding) string {
 	var props []string
 	add := func(k, v string) { props = append(props, k+"="+escapeGitHubProperty(v)) }
 	if f.File != "" && f.File != "-" {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -24,8 +24,8 @@ func writeGitHub(t *testing.T, r *Report) string {
 }
 
 func TestGitHubEscaping(t *testing.T) {
-	r := &Report{Findings: []lint.Finding{{
-		Rule: "team/odd,rule", Severity: lint.Error,
+	r := &Report{Findings: []check.Finding{{
+		Rule: "team/odd,rule", Severity: check.Error,
 		Message:  "100% wrong: a, b\nsecond line\r\nthird",
 		Position: manifest.Position{File: "./dir,x/a:b.yaml", Line: 3, Column: 5, EndLine: 3, EndColumn: 9},
 		Clusters: []string{"prod"},
@@ -49,18 +49,18 @@ func TestGitHubEscapeFunctions(t *testing.T) {
 }
 
 func TestGitHubOrderAndLimit(t *testing.T) {
-	var fs []lint.Finding
+	var fs []check.Finding
 	for i := 0; i < 12; i++ {
-		fs = append(fs, lint.Finding{Rule: "w", Severity: lint.Warning, Message: fmt.Sprintf("warn %d", i),
+		fs = append(fs, check.Finding{Rule: "w", Severity: check.Warning, Message: fmt.Sprintf("warn %d", i),
 			Position: manifest.Position{File: "a.yaml", Line: i + 1, Column: 1}})
 	}
 	for i := 0; i < 11; i++ {
-		fs = append(fs, lint.Finding{Rule: "e", Severity: lint.Error, Message: fmt.Sprintf("err %d\n::error::injected", i),
+		fs = append(fs, check.Finding{Rule: "e", Severity: check.Error, Message: fmt.Sprintf("err %d\n::error::injected", i),
 			Position: manifest.Position{File: "z.yaml", Line: i + 1, Column: 1}})
 	}
-	fs = append(fs, lint.Finding{Rule: "i", Severity: lint.Info, Message: "note", Position: manifest.Position{File: "b.yaml", Line: 1, Column: 1}},
-		lint.Finding{Rule: "s", Severity: lint.Error, Message: "suppressed", Position: manifest.Position{File: "b.yaml", Line: 2, Column: 1},
-			Suppressed: &lint.Suppression{Kind: "config", Reason: "r"}})
+	fs = append(fs, check.Finding{Rule: "i", Severity: check.Info, Message: "note", Position: manifest.Position{File: "b.yaml", Line: 1, Column: 1}},
+		check.Finding{Rule: "s", Severity: check.Error, Message: "suppressed", Position: manifest.Position{File: "b.yaml", Line: 2, Column: 1},
+			Suppressed: &check.Suppression{Kind: "config", Reason: "r"}})
 	out := writeGitHub(t, &Report{Findings: fs})
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if !strings.HasPrefix(lines[0], "::error ") {

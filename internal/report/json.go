@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
 // jsonWriter prints one object: {"findings": [...], "summary": {...}}.
@@ -12,15 +12,15 @@ import (
 type jsonWriter struct{}
 
 type jsonReport struct {
-	Findings []lint.Finding    `json:"findings"`
-	Summary  lint.Counts       `json:"summary"`
+	Findings []check.Finding   `json:"findings"`
+	Summary  check.Counts      `json:"summary"`
 	Refused  map[string]string `json:"refused,omitempty"`
 }
 
 func (jsonWriter) Write(w io.Writer, r *Report) error {
-	out := jsonReport{Findings: r.Findings, Summary: lint.Count(r.Findings), Refused: r.Refused}
+	out := jsonReport{Findings: r.Findings, Summary: check.Count(r.Findings), Refused: r.Refused}
 	if out.Findings == nil {
-		out.Findings = []lint.Finding{}
+		out.Findings = []check.Finding{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

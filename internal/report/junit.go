@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
 // junitWriter prints one test suite per file and one test case per rule in
@@ -59,10 +59,10 @@ type junitSkipped struct {
 const noFile = "mirrorlint"
 
 func (w junitWriter) Write(out io.Writer, r *Report) error {
-	byFile := map[string]map[string][]lint.Finding{}
+	byFile := map[string]map[string][]check.Finding{}
 	addFile := func(f string) {
 		if byFile[f] == nil {
-			byFile[f] = map[string][]lint.Finding{}
+			byFile[f] = map[string][]check.Finding{}
 		}
 	}
 	for _, f := range w.opts.Files {
@@ -78,7 +78,7 @@ func (w junitWriter) Write(out io.Writer, r *Report) error {
 	}
 	var ruleIDs []string
 	for _, rule := range r.Rules {
-		if rule != nil && rule.ID != "" && rule.Severity != lint.Off {
+		if rule != nil && rule.ID != "" && rule.Severity != check.Off {
 			ruleIDs = append(ruleIDs, rule.ID)
 		}
 	}
@@ -100,7 +100,7 @@ func (w junitWriter) Write(out io.Writer, r *Report) error {
 		suite := junitSuite{Name: file}
 		for _, id := range slices.Sorted(maps.Keys(ids)) {
 			c := junitCase{Name: id, Classname: file}
-			var failing, suppressed []lint.Finding
+			var failing, suppressed []check.Finding
 			for _, f := range rules[id] {
 				if f.Suppressed != nil {
 					suppressed = append(suppressed, f)
@@ -141,8 +141,8 @@ func (w junitWriter) Write(out io.Writer, r *Report) error {
 	return err
 }
 
-func junitFailureOf(fs []lint.Finding, base string) *junitFailure {
-	worst := lint.Off
+func junitFailureOf(fs []check.Finding, base string) *junitFailure {
+	worst := check.Off
 	var lines []string
 	for _, f := range fs {
 		if f.Severity > worst {

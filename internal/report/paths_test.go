@@ -9,7 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -34,12 +34,12 @@ func pathsReport(repo, outside string) *Report {
 	at := func(file string, line int) manifest.Position {
 		return manifest.Position{File: file, Line: line, Column: 1}
 	}
-	return &Report{Findings: []lint.Finding{
-		{Rule: "a", Severity: lint.Error, Message: "m", Position: at(filepath.Join(repo, "base", "idms.yaml"), 5),
-			Related: []lint.Location{{Position: at(filepath.Join("dev", "icsp.yaml"), 3)}}},
-		{Rule: "b", Severity: lint.Warning, Message: "m", Position: at(filepath.Join("dev", "icsp.yaml"), 3)},
-		{Rule: "c", Severity: lint.Info, Message: "m", Position: at(filepath.Join(outside, "x y.yaml"), 1)},
-		{Rule: "d", Severity: lint.Info, Message: "m", Position: at(filepath.Join("..", "..", filepath.Base(outside), "z.yaml"), 1)},
+	return &Report{Findings: []check.Finding{
+		{Rule: "a", Severity: check.Error, Message: "m", Position: at(filepath.Join(repo, "base", "idms.yaml"), 5),
+			Related: []check.Location{{Position: at(filepath.Join("dev", "icsp.yaml"), 3)}}},
+		{Rule: "b", Severity: check.Warning, Message: "m", Position: at(filepath.Join("dev", "icsp.yaml"), 3)},
+		{Rule: "c", Severity: check.Info, Message: "m", Position: at(filepath.Join(outside, "x y.yaml"), 1)},
+		{Rule: "d", Severity: check.Info, Message: "m", Position: at(filepath.Join("..", "..", filepath.Base(outside), "z.yaml"), 1)},
 	}}
 }
 
@@ -137,7 +137,7 @@ func TestGitHubAndSummaryPathsRelativeToRepositoryRoot(t *testing.T) {
 func TestDisplayPaths(t *testing.T) {
 	repo, outside := repoLayout(t)
 	in := pathsReport(repo, outside).Findings
-	in = append(in, lint.Finding{Rule: "e", Position: manifest.Position{File: "-"}})
+	in = append(in, check.Finding{Rule: "e", Position: manifest.Position{File: "-"}})
 	before := make([]string, len(in))
 	for i, f := range in {
 		before[i] = f.File

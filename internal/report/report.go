@@ -8,14 +8,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
 // Report is everything a format may print.
 type Report struct {
-	Findings []lint.Finding
+	Findings []check.Finding
 	// Rules documents every rule that can appear (built-in and policy).
-	Rules []*lint.Rule
+	Rules []*check.Rule
 	// Rendered holds each cluster's registries.conf ("" key for a single
 	// unnamed cluster); Refused holds MCO's refusal message instead.
 	Rendered map[string][]byte

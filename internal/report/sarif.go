@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -193,7 +193,7 @@ func (w sarifWriter) Write(out io.Writer, r *Report) error {
 	return enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}})
 }
 
-func (w sarifWriter) result(f lint.Finding, ruleIndex int) sarifResult {
+func (w sarifWriter) result(f check.Finding, ruleIndex int) sarifResult {
 	res := sarifResult{
 		RuleID:    f.Rule,
 		RuleIndex: ruleIndex,
@@ -242,7 +242,7 @@ func (w sarifWriter) result(f lint.Finding, ruleIndex int) sarifResult {
 // location builds a physical location (when the finding has a file) and a
 // logical one naming the object, which is what a reader looks for when the
 // position is only approximate.
-func (w sarifWriter) location(pos manifest.Position, obj lint.ObjectRef, path string) sarifLocation {
+func (w sarifWriter) location(pos manifest.Position, obj check.ObjectRef, path string) sarifLocation {
 	var loc sarifLocation
 	if pos.File != "" {
 		loc.PhysicalLocation = &sarifPhysical{
@@ -334,7 +334,7 @@ func sarifRules(r *Report) ([]sarifRule, map[string]int) {
 	return out, index
 }
 
-func sarifRuleOf(rule *lint.Rule) sarifRule {
+func sarifRuleOf(rule *check.Rule) sarifRule {
 	short := strings.TrimSpace(rule.Summary)
 	if short == "" {
 		short = rule.ID
@@ -344,7 +344,7 @@ func sarifRuleOf(rule *lint.Rule) sarifRule {
 		Name:             ruleName(rule.ID),
 		ShortDescription: sarifText{Text: short},
 		DefaultConfiguration: sarifRuleConfig{
-			Enabled: rule.Severity != lint.Off,
+			Enabled: rule.Severity != check.Off,
 			Level:   sarifLevel(rule.Severity),
 		},
 	}
@@ -387,13 +387,13 @@ func firstParagraph(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-func sarifLevel(s lint.Severity) string {
+func sarifLevel(s check.Severity) string {
 	switch s {
-	case lint.Error:
+	case check.Error:
 		return "error"
-	case lint.Warning:
+	case check.Warning:
 		return "warning"
-	case lint.Info:
+	case check.Info:
 		return "note"
 	}
 	return "none"

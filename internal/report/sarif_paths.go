@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -153,13 +153,13 @@ func displayPath(wd, file string, keepUp bool) string {
 
 // DisplayPaths returns fs with every file (the finding's and its related
 // locations') turned into its DisplayPath. fs itself is not modified.
-func DisplayPaths(fs []lint.Finding) []lint.Finding { return displayPaths(fs, true) }
+func DisplayPaths(fs []check.Finding) []check.Finding { return displayPaths(fs, true) }
 
 // FunctionDisplayPaths is DisplayPaths for the KRM function, which runs in
 // the kustomization root: files outside it are named by absolute path.
-func FunctionDisplayPaths(fs []lint.Finding) []lint.Finding { return displayPaths(fs, false) }
+func FunctionDisplayPaths(fs []check.Finding) []check.Finding { return displayPaths(fs, false) }
 
-func displayPaths(fs []lint.Finding, keepUp bool) []lint.Finding {
+func displayPaths(fs []check.Finding, keepUp bool) []check.Finding {
 	if len(fs) == 0 {
 		return fs
 	}
@@ -176,11 +176,11 @@ func displayPaths(fs []lint.Finding, keepUp bool) []lint.Finding {
 		}
 		return p
 	}
-	out := make([]lint.Finding, len(fs))
+	out := make([]check.Finding, len(fs))
 	for i, f := range fs {
 		f.File = show(f.File)
 		if len(f.Related) > 0 {
-			rel := make([]lint.Location, len(f.Related))
+			rel := make([]check.Location, len(f.Related))
 			for j, l := range f.Related {
 				l.File = show(l.File)
 				rel[j] = l

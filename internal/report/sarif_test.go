@@ -10,7 +10,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -18,28 +18,28 @@ import (
 // cross-object finding and a cluster name: everything SARIF has to carry.
 func sampleReport() *Report {
 	return &Report{
-		Rules: []*lint.Rule{
-			{ID: "icsp-deprecated", Severity: lint.Warning, Origin: lint.OriginPolicy,
+		Rules: []*check.Rule{
+			{ID: "icsp-deprecated", Severity: check.Warning, Origin: check.OriginPolicy,
 				Summary: "ImageContentSourcePolicy is deprecated.", Doc: "ICSP is deprecated since 4.13.\n\nMigrate with `mirrorlint migrate`."},
-			{ID: "mirror-duplicate", Severity: lint.Error, Origin: lint.OriginMCO,
+			{ID: "mirror-duplicate", Severity: check.Error, Origin: check.OriginMCO,
 				Summary: "Two objects mirror the same source.", Doc: "MCO refuses duplicates."},
-			{ID: "mirror-insecure", Severity: lint.Info, Origin: lint.OriginSurprise, Summary: "A mirror is insecure."},
+			{ID: "mirror-insecure", Severity: check.Info, Origin: check.OriginSurprise, Summary: "A mirror is insecure."},
 		},
-		Findings: []lint.Finding{
-			{Rule: "icsp-deprecated", Severity: lint.Warning, Message: "ImageContentSourcePolicy/a: use ImageDigestMirrorSet",
+		Findings: []check.Finding{
+			{Rule: "icsp-deprecated", Severity: check.Warning, Message: "ImageContentSourcePolicy/a: use ImageDigestMirrorSet",
 				Position: manifest.Position{File: "./clusters/prod/icsp.yaml", Line: 1, Column: 1},
-				Object:   lint.ObjectRef{Kind: "ImageContentSourcePolicy", Name: "a"}},
-			{Rule: "mirror-duplicate", Severity: lint.Error, Message: "source quay.io/x: also mirrored by IDMS/b",
+				Object:   check.ObjectRef{Kind: "ImageContentSourcePolicy", Name: "a"}},
+			{Rule: "mirror-duplicate", Severity: check.Error, Message: "source quay.io/x: also mirrored by IDMS/b",
 				Position: manifest.Position{File: "clusters/prod/idms.yaml", Line: 7, Column: 13, EndLine: 7, EndColumn: 23},
-				Object:   lint.ObjectRef{Kind: "ImageDigestMirrorSet", Name: "a"}, Path: "spec.imageDigestMirrors[0].source",
-				Related: []lint.Location{{Position: manifest.Position{File: "clusters/base/idms.yaml", Line: 5, Column: 9},
-					Object: lint.ObjectRef{Kind: "ImageDigestMirrorSet", Name: "b"}, Path: "spec.imageDigestMirrors[0].source"}},
+				Object:   check.ObjectRef{Kind: "ImageDigestMirrorSet", Name: "a"}, Path: "spec.imageDigestMirrors[0].source",
+				Related: []check.Location{{Position: manifest.Position{File: "clusters/base/idms.yaml", Line: 5, Column: 9},
+					Object: check.ObjectRef{Kind: "ImageDigestMirrorSet", Name: "b"}, Path: "spec.imageDigestMirrors[0].source"}},
 				Clusters: []string{"prod", "stage"}},
-			{Rule: "mirror-insecure", Severity: lint.Info, Message: "mirror 100% insecure: on purpose, for \"lab\"",
+			{Rule: "mirror-insecure", Severity: check.Info, Message: "mirror 100% insecure: on purpose, for \"lab\"",
 				Position: manifest.Position{File: "clusters/base/idms.yaml", Line: 9, Column: 11},
-				Object:   lint.ObjectRef{Kind: "ImageDigestMirrorSet", Name: "b"}, Path: "spec.imageDigestMirrors[0].mirrors[0]",
-				Suppressed: &lint.Suppression{Kind: "comment", Reason: "lab cluster"}},
-			{Rule: "team/require-label", Severity: lint.Error, Message: "policy finding without a documented rule",
+				Object:   check.ObjectRef{Kind: "ImageDigestMirrorSet", Name: "b"}, Path: "spec.imageDigestMirrors[0].mirrors[0]",
+				Suppressed: &check.Suppression{Kind: "comment", Reason: "lab cluster"}},
+			{Rule: "team/require-label", Severity: check.Error, Message: "policy finding without a documented rule",
 				Position: manifest.Position{File: "clusters/base/idms.yaml"}},
 		},
 		Refused: map[string]string{"stage": "duplicate source"},
@@ -174,7 +174,7 @@ func TestSARIFEmptyHasResultsArray(t *testing.T) {
 func TestSARIFRelativeToBase(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "sub", "idms.yaml")
-	r := &Report{Findings: []lint.Finding{{Rule: "x", Severity: lint.Error, Message: "m",
+	r := &Report{Findings: []check.Finding{{Rule: "x", Severity: check.Error, Message: "m",
 		Position: manifest.Position{File: file, Line: 2, Column: 3}}}}
 	raw, _ := writeSARIF(t, r, Options{Base: dir})
 	if !bytes.Contains(raw, []byte(`"uri": "sub/idms.yaml"`)) {

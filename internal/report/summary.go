@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
 // SummaryLimit is what GitHub accepts in one step's job summary file; a
@@ -56,7 +56,7 @@ func AppendSummary(path string, r *Report, o Options) error {
 // counts always, then as many table rows and rendered files as fit.
 func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 	var head strings.Builder
-	c := lint.Count(r.Findings)
+	c := check.Count(r.Findings)
 	head.WriteString("## mirrorlint\n\n")
 	switch {
 	case c.Error > 0:
@@ -95,7 +95,7 @@ func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 	budget -= rendered.Len()
 
 	var table strings.Builder
-	var rows []lint.Finding
+	var rows []check.Finding
 	for _, f := range r.Findings {
 		if f.Suppressed == nil {
 			rows = append(rows, f)
@@ -129,9 +129,9 @@ func clusterSuffix(name string) string {
 	return " (cluster " + name + ")"
 }
 
-var severityIcon = map[lint.Severity]string{lint.Error: "❌ error", lint.Warning: "⚠️ warning", lint.Info: "ℹ️ info"}
+var severityIcon = map[check.Severity]string{check.Error: "❌ error", check.Warning: "⚠️ warning", check.Info: "ℹ️ info"}
 
-func summaryRow(f lint.Finding, o Options) string {
+func summaryRow(f check.Finding, o Options) string {
 	where := "—"
 	if f.File != "" {
 		where = mdEscape(RelPath(o.Base, f.File) + lineSuffix(f.Line, f.Column))
@@ -148,7 +148,7 @@ func summaryRow(f lint.Finding, o Options) string {
 
 // blobLink points at the finding's lines in the commit being checked, when
 // the GitHub environment says which commit that is.
-func blobLink(f lint.Finding, o Options) string {
+func blobLink(f check.Finding, o Options) string {
 	server, repo, sha := o.getenv("GITHUB_SERVER_URL"), o.getenv("GITHUB_REPOSITORY"), o.getenv("GITHUB_SHA")
 	if server == "" || repo == "" || sha == "" || f.File == "-" {
 		return ""

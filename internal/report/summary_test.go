@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -63,7 +63,7 @@ func TestSummaryWithoutGitHubEnvHasPlainLocations(t *testing.T) {
 }
 
 func TestSummaryEscapesCells(t *testing.T) {
-	r := &Report{Findings: []lint.Finding{{Rule: "x", Severity: lint.Error, Message: "a|b\n<script>",
+	r := &Report{Findings: []check.Finding{{Rule: "x", Severity: check.Error, Message: "a|b\n<script>",
 		Position: manifest.Position{File: "f.yaml", Line: 1, Column: 1}}}}
 	var b strings.Builder
 	if err := WriteSummary(&b, r, Options{Getenv: func(string) string { return "" }}, SummaryLimit); err != nil {
@@ -75,9 +75,9 @@ func TestSummaryEscapesCells(t *testing.T) {
 }
 
 func TestSummaryStaysUnderLimit(t *testing.T) {
-	var fs []lint.Finding
+	var fs []check.Finding
 	for i := 0; i < 20000; i++ {
-		fs = append(fs, lint.Finding{Rule: "r", Severity: lint.Warning, Message: strings.Repeat("m", 100),
+		fs = append(fs, check.Finding{Rule: "r", Severity: check.Warning, Message: strings.Repeat("m", 100),
 			Position: manifest.Position{File: fmt.Sprintf("f%d.yaml", i), Line: 1, Column: 1}})
 	}
 	r := &Report{Findings: fs, Rendered: map[string][]byte{"": []byte(strings.Repeat("x", 2<<20))}}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
 // textWriter prints "file:line:col: severity rule-id: message", grouped by
@@ -32,7 +32,7 @@ func (textWriter) Write(w io.Writer, r *Report) error {
 			bw.printf("    also %s (%s/%s %s)\n", rel.Position.String(), rel.Object.Kind, rel.Object.Name, rel.Path)
 		}
 	}
-	c := lint.Count(r.Findings)
+	c := check.Count(r.Findings)
 	if len(r.Findings) > 0 && c.Error+c.Warning+c.Info > 0 {
 		bw.printf("\n")
 	}
@@ -41,7 +41,7 @@ func (textWriter) Write(w io.Writer, r *Report) error {
 }
 
 // Summary is the one-line tally every human-facing format ends with.
-func Summary(c lint.Counts) string {
+func Summary(c check.Counts) string {
 	total := c.Error + c.Warning + c.Info
 	if total == 0 {
 		s := "no problems found"
@@ -58,7 +58,7 @@ func Summary(c lint.Counts) string {
 	return s
 }
 
-func location(f lint.Finding) string {
+func location(f check.Finding) string {
 	if f.File == "" {
 		return "mirrorlint"
 	}
@@ -75,11 +75,11 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
-func paint(color bool, s lint.Severity) string {
+func paint(color bool, s check.Severity) string {
 	if !color {
 		return s.String()
 	}
-	code := map[lint.Severity]string{lint.Error: "31", lint.Warning: "33", lint.Info: "36"}[s]
+	code := map[check.Severity]string{check.Error: "31", check.Warning: "33", check.Info: "36"}[s]
 	return "\x1b[" + code + "m" + s.String() + "\x1b[0m"
 }
 

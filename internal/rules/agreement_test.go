@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // The vocabulary of the agreement test: values chosen to hit every MCO
@@ -136,7 +136,7 @@ func TestAgreesWithRenderer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cl := &lint.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: lint.Settings{Version: version, ReleaseImage: release}}
+		cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: check.Settings{Version: version, ReleaseImage: release}}
 		fs, ctx, err := newEngine(t).Lint(cl)
 		if err != nil {
 			t.Fatal(err)
@@ -150,14 +150,14 @@ func TestAgreesWithRenderer(t *testing.T) {
 			reasons[strings.SplitN(ref.Reason, " \"", 2)[0]]++
 			o := ctx.SubjectObject(ref.Subject)
 			if o == nil {
-				if !hasFinding(fs, func(f lint.Finding) bool { return f.Severity == lint.Error && f.Rule == "release-image-invalid" }) {
+				if !hasFinding(fs, func(f check.Finding) bool { return f.Severity == check.Error && f.Rule == "release-image-invalid" }) {
 					fail("refused without a subject (%v) and no release-image-invalid error", ref)
 				}
 				continue
 			}
 			want := o.Locate(manifest.ParsePath(ref.Subject.Path))
-			if !hasFinding(fs, func(f lint.Finding) bool {
-				return f.Severity == lint.Error && f.File == want.File && f.Line == want.Line && f.Column == want.Column
+			if !hasFinding(fs, func(f check.Finding) bool {
+				return f.Severity == check.Error && f.File == want.File && f.Line == want.Line && f.Column == want.Column
 			}) {
 				fail("renderer refuses at %s (%s: %v) but no error finding is there", want, ref.Subject.Path, ref)
 			}
@@ -165,7 +165,7 @@ func TestAgreesWithRenderer(t *testing.T) {
 		}
 		rendered++
 		for _, f := range fs {
-			if f.Severity == lint.Error && mcoRules[f.Rule] {
+			if f.Severity == check.Error && mcoRules[f.Rule] {
 				fail("renderer renders, but %s reports an error at %d:%d: %s", f.Rule, f.Line, f.Column, f.Message)
 			}
 		}
@@ -173,7 +173,7 @@ func TestAgreesWithRenderer(t *testing.T) {
 	t.Logf("%d random clusters: %d refused, %d rendered; refusals by reason: %v", refused+rendered, refused, rendered, reasons)
 }
 
-func hasFinding(fs []lint.Finding, ok func(lint.Finding) bool) bool {
+func hasFinding(fs []check.Finding, ok func(check.Finding) bool) bool {
 	for _, f := range fs {
 		if ok(f) {
 			return true

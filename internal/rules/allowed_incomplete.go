@@ -2,14 +2,15 @@ package rules
 
 import (
 	"github.com/containers/image/v5/docker/reference"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var allowedIncomplete = &lint.Rule{
+var allowedIncomplete = &check.Rule{
 	ID:       "allowed-incomplete",
-	Severity: lint.Warning,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Warning,
+	Origin:   check.OriginSurprise,
 	Summary:  "allowedRegistries leaves out registries the cluster itself needs.",
 	Doc: `` + "`spec.registrySources.allowedRegistries`" + ` turns policy.json into an allow list: CRI-O
 refuses to pull from anything else. Nothing checks that the list covers what the cluster
@@ -31,7 +32,7 @@ allowedRegistries:
 - image-registry.openshift-image-registry.svc:5000
 - mirror.example.com
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		img, spec := imageCluster(c)
 		if img == nil || len(spec.RegistrySources.AllowedRegistries) == 0 {
 			return

@@ -1,14 +1,14 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var apiVersionKind = &lint.Rule{
+var apiVersionKind = &check.Rule{
 	ID:       "api-version-kind",
-	Severity: lint.Error,
-	Origin:   lint.OriginAPI,
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
 	Summary:  "A mirror kind is written under an apiVersion the cluster does not serve it in.",
 	Doc: `The API server serves each kind under exactly one group and version:
 
@@ -29,7 +29,7 @@ Note that ` + "`image.openshift.io/v1 Image`" + ` is an unrelated API and is not
 apiVersion: config.openshift.io/v1   # not operator.openshift.io/v1alpha1
 kind: ImageDigestMirrorSet
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		for _, o := range c.All() {
 			want := o.Kind.APIVersion()
 			if o.Known || want == "" || o.APIVersion == want {

@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var conflictingSourcePolicy = &lint.Rule{
+var conflictingSourcePolicy = &check.Rule{
 	ID:       "conflicting-source-policy",
-	Severity: lint.Error,
-	Origin:   lint.OriginMCO,
+	Severity: check.Error,
+	Origin:   check.OriginMCO,
 	Summary:  "One source has different mirrorSourcePolicy values across mirror objects.",
 	Doc: `MCO requires a single effective policy per source string across every
 ImageDigestMirrorSet, ImageTagMirrorSet and ImageContentSourcePolicy entry. An unset policy
@@ -31,7 +31,7 @@ migrating it to an IDMS first (` + "`mirrorlint migrate`" + `) if the source mus
   mirrors: [m.example.com/acme/app]         mirrors: [m.example.com/acme/app]
   mirrorSourcePolicy: NeverContactSource    mirrorSourcePolicy: NeverContactSource  # add
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		es := mirrorEntries(c)
 		bySource := make(map[string][]*entry, len(es))
 		var order []string

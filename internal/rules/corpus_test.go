@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/corpus"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -30,7 +30,7 @@ var mcoRules = map[string]bool{}
 
 func init() {
 	for _, r := range All() {
-		if r.Origin == lint.OriginMCO {
+		if r.Origin == check.OriginMCO {
 			mcoRules[r.ID] = true
 		}
 	}
@@ -61,14 +61,14 @@ func checkCase(t *testing.T, cc corpusCase) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := &lint.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: lint.Settings{ReleaseImage: cc.releaseImage}}
+	cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: check.Settings{ReleaseImage: cc.releaseImage}}
 	fs, ctx, err := newEngine(t).Lint(cl)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var errs []lint.Finding
+	var errs []check.Finding
 	for _, f := range fs {
-		if f.Severity == lint.Error {
+		if f.Severity == check.Error {
 			errs = append(errs, f)
 		}
 	}
@@ -80,7 +80,7 @@ func checkCase(t *testing.T, cc corpusCase) bool {
 			if errorsOnRendered[f.Rule] {
 				continue
 			}
-			if cc.crdRejects && ruleOrigin(f.Rule) == lint.OriginAPI {
+			if cc.crdRejects && ruleOrigin(f.Rule) == check.OriginAPI {
 				continue
 			}
 			t.Errorf("MCO renders this case, but %s:%d:%d %s: %s", f.File, f.Line, f.Column, f.Rule, f.Message)
@@ -120,7 +120,7 @@ func checkCase(t *testing.T, cc corpusCase) bool {
 	return true
 }
 
-func ruleOrigin(id string) lint.Origin {
+func ruleOrigin(id string) check.Origin {
 	if r := Registry().Get(id); r != nil {
 		return r.Origin
 	}
@@ -187,7 +187,7 @@ func TestRealWorld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fs, _, err := newEngine(t).Lint(&lint.Cluster{Objects: set.Objects, Problems: set.Problems})
+			fs, _, err := newEngine(t).Lint(&check.Cluster{Objects: set.Objects, Problems: set.Problems})
 			if err != nil {
 				t.Fatal(err) // a rule panicked
 			}
@@ -195,7 +195,7 @@ func TestRealWorld(t *testing.T) {
 			if base == "049" || base == "055" {
 				n := 0
 				for _, f := range fs {
-					if f.Severity == lint.Error && (f.Rule == "source-format" || f.Rule == "icsp-format") && strings.Contains(f.Message, "@sha256:") {
+					if f.Severity == check.Error && (f.Rule == "source-format" || f.Rule == "icsp-format") && strings.Contains(f.Message, "@sha256:") {
 						n++
 					}
 				}

@@ -3,13 +3,13 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var duplicateLocation = &lint.Rule{
+var duplicateLocation = &check.Rule{
 	ID:       "duplicate-location",
-	Severity: lint.Error,
-	Origin:   lint.OriginNode,
+	Severity: check.Error,
+	Origin:   check.OriginNode,
 	Summary:  "Two registries.conf entries differ only by a trailing \"/\".",
 	Doc: `MCO creates one registries.conf entry per distinct scope string, but containers/image
 on the node compares locations after removing trailing slashes, so ` + "`foo.io/`" + ` and ` + "`foo.io`" + `
@@ -25,7 +25,7 @@ are the same registry to it. Then:
 MCO renders the input without complaint.
 
 **Fix:** write every scope without a trailing ` + "`/`" + `.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		entries := registryEntries(c, collectSets(mirrorEntries(c)))
 		byTrim := map[string]*regEntry{}
 		for _, e := range entries {
@@ -39,7 +39,7 @@ MCO renders the input without complaint.
 				byTrim[t] = e
 				continue
 			}
-			var f *lint.Finding
+			var f *check.Finding
 			switch {
 			case first.insecure != e.insecure:
 				f = c.Report(e.at.obj, e.at.path, "registry '%s' is defined multiple times with conflicting 'insecure' setting (%q and %q are one location to containers/image): every node rejects registries.conf; remove the trailing \"/\"", t, first.scope, e.scope)
@@ -47,7 +47,7 @@ MCO renders the input without complaint.
 				f = c.Report(e.at.obj, e.at.path, "registry '%s' is defined multiple times with conflicting 'blocked' setting (%q and %q are one location to containers/image): every node rejects registries.conf; remove the trailing \"/\"", t, first.scope, e.scope)
 			default:
 				f = c.Report(e.at.obj, e.at.path, "%q and %q are one location to containers/image: the first entry wins and the other's mirrors are ignored; remove the trailing \"/\"", first.scope, e.scope)
-				capSeverity(f, lint.Warning)
+				capSeverity(f, check.Warning)
 			}
 			f.Also(first.at.obj, first.at.path)
 		}

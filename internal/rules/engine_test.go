@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 )
 
@@ -17,7 +17,7 @@ var (
 // newEngine is what a plain `mirrorlint lint` runs: the Go rules plus the
 // embedded Rego library (icsp-mixed-with-sets lives there), compiled once
 // per test binary.
-func newEngine(t testing.TB) *lint.Engine {
+func newEngine(t testing.TB) *check.Engine {
 	t.Helper()
 	builtinOnce.Do(func() { builtinPE, builtinErr = policy.Load(policy.Options{Builtin: true}) })
 	if builtinErr != nil {
@@ -29,5 +29,5 @@ func newEngine(t testing.TB) *lint.Engine {
 			t.Fatal(err)
 		}
 	}
-	return &lint.Engine{Rules: reg, Policies: builtinPE}
+	return &check.Engine{Rules: reg, Policies: builtinPE}
 }

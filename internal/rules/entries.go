@@ -4,10 +4,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
-	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
 	configv1 "github.com/openshift/api/config/v1"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/mirrororder"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
 // Policy values as the API defines them.
@@ -71,7 +73,7 @@ func (e *entry) kind() manifest.Kind { return e.obj.Kind }
 
 // byName returns the known objects of kind in MCO's processing order: the
 // informer listers hand them out sorted by name; load order breaks ties.
-func byName(c *lint.Context, kind manifest.Kind) []*manifest.Object {
+func byName(c *check.Context, kind manifest.Kind) []*manifest.Object {
 	objs := c.Objects(kind)
 	sort.SliceStable(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
 	return objs
@@ -79,13 +81,13 @@ func byName(c *lint.Context, kind manifest.Kind) []*manifest.Object {
 
 // mirrorEntries lists every entry in MCO's validation order: IDMS, then
 // ICSP, then ITMS, each kind sorted by object name. Many rules use it, so
-// it is flattened once per context (lint.Context.Memo). The slice is shared
+// it is flattened once per context (check.Context.Memo). The slice is shared
 // between rules: treat it as read-only.
-func mirrorEntries(c *lint.Context) []entry {
+func mirrorEntries(c *check.Context) []entry {
 	return c.Memo("rules.mirrorEntries", func() any { return flattenEntries(c) }).([]entry)
 }
 
-func flattenEntries(c *lint.Context) []entry {
+func flattenEntries(c *check.Context) []entry {
 	var out []entry
 	for _, o := range byName(c, manifest.KindIDMS) {
 		for i, d := range o.IDMS.Spec.ImageDigestMirrors {
@@ -134,7 +136,7 @@ func (s *mirrorSet) lists() [][]string {
 }
 
 // merged is the mirror order MCO writes for the set.
-func (s *mirrorSet) merged() []string { return render.MergeOrder(s.source, s.lists()) }
+func (s *mirrorSet) merged() []string { return mirrororder.Merge(s.source, s.lists()) }
 
 // sets groups entries with real mirrors by source. The result lists digest
 // sets sorted by source, then tag sets sorted by source: MCO's processing
@@ -204,7 +206,7 @@ func enclosing(x string, strict bool) []string {
 			if strict && w == x {
 				continue
 			}
-			if render.ScopeIsNested(x, w) {
+			if scopes.IsNested(x, w) {
 				out = append(out, w)
 			}
 		}
@@ -231,7 +233,7 @@ func wildcardHost(x string) (string, bool) {
 func isWildcard(s string) bool { return strings.HasPrefix(s, "*.") }
 
 // imageCluster returns the Image object MCO reads (named cluster), or nil.
-func imageCluster(c *lint.Context) (*manifest.Object, *configv1.ImageSpec) {
+func imageCluster(c *check.Context) (*manifest.Object, *configv1.ImageSpec) {
 	o := c.Input.ImageObject()
 	if o == nil || o.Image == nil {
 		return nil, nil
@@ -253,7 +255,7 @@ func (l scopeList) path(i int) manifest.Path {
 // is an error and a milder variant of it (an ICSP duplicate only reorders,
 // an IDMS duplicate is rejected). A user override to a lower level or off
 // still applies.
-func capSeverity(f *lint.Finding, s lint.Severity) {
+func capSeverity(f *check.Finding, s check.Severity) {
 	if f.Severity > s {
 		f.Severity = s
 	}

@@ -10,22 +10,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/<rule>/bad*/expected.txt from the current findings")
 
 // lintDir lints one directory as one cluster. settings.txt in it may set
 // "version 4.N[.P]" and "releaseImage REF", one per line.
-func lintDir(t *testing.T, dir string) []lint.Finding {
+func lintDir(t *testing.T, dir string) []check.Finding {
 	t.Helper()
 	set, err := manifest.Load([]string{dir}, manifest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := &lint.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: readSettings(t, dir)}
+	cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: readSettings(t, dir)}
 	eng := newEngine(t)
 	fs, _, err := eng.Lint(cl)
 	if err != nil {
@@ -34,8 +34,8 @@ func lintDir(t *testing.T, dir string) []lint.Finding {
 	return fs
 }
 
-func readSettings(t *testing.T, dir string) lint.Settings {
-	var s lint.Settings
+func readSettings(t *testing.T, dir string) check.Settings {
+	var s check.Settings
 	data, err := os.ReadFile(filepath.Join(dir, "settings.txt"))
 	if err != nil {
 		return s
@@ -56,7 +56,7 @@ func readSettings(t *testing.T, dir string) lint.Settings {
 
 // findingLines renders the findings of one rule as "rule file:line:col",
 // with file relative to dir.
-func findingLines(fs []lint.Finding, rule, dir string) []string {
+func findingLines(fs []check.Finding, rule, dir string) []string {
 	var out []string
 	prefix := filepath.ToSlash(dir) + "/"
 	for _, f := range fs {
@@ -142,7 +142,7 @@ func TestRuleMetadata(t *testing.T) {
 		if len(r.Doc) < 200 {
 			t.Errorf("%s: doc is too short to explain why, what the cluster does and how to fix", r.ID)
 		}
-		if r.Check == nil || r.Origin == "" || r.Severity == lint.Off {
+		if r.Check == nil || r.Origin == "" || r.Severity == check.Off {
 			t.Errorf("%s: needs a Check, an Origin and a default severity", r.ID)
 		}
 		file := strings.ReplaceAll(r.ID, "-", "_") + ".go"

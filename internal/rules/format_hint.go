@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
 // formatHint explains in plain words why a source or mirror fails the CRD
@@ -13,9 +13,9 @@ import (
 // first problem found and, when removing it fixes the value, the corrected
 // spelling.
 func formatHint(v string, source bool) string {
-	valid := render.ValidMirror
+	valid := scopes.ValidMirror
 	if source {
-		valid = render.ValidSource
+		valid = scopes.ValidSource
 	}
 	suggest := func(why, fixed string) string {
 		if fixed != "" && valid(fixed) {

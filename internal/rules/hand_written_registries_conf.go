@@ -1,14 +1,14 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var handWrittenRegistriesConf = &lint.Rule{
+var handWrittenRegistriesConf = &check.Rule{
 	ID:       "hand-written-registries-conf",
-	Severity: lint.Error,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Error,
+	Origin:   check.OriginSurprise,
 	Summary:  "A MachineConfig writes /etc/containers/registries.conf (or the search drop-in) by hand.",
 	Doc: `MCO owns ` + "`/etc/containers/registries.conf`" + ` and
 ` + "`/etc/containers/registries.conf.d/01-image-searchRegistries.conf`" + `: it renders them from the
@@ -26,7 +26,7 @@ Either way the cluster accepts it and nobody is told.
 **Fix:** express the configuration as ImageDigestMirrorSet/ImageTagMirrorSet and Image
 registrySources; for settings those cannot express, use a separate drop-in under
 ` + "`/etc/containers/registries.conf.d/`" + ` with another name.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		for _, o := range c.Objects(manifest.KindMachineConfig) {
 			files, _ := nestedList(o.Content, "spec", "config", "storage", "files")
 			for i, f := range files {

@@ -4,14 +4,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var hostedCluster = &lint.Rule{
+var hostedCluster = &check.Rule{
 	ID:       "hosted-cluster",
-	Severity: lint.Info,
-	Origin:   lint.OriginAPI,
+	Severity: check.Info,
+	Origin:   check.OriginAPI,
 	Summary:  "A mirror set is marked for a HyperShift hosted cluster, which denies IDMS/ITMS.",
 	Doc: `On HyperShift (hosted control planes) the guest cluster's mirror configuration is owned
 by the management side: a ValidatingAdmissionPolicy named ` + "`mirror`" + ` denies creating
@@ -25,7 +25,7 @@ usually recognised in a repository.
 
 **Fix:** move the entries to ` + "`HostedCluster.spec.imageContentSources`" + ` on the management
 cluster.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		for _, k := range []manifest.Kind{manifest.KindIDMS, manifest.KindITMS} {
 			for _, o := range c.Objects(k) {
 				if key := hypershiftMarker(o); key != "" {

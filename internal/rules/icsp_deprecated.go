@@ -1,14 +1,14 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var icspDeprecated = &lint.Rule{
+var icspDeprecated = &check.Rule{
 	ID:       "icsp-deprecated",
-	Severity: lint.Info,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Info,
+	Origin:   check.OriginSurprise,
 	Summary:  "ImageContentSourcePolicy is deprecated since OpenShift 4.13; use ImageDigestMirrorSet.",
 	Doc: `ImageContentSourcePolicy still works: MCO merges it into the digest mirror sets, always
 as digest-only and ` + "`AllowContactingSource`" + `. But it is deprecated since 4.13, its CRD
@@ -26,7 +26,7 @@ spec:
   - source: registry.redhat.io/ubi9
     mirrors: [mirror.example.com/ubi9]
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		for _, o := range c.Objects(manifest.KindICSP) {
 			c.Report(o, manifest.Path{"kind"},
 				"ImageContentSourcePolicy %q is deprecated since OpenShift 4.13: convert it to an ImageDigestMirrorSet with `mirrorlint migrate` (or `oc adm migrate icsp`)", o.Name)

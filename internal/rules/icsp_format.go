@@ -3,15 +3,15 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
-var icspFormat = &lint.Rule{
+var icspFormat = &check.Rule{
 	ID:       "icsp-format",
-	Severity: lint.Error,
-	Origin:   lint.OriginMCO,
+	Severity: check.Error,
+	Origin:   check.OriginMCO,
 	Summary:  "MCO refuses an ImageContentSourcePolicy source or mirror.",
 	Doc: `The ImageContentSourcePolicy CRD has no pattern, so the API server accepts any
 string. MCO checks the values when it renders registries.conf, and the check changed:
@@ -36,7 +36,7 @@ repositoryDigestMirrors:
 - source: quay.io/openshift-release-dev/ocp-release   # not …/ocp-release@sha256:…
   mirrors: [mirror.example.com/ocp4/release]
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		v := c.Settings.Version
 		modern := v.AtLeast(16)
 		for _, e := range mirrorEntries(c) {
@@ -44,11 +44,11 @@ repositoryDigestMirrors:
 				continue
 			}
 			if modern {
-				if !render.ValidSource(e.source) && !lowercaseFixes(e.source, render.ValidSource) {
+				if !scopes.ValidSource(e.source) && !lowercaseFixes(e.source, scopes.ValidSource) {
 					c.Report(e.obj, e.sourcePath(), "invalid format for source %q: MCO 4.16+ refuses to render and keeps the old registries.conf (%s)", e.source, formatHint(e.source, true))
 				}
 				for k, m := range e.mirrors {
-					if !render.ValidMirror(m) && !lowercaseFixes(m, render.ValidMirror) {
+					if !scopes.ValidMirror(m) && !lowercaseFixes(m, scopes.ValidMirror) {
 						c.Report(e.obj, e.mirrorPath(k), "invalid format for mirror %q: MCO 4.16+ refuses to render and keeps the old registries.conf (%s)", m, formatHint(m, false))
 					}
 				}

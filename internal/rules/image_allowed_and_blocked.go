@@ -3,15 +3,15 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
 )
 
-var imageAllowedAndBlocked = &lint.Rule{
+var imageAllowedAndBlocked = &check.Rule{
 	ID:       "image-allowed-and-blocked",
-	Severity: lint.Error,
-	Origin:   lint.OriginAPI,
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
 	Summary:  "Image registrySources sets both allowedRegistries and blockedRegistries.",
 	Doc: `An allow list and a block list exclude each other. The Image CRD carries the CEL rule
 ` + "`has(self.blockedRegistries) ? !has(self.allowedRegistries) : true`" + `, so the API server refuses
@@ -26,7 +26,7 @@ reported on the blocked entry.
 
 **Fix:** keep one list. To allow only a few registries use ` + "`allowedRegistries`" + ` alone; to
 forbid a few use ` + "`blockedRegistries`" + ` alone.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Rule || o.Kind != manifest.KindImage {
 				return

@@ -1,14 +1,14 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var imageConfigName = &lint.Rule{
+var imageConfigName = &check.Rule{
 	ID:       "image-config-name",
-	Severity: lint.Error,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Error,
+	Origin:   check.OriginSurprise,
 	Summary:  "An Image config object is not named \"cluster\", or Image/cluster is defined twice.",
 	Doc: `` + "`config.openshift.io/v1 Image`" + ` is a singleton: the API documents "the canonical, and
 only valid name is cluster", and MCO reads only ` + "`Image/cluster`" + `. An Image with any other
@@ -27,7 +27,7 @@ kind: Image
 metadata:
   name: cluster        # not "default" or "image-config"
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		var first *manifest.Object
 		for _, o := range c.Objects(manifest.KindImage) {
 			if o.Name != "cluster" {

@@ -4,9 +4,10 @@ import (
 	"strings"
 
 	"github.com/containers/image/v5/docker/reference"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
 // imageLists are the Image/cluster registry lists as MCO uses them after its
@@ -26,7 +27,7 @@ type imageLists struct {
 	allowed   scopeList
 }
 
-func effectiveImageLists(c *lint.Context) *imageLists {
+func effectiveImageLists(c *check.Context) *imageLists {
 	img, spec := imageCluster(c)
 	if img == nil {
 		return nil
@@ -46,7 +47,7 @@ func effectiveImageLists(c *lint.Context) *imageLists {
 	}
 	var pm *payloadMirrors
 	for i, b := range rs.BlockedRegistries {
-		if payload == "" || !render.ScopeIsNested(payload, b) {
+		if payload == "" || !scopes.IsNested(payload, b) {
 			l.blocked = append(l.blocked, i)
 			continue
 		}
@@ -77,10 +78,10 @@ func (l *imageLists) blockedValues() []string {
 // rejected by containers/image: a mirrorless scope whose first enclosing
 // digest source is a wildcard, an empty scope, a malformed wildcard, a URL
 // scheme, an empty mirror, or one location with conflicting flags.
-func (m *payloadMirrors) scratchFails(c *lint.Context, insecure, blocked []string) bool {
+func (m *payloadMirrors) scratchFails(c *check.Context, insecure, blocked []string) bool {
 	for _, l := range [][]string{blocked, insecure} {
 		for _, scope := range l {
-			if strings.TrimRight(scope, "/") == "" || hasScheme(scope) || (strings.HasPrefix(scope, "*.") && !render.ValidScope(scope)) {
+			if strings.TrimRight(scope, "/") == "" || hasScheme(scope) || (strings.HasPrefix(scope, "*.") && !scopes.ValidScope(scope)) {
 				return true
 			}
 		}

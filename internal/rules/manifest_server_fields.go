@@ -1,14 +1,14 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var manifestServerFields = &lint.Rule{
+var manifestServerFields = &check.Rule{
 	ID:       "manifest-server-fields",
-	Severity: lint.Warning,
-	Origin:   lint.OriginAPI,
+	Severity: check.Warning,
+	Origin:   check.OriginAPI,
 	Summary:  "metadata carries server-set fields (resourceVersion, uid, creationTimestamp).",
 	Doc: `Output of ` + "`oc get -o yaml`" + ` and of ` + "`oc adm migrate icsp`" + ` keeps fields the API server sets
 itself. A ` + "`resourceVersion`" + ` makes ` + "`oc create`" + ` fail
@@ -18,7 +18,7 @@ that a re-created cluster will not have; ` + "`creationTimestamp`" + ` is ignore
 a repository.
 
 **Fix:** delete them (a ` + "`creationTimestamp: null`" + `, as ` + "`--dry-run -o yaml`" + ` writes it, is fine).`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		for _, o := range c.All() {
 			md, ok := o.Content["metadata"].(map[string]any)
 			if !ok {

@@ -3,16 +3,16 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/mirrororder"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
 )
 
-var mirrorDuplicate = &lint.Rule{
+var mirrorDuplicate = &check.Rule{
 	ID:       "mirror-duplicate",
-	Severity: lint.Error,
-	Origin:   lint.OriginAPI,
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
 	Summary:  "The same mirror is listed twice in one entry.",
 	Doc: `In ImageDigestMirrorSet and ImageTagMirrorSet, ` + "`mirrors`" + ` is an
 ` + "`x-kubernetes-list-type: set`" + `: the API server refuses a repeated value with
@@ -25,7 +25,7 @@ renders as ` + "`a, b`" + `, not the intended ` + "`b, a`" + `. For ICSP this is
 shows the order the nodes get.
 
 **Fix:** list each mirror once, in the order you want them tried.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type == schema.Duplicate && lastField(e.Path) == "mirrors" {
 				c.Report(o, e.Path, "%s (mirrors is a set: list each mirror once)", e.Error())
@@ -41,11 +41,11 @@ shows the order the nodes get.
 					seen[m] = true
 					continue
 				}
-				order := render.MergeOrder(e.source, [][]string{e.mirrors})
+				order := mirrororder.Merge(e.source, [][]string{e.mirrors})
 				f := c.Report(e.obj, e.mirrorPath(k),
 					"mirror %q is listed twice for source %q; ImageContentSourcePolicy accepts the repeat but MCO turns it into an ordering cycle and renders: %s",
 					m, e.source, strings.Join(order, ", "))
-				capSeverity(f, lint.Warning)
+				capSeverity(f, check.Warning)
 			}
 		}
 	},

@@ -1,16 +1,16 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
-var mirrorFormat = &lint.Rule{
+var mirrorFormat = &check.Rule{
 	ID:       "mirror-format",
-	Severity: lint.Error,
-	Origin:   lint.OriginAPI,
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
 	Summary:  "An ImageDigestMirrorSet/ImageTagMirrorSet mirror does not match the CRD pattern.",
 	Doc: `A mirror is a repository location, ` + "`host[:port][/path]`" + `, with the same pattern as a
 source minus the wildcard form: no ` + "`*`" + `, tag, digest, URL scheme, trailing or doubled
@@ -25,7 +25,7 @@ repository-lowercase.
 mirrors:
 - mirror.example.com:5000/ocp4/openshift4   # not https://mirror.example.com:5000/ocp4/openshift4/
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Pattern || len(e.Path) < 2 || lastField(e.Path) != "mirrors" {
 				return
@@ -34,7 +34,7 @@ mirrors:
 				return
 			}
 			v, _ := e.Value.(string)
-			if lowercaseFixes(v, render.ValidMirror) {
+			if lowercaseFixes(v, scopes.ValidMirror) {
 				return
 			}
 			c.Report(o, e.Path, "%s", patternMessage(e.Error(), formatHint(v, false), "mirror-format"))

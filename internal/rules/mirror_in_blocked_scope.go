@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var mirrorInBlockedScope = &lint.Rule{
+var mirrorInBlockedScope = &check.Rule{
 	ID:       "mirror-in-blocked-scope",
-	Severity: lint.Warning,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Warning,
+	Origin:   check.OriginSurprise,
 	Summary:  "A mirror lies inside a blocked scope, so pulls from it always fail.",
 	Doc: `containers/image checks the blocked flag on every physical location it pulls from,
 mirrors included. A mirror inside an Image ` + "`blockedRegistries`" + ` scope, or inside a source
@@ -21,7 +21,7 @@ blockedRegistries: [mirror.example.com]      # blocks the mirror below
 ---
 mirrors: [mirror.example.com/ubi9]
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		es := mirrorEntries(c)
 		s := collectSets(es)
 		var blocked scopeSet

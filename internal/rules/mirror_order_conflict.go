@@ -3,13 +3,13 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var mirrorOrderConflict = &lint.Rule{
+var mirrorOrderConflict = &check.Rule{
 	ID:       "mirror-order-conflict",
-	Severity: lint.Warning,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Warning,
+	Origin:   check.OriginSurprise,
 	Summary:  "Several mirror lists for one source disagree on the order, or do not determine it.",
 	Doc: `When several entries (in one or more objects) give mirrors for the same source, MCO
 merges the lists into one: each list says "this mirror before the next", and the result
@@ -26,7 +26,7 @@ the order the nodes get.
 
 **Fix:** keep all mirrors of a source in one entry, in the intended order, or make the
 lists consistent subsequences of one order.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		s := collectSets(mirrorEntries(c))
 		for _, set := range s.all {
 			if len(set.entries) < 2 {
@@ -54,7 +54,7 @@ lists consistent subsequences of one order.`,
 			if set.tag {
 				kind = "tag"
 			}
-			var f *lint.Finding
+			var f *check.Finding
 			switch {
 			case broken >= 0:
 				e := set.entries[broken]

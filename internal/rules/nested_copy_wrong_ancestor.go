@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var nestedCopyWrongAncestor = &lint.Rule{
+var nestedCopyWrongAncestor = &check.Rule{
 	ID:       "nested-copy-wrong-ancestor",
-	Severity: lint.Warning,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Warning,
+	Origin:   check.OriginSurprise,
 	Summary:  "A mirrorless insecure/blocked scope copies mirrors from the first-sorted enclosing source, not the nearest.",
 	Doc: `An Image ` + "`blockedRegistries`" + ` or ` + "`insecureRegistries`" + ` scope becomes a registries.conf
 entry of its own. So that it does not lose the mirrors of a source it lies in, MCO copies
@@ -18,7 +18,7 @@ blocked scope ` + "`q.io/a/b/c`" + ` gets ` + "`m1.io/a/b/c`" + `, not ` + "`m2.
 
 **Fix:** give the nested scope its own mirror entry (an IDMS entry with the scope as its
 source), or make the outer source's mirrors valid for it too.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		img, spec := imageCluster(c)
 		if img == nil {
 			return

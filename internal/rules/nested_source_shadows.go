@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var nestedSourceShadows = &lint.Rule{
+var nestedSourceShadows = &check.Rule{
 	ID:       "nested-source-shadows",
-	Severity: lint.Warning,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Warning,
+	Origin:   check.OriginSurprise,
 	Summary:  "A source nested inside another source loses something the outer one provides.",
 	Doc: `Nodes use only the **most specific** registries.conf entry for an image. When one source
 lies inside another (` + "`quay.io/org/app`" + ` inside ` + "`quay.io/org`" + `), images of the inner source
@@ -23,7 +23,7 @@ policy or a whole pull type that the outer one provides.
 
 **Fix:** repeat the policy and the missing mirror kind on the inner source, or drop the
 inner entry if the outer one already covers it.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		s := collectSets(mirrorEntries(c))
 		type info struct {
 			never       bool

@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var neverContactBlocksTags = &lint.Rule{
+var neverContactBlocksTags = &check.Rule{
 	ID:       "never-contact-blocks-tags",
-	Severity: lint.Warning,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Warning,
+	Origin:   check.OriginSurprise,
 	Summary:  "NeverContactSource on digest mirrors only (or tag mirrors only) breaks the other kind of pull.",
 	Doc: `NeverContactSource makes MCO write ` + "`blocked = true`" + ` on the source's registries.conf entry.
 That entry is shared by digest and tag pulls. If the source has only digest mirrors
@@ -21,7 +21,7 @@ reported). Workloads usually are pulled by tag.
 
 **Fix:** add an ImageTagMirrorSet entry for the source (or an IDMS entry for the ITMS case),
 or keep AllowContactingSource.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		s := collectSets(mirrorEntries(c))
 		for _, set := range s.all {
 			if !set.never || payloadScope(set.source) {

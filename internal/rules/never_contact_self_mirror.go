@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var neverContactSelfMirror = &lint.Rule{
+var neverContactSelfMirror = &check.Rule{
 	ID:       "never-contact-self-mirror",
-	Severity: lint.Error,
-	Origin:   lint.OriginMCO,
+	Severity: check.Error,
+	Origin:   check.OriginMCO,
 	Summary:  "NeverContactSource is set on an entry that lists its own source as a mirror.",
 	Doc: `"Never contact the source" and "the source is one of the mirrors" contradict each
 other, and MCO refuses to render:
@@ -23,7 +23,7 @@ reachable.
   mirrors: [mirror.example.com/ubi8]      # not [registry.redhat.io/ubi8, mirror.example.com/ubi8]
   mirrorSourcePolicy: NeverContactSource
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		for _, e := range mirrorEntries(c) {
 			if !e.never() {
 				continue

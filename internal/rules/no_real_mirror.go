@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var noRealMirror = &lint.Rule{
+var noRealMirror = &check.Rule{
 	ID:       "no-real-mirror",
-	Severity: lint.Warning,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Warning,
+	Origin:   check.OriginSurprise,
 	Summary:  "An entry has no mirror other than its source: MCO drops it, policy included.",
 	Doc: `MCO skips entries whose ` + "`mirrors`" + ` list is empty or only repeats the source. The
 entry has no effect at all, and in particular its ` + "`mirrorSourcePolicy: NeverContactSource`" + `
@@ -25,7 +25,7 @@ registry, use ` + "`spec.registrySources.blockedRegistries`" + ` in Image/cluste
 - source: registry.example.com/internal
   mirrorSourcePolicy: NeverContactSource
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		for _, e := range mirrorEntries(c) {
 			if e.realMirror() {
 				continue

@@ -6,14 +6,15 @@ import (
 	"strings"
 
 	"github.com/containers/image/v5/docker/reference"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
-var payloadBlocked = &lint.Rule{
+var payloadBlocked = &check.Rule{
 	ID:       "payload-blocked",
-	Severity: lint.Warning,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Warning,
+	Origin:   check.OriginSurprise,
 	Summary:  "A blocked registry contains the release payload: MCO silently skips it, or nodes cannot pull the payload.",
 	Doc: `Needs ` + "`--release-image`" + ` (the cluster's ClusterVersion ` + "`status.desired.image`" + `).
 
@@ -29,7 +30,7 @@ can no longer pull the payload's images: upgrades and new nodes break.
 
 **Fix:** mirror the payload (IDMS for both ` + "`ocp-release`" + ` and ` + "`ocp-v4.0-art-dev`" + `) to a registry
 outside the blocked scopes, or block something narrower.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		ri := c.Settings.ReleaseImage
 		img, spec := imageCluster(c)
 		if ri == "" || img == nil || len(spec.RegistrySources.BlockedRegistries) == 0 {
@@ -51,12 +52,12 @@ outside the blocked scopes, or block something narrower.`,
 		var skippedAt []int
 		for i, b := range blocked.values {
 			switch {
-			case render.ScopeIsNested(payload, b):
+			case scopes.IsNested(payload, b):
 				if !payloadOK {
 					skipped = append(skipped, b)
 					skippedAt = append(skippedAt, i)
 				}
-			case render.ScopeIsNested(artDev, b) && !artOK:
+			case scopes.IsNested(artDev, b) && !artOK:
 				c.Report(img, blocked.path(i),
 					"%q blocks the payload's component repository %s, which has no digest mirror outside the blocked scopes; MCO only protects the release repository, so nodes cannot pull the release payload's images (add an ImageDigestMirrorSet for it)", b, artDev)
 			}
@@ -81,7 +82,7 @@ type payloadMirrors struct {
 	blocked scopeSet
 }
 
-func newPayloadMirrors(c *lint.Context) *payloadMirrors {
+func newPayloadMirrors(c *check.Context) *payloadMirrors {
 	s := collectSets(mirrorEntries(c))
 	m := &payloadMirrors{sets: s, first: map[string]int{}}
 	for i, set := range s.all {
@@ -99,7 +100,7 @@ func newPayloadMirrors(c *lint.Context) *payloadMirrors {
 
 func (m *payloadMirrors) usable(repo string) bool {
 	for _, cand := range enclosing(repo, false) {
-		if !render.ScopeIsNested(repo, cand) {
+		if !scopes.IsNested(repo, cand) {
 			continue
 		}
 		if set, ok := m.sets.digest[cand]; ok {

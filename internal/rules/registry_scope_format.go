@@ -3,14 +3,14 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
-var registryScopeFormat = &lint.Rule{
+var registryScopeFormat = &check.Rule{
 	ID:       "registry-scope-format",
-	Severity: lint.Error,
-	Origin:   lint.OriginMCO,
+	Severity: check.Error,
+	Origin:   check.OriginMCO,
 	Summary:  "An Image insecure/blocked/allowed registry entry is not a scope MCO accepts.",
 	Doc: `MCO checks every ` + "`insecureRegistries`" + `, ` + "`blockedRegistries`" + ` and ` + "`allowedRegistries`" + `
 entry of Image/cluster with runtime-utils ` + "`IsValidRegistriesConfScope`" + `: it must not be
@@ -27,7 +27,7 @@ blockedRegistries:
 - "*.example.com"          # not "*.example.com:5000" or "*.example.com/ns"
 - registry.example.com/ns
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		l := effectiveImageLists(c)
 		if l == nil {
 			return
@@ -45,14 +45,14 @@ blockedRegistries:
 			{l.allowed, "allowed"},
 		} {
 			for i, s := range list.values {
-				if render.ValidScope(s) {
+				if scopes.ValidScope(s) {
 					continue
 				}
 				if list.what != "insecure" && (l.discarded || (list.what == "blocked" && !kept[i])) {
 					// MCO skips the entry today (payload rule), so it does
 					// not refuse; it will once the payload problem is gone.
 					f := c.Report(l.img, list.path(i), "invalid entry for %s registries %q (%s): MCO skips it for now because of the release payload rule, and will refuse to render once that changes", list.what, s, scopeHint(s))
-					capSeverity(f, lint.Warning)
+					capSeverity(f, check.Warning)
 					continue
 				}
 				c.Report(l.img, list.path(i), "invalid entry for %s registries %q: MCO refuses to render and keeps the old configuration (%s)", list.what, s, scopeHint(s))

@@ -2,14 +2,15 @@ package rules
 
 import (
 	"github.com/containers/image/v5/docker/reference"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var releaseImageInvalid = &lint.Rule{
+var releaseImageInvalid = &check.Rule{
 	ID:       "release-image-invalid",
-	Severity: lint.Error,
-	Origin:   lint.OriginMCO,
+	Severity: check.Error,
+	Origin:   check.OriginMCO,
 	Summary:  "The release image given with --release-image (or releaseImage) is not a valid image reference.",
 	Doc: `MCO parses the cluster's release image (ClusterVersion ` + "`status.desired.image`" + `) to keep
 the payload repository pullable when it applies ` + "`blockedRegistries`" + `. If the reference does
@@ -21,7 +22,7 @@ repository, a truncated digest, a scheme. The payload rules cannot run until it 
 ` + "```" + `
 --release-image quay.io/openshift-release-dev/ocp-release@sha256:<64 hex digits>
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		ri := c.Settings.ReleaseImage
 		if ri == "" {
 			return

@@ -1,14 +1,14 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var repositoryLowercase = &lint.Rule{
+var repositoryLowercase = &check.Rule{
 	ID:       "repository-lowercase",
-	Severity: lint.Error,
-	Origin:   lint.OriginAPI,
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
 	Summary:  "A source or mirror has upper-case letters in its repository path.",
 	Doc: `Repository names are lower case in the OCI distribution spec; only the host may be
 written in upper case. The consequences depend on the kind:
@@ -30,7 +30,7 @@ Artifactory) store repositories in lower case, so it is almost always the right 
 source: quay.io/myorg/app      # not quay.io/MyOrg/App
 mirrors: [LOCALHOST:5000/myorg/app]   # an upper-case host is fine
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		v := c.Settings.Version
 		icspRefused := v.AtLeast(16)
 		for _, e := range mirrorEntries(c) {
@@ -43,7 +43,7 @@ mirrors: [LOCALHOST:5000/myorg/app]   # an upper-case host is fine
 					c.Report(e.obj, p, "repository path of %s %q has upper-case letters; MCO 4.16+ refuses to render (invalid format for %s %q) and keeps the old registries.conf: write %q", what, val, what, val, lowerPath(val))
 				default:
 					f := c.Report(e.obj, p, "repository path of %s %q has upper-case letters; image references are lower case, so this never works (MCO 4.16+ refuses it outright): write %q", what, val, lowerPath(val))
-					capSeverity(f, lint.Warning)
+					capSeverity(f, check.Warning)
 				}
 			}
 			if hasUpperPath(e.source) {

@@ -1,15 +1,15 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
 )
 
-var requiredFields = &lint.Rule{
+var requiredFields = &check.Rule{
 	ID:       "required-fields",
-	Severity: lint.Error,
-	Origin:   lint.OriginAPI,
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
 	Summary:  "A field the CRD requires is missing: spec, an entry's source, or metadata.name.",
 	Doc: `The CRDs of all four kinds require ` + "`spec`" + `, and every entry of
 ` + "`imageDigestMirrors`" + `, ` + "`imageTagMirrors`" + ` and ` + "`repositoryDigestMirrors`" + ` requires
@@ -29,7 +29,7 @@ spec:
   - source: registry.redhat.io/ubi9     # required
     mirrors: [mirror.example.com/ubi9]
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type == schema.Required {
 				c.Report(o, e.Path, "%s", e.Error())

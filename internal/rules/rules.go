@@ -4,12 +4,12 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
 // All returns the built-in rules, grouped by who acts on the finding.
-func All() []*lint.Rule {
-	return []*lint.Rule{
+func All() []*check.Rule {
+	return []*check.Rule{
 		// API server: the object is refused on apply.
 		apiVersionKind,
 		requiredFields,
@@ -55,9 +55,9 @@ func All() []*lint.Rule {
 
 // Registry returns the built-in rules plus the engine's own: loading
 // problems and suppression bookkeeping.
-func Registry() *lint.Registry {
-	all := append(All(), lint.ProblemRule, lint.UnusedSuppressionRule, lint.InvalidSuppressionRule)
-	reg, err := lint.NewRegistry(all...)
+func Registry() *check.Registry {
+	all := append(All(), check.ProblemRule, check.UnusedSuppressionRule, check.InvalidSuppressionRule)
+	reg, err := check.NewRegistry(all...)
 	if err != nil {
 		panic(err) // duplicate ids are a programming error, caught by tests
 	}

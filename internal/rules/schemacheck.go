@@ -3,7 +3,7 @@ package rules
 import (
 	"sync"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
 )
@@ -12,7 +12,7 @@ import (
 // validating once per object instead of once per rule keeps linting cost
 // independent of how the schema checks are split into rules. The results
 // live in the context's memo, so they die with it.
-func schemaErrors(c *lint.Context, o *manifest.Object) []schema.Error {
+func schemaErrors(c *check.Context, o *manifest.Object) []schema.Error {
 	cache := c.Memo("rules.schemaErrors", func() any { return &schemaCache{byObject: map[*manifest.Object][]schema.Error{}} }).(*schemaCache)
 	cache.mu.Lock()
 	defer cache.mu.Unlock()
@@ -36,7 +36,7 @@ var schemaKinds = []manifest.Kind{manifest.KindICSP, manifest.KindIDMS, manifest
 // eachSchemaError calls fn for every schema error of every known object of
 // the four mirror kinds. Objects under a wrong apiVersion are left to
 // api-version-kind: the API server never gets as far as their schema.
-func eachSchemaError(c *lint.Context, fn func(o *manifest.Object, e schema.Error)) {
+func eachSchemaError(c *check.Context, fn func(o *manifest.Object, e schema.Error)) {
 	for _, k := range schemaKinds {
 		for _, o := range c.Objects(k) {
 			if o.Content == nil {

@@ -3,14 +3,14 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var schemeInScope = &lint.Rule{
+var schemeInScope = &check.Rule{
 	ID:       "scheme-in-scope",
-	Severity: lint.Error,
-	Origin:   lint.OriginNode,
+	Severity: check.Error,
+	Origin:   check.OriginNode,
 	Summary:  "A registry scope carries an http:// or https:// scheme: the nodes reject registries.conf.",
 	Doc: `Registry scopes are ` + "`host[:port][/path]`" + `, never URLs. MCO does not check for a scheme
 in Image ` + "`insecureRegistries`" + `/` + "`blockedRegistries`" + ` (nor in ImageContentSourcePolicy values up
@@ -29,7 +29,7 @@ To mark a registry as plain HTTP, list it in ` + "`insecureRegistries`" + ` with
 insecureRegistries:
 - registry.lab.example.com:5000   # not http://registry.lab.example.com:5000
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		msg := "invalid location '%s': URI schemes are not supported; MCO writes it into registries.conf and every node then rejects the whole file, failing image pulls: write %q"
 		if img, spec := imageCluster(c); img != nil {
 			rs := spec.RegistrySources

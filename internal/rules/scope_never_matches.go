@@ -3,13 +3,13 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var scopeNeverMatches = &lint.Rule{
+var scopeNeverMatches = &check.Rule{
 	ID:       "scope-never-matches",
-	Severity: lint.Warning,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Warning,
+	Origin:   check.OriginSurprise,
 	Summary:  "A source or Image registry scope can never match a normalized image reference.",
 	Doc: `Nodes match scopes against the *normalized* image reference, textually and
 case-sensitively. A scope that no normalized reference starts with is accepted everywhere
@@ -31,7 +31,7 @@ and does nothing:
 ` + "```yaml" + `
 - source: docker.io/library/nginx     # not docker.io/nginx or index.docker.io/library/nginx
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		for _, e := range mirrorEntries(c) {
 			if why, fix := neverMatches(e.source); why != "" {
 				c.Report(e.obj, e.sourcePath(), "source %q never matches an image reference: %s; write %q", e.source, why, fix)

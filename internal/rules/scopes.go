@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
 // place is where a value was written.
@@ -30,7 +30,7 @@ type regEntry struct {
 // blocked scope containing the release repository, is not applied: callers
 // use this for node-side and surprise rules, where that corner does not
 // change the verdict.
-func registryEntries(c *lint.Context, s *sets) []*regEntry {
+func registryEntries(c *check.Context, s *sets) []*regEntry {
 	var out []*regEntry
 	byScope := map[string]*regEntry{}
 	get := func(scope string, at place) *regEntry {
@@ -101,7 +101,7 @@ func (s scopeSet) enclosing(x string) (string, bool) {
 		return "", false
 	}
 	for _, cand := range enclosing(x, false) {
-		if s[cand] && render.ScopeIsNested(x, cand) {
+		if s[cand] && scopes.IsNested(x, cand) {
 			return cand, true
 		}
 	}

@@ -3,15 +3,15 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
 )
 
-var searchRegistriesSchema = &lint.Rule{
+var searchRegistriesSchema = &check.Rule{
 	ID:       "search-registries-schema",
-	Severity: lint.Error,
-	Origin:   lint.OriginAPI,
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
 	Summary:  "containerRuntimeSearchRegistries is empty or repeats a registry.",
 	Doc: `` + "`spec.registrySources.containerRuntimeSearchRegistries`" + ` has ` + "`minItems: 1`" + ` and
 ` + "`x-kubernetes-list-type: set`" + `: the API server refuses ` + "`[]`" + ` (` + "`should have at least 1 items`" + `)
@@ -24,7 +24,7 @@ API server checks nothing about the entries themselves; search-registry-format d
 registrySources:
   containerRuntimeSearchRegistries: [registry.access.redhat.com, quay.io]
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if !strings.Contains(e.Path.String(), "containerRuntimeSearchRegistries") {
 				return

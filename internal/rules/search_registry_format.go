@@ -5,14 +5,15 @@ import (
 	"strings"
 
 	"github.com/containers/image/v5/docker/reference"
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-var searchRegistryFormat = &lint.Rule{
+var searchRegistryFormat = &check.Rule{
 	ID:       "search-registry-format",
-	Severity: lint.Error,
-	Origin:   lint.OriginNode,
+	Severity: check.Error,
+	Origin:   check.OriginNode,
 	Summary:  "A containerRuntimeSearchRegistries entry is not a host[:port]; any change to the list reboots nodes.",
 	Doc: `Each ` + "`containerRuntimeSearchRegistries`" + ` entry becomes an ` + "`unqualified-search-registries`" + `
 value, which containers/image requires to be a bare registry host with an optional port
@@ -31,7 +32,7 @@ on the list.
 containerRuntimeSearchRegistries:
 - registry.access.redhat.com     # not registry.access.redhat.com/ubi9
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		img, spec := imageCluster(c)
 		if img == nil || spec.RegistrySources.ContainerRuntimeSearchRegistries == nil {
 			return
@@ -48,7 +49,7 @@ containerRuntimeSearchRegistries:
 			}
 		}
 		f := c.Report(img, list, "changing containerRuntimeSearchRegistries rewrites /etc/containers/registries.conf.d/01-image-searchRegistries.conf, which has no NodeDisruptionPolicy: every node drains and reboots on each change")
-		capSeverity(f, lint.Info)
+		capSeverity(f, check.Info)
 	},
 }
 

@@ -3,13 +3,13 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var sourceAmongMirrors = &lint.Rule{
+var sourceAmongMirrors = &check.Rule{
 	ID:       "source-among-mirrors",
-	Severity: lint.Info,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Info,
+	Origin:   check.OriginSurprise,
 	Summary:  "The source is listed among its own mirrors and stays an explicit position in the pull order.",
 	Doc: `Nodes try the mirrors in order and then the source. Listing the source among the
 mirrors pins where it is tried: MCO keeps it as an explicit mirror unless it ends up last
@@ -21,7 +21,7 @@ leftover, and with ` + "`NeverContactSource`" + ` it is refused outright
 (never-contact-self-mirror).
 
 **Fix:** remove the source from ` + "`mirrors`" + ` unless you mean to try it before some mirror.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		s := collectSets(mirrorEntries(c))
 		for _, set := range s.all {
 			if set.never {

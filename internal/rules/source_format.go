@@ -3,16 +3,16 @@ package rules
 import (
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/render"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
-var sourceFormat = &lint.Rule{
+var sourceFormat = &check.Rule{
 	ID:       "source-format",
-	Severity: lint.Error,
-	Origin:   lint.OriginAPI,
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
 	Summary:  "An ImageDigestMirrorSet/ImageTagMirrorSet source does not match the CRD pattern.",
 	Doc: `A source is a registry scope: ` + "`host[:port][/path]`" + `, or a wildcard ` + "`*.example.com`" + `.
 The CRD pattern (openshift/api types_image_digest_mirror_set.go) refuses a tag or a
@@ -32,13 +32,13 @@ Up to OpenShift 4.15, MCO also refuses wildcard sources (` + "`wildcard entries 
 - source: registry.redhat.io/ubi9/ubi     # not registry.redhat.io/ubi9/ubi@sha256:…
   mirrors: [mirror.example.com/ubi9/ubi]
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Pattern || lastField(e.Path) != "source" {
 				return
 			}
 			v, _ := e.Value.(string)
-			if lowercaseFixes(v, render.ValidSource) {
+			if lowercaseFixes(v, scopes.ValidSource) {
 				return // repository-lowercase says it better
 			}
 			c.Report(o, e.Path, "%s", patternMessage(e.Error(), formatHint(v, true), "source-format"))
@@ -47,7 +47,7 @@ Up to OpenShift 4.15, MCO also refuses wildcard sources (` + "`wildcard entries 
 			return
 		}
 		for _, e := range mirrorEntries(c) {
-			if e.kind() != manifest.KindICSP && strings.Contains(e.source, "*") && render.ValidSource(e.source) {
+			if e.kind() != manifest.KindICSP && strings.Contains(e.source, "*") && scopes.ValidSource(e.source) {
 				c.Report(e.obj, e.sourcePath(),
 					"wildcard entries are not supported with mirror configuration %q: MCO of OpenShift %s refuses wildcard sources (4.16 and later accept them)",
 					e.source, c.Settings.Version)

@@ -1,16 +1,16 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
 	"github.com/mirrorlint/mirrorlint/internal/suggest"
 )
 
-var sourcePolicyEnum = &lint.Rule{
+var sourcePolicyEnum = &check.Rule{
 	ID:       "source-policy-enum",
-	Severity: lint.Error,
-	Origin:   lint.OriginAPI,
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
 	Summary:  "mirrorSourcePolicy is neither NeverContactSource nor AllowContactingSource.",
 	Doc: `The field is an enum of exactly two values, spelled with this capitalisation:
 ` + "`NeverContactSource`" + ` (pull only from the mirrors) and ` + "`AllowContactingSource`" + ` (the
@@ -27,7 +27,7 @@ refuse to render (see conflicting-source-policy).
 ` + "```yaml" + `
 mirrorSourcePolicy: NeverContactSource   # not "Never" or "NeverContactsource"
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.NotSupported {
 				return

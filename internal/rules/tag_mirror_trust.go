@@ -1,14 +1,14 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
-	"github.com/mirrorlint/mirrorlint/internal/render"
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
-var tagMirrorTrust = &lint.Rule{
+var tagMirrorTrust = &check.Rule{
 	ID:       "tag-mirror-trust",
-	Severity: lint.Info,
-	Origin:   lint.OriginSurprise,
+	Severity: check.Info,
+	Origin:   check.OriginSurprise,
 	Summary:  "ImageTagMirrorSet mirrors serve by-tag pulls, which the source cannot vouch for.",
 	Doc: `A digest names exactly one image, so a digest mirror can only serve the right bytes.
 A tag is a mutable name: a tag mirror may answer ` + "`app:1.2`" + ` with any image, stale or
@@ -20,7 +20,7 @@ never be tag-mirrored: that is reported as a **warning**; other ITMS entries as 
 
 Adding or removing an ITMS mirror or source always drains the nodes (it is not a
 "safe" registries.conf change for the Machine Config Daemon), unlike IDMS additions.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		for _, e := range mirrorEntries(c) {
 			if !e.tag || !e.realMirror() {
 				continue
@@ -28,8 +28,8 @@ Adding or removing an ITMS mirror or source always drains the nodes (it is not a
 			if payloadScope(e.source) {
 				f := c.Report(e.obj, e.sourcePath(),
 					"tag mirrors for the release payload repository %q: by-tag pulls can be answered with a different image than the source's, and payload images must only come by digest; use an ImageDigestMirrorSet", e.source)
-				if f.Severity == lint.Info {
-					f.Severity = lint.Warning
+				if f.Severity == check.Info {
+					f.Severity = check.Warning
 				}
 				continue
 			}
@@ -43,5 +43,5 @@ Adding or removing an ITMS mirror or source always drains the nodes (it is not a
 // release repositories.
 func payloadScope(s string) bool {
 	const rel = "quay.io/openshift-release-dev"
-	return render.ScopeIsNested(s, rel) || render.ScopeIsNested(rel, s)
+	return scopes.IsNested(s, rel) || scopes.IsNested(rel, s)
 }

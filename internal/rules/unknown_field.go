@@ -1,16 +1,16 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
 	"github.com/mirrorlint/mirrorlint/internal/suggest"
 )
 
-var unknownField = &lint.Rule{
+var unknownField = &check.Rule{
 	ID:       "unknown-field",
-	Severity: lint.Error,
-	Origin:   lint.OriginAPI,
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
 	Summary:  "A field the CRD does not declare: refused under strict validation, silently dropped otherwise.",
 	Doc: `The mirror CRDs are structural, so the API server knows every field. With strict field
 validation (what ` + "`oc apply`" + ` and ` + "`kubectl apply`" + ` ask for by default) it refuses the object:
@@ -27,7 +27,7 @@ Usual mistakes:
 Fields that only a TechPreviewNoUpgrade cluster serves are reported too, with a note.
 
 **Fix:** rename the field to the one the message suggests, or remove it.`,
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Unknown {
 				return

@@ -1,13 +1,13 @@
 package rules
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/lint"
+	"github.com/mirrorlint/mirrorlint/internal/check"
 )
 
-var wildcardSourceNested = &lint.Rule{
+var wildcardSourceNested = &check.Rule{
 	ID:       "wildcard-source-nested",
-	Severity: lint.Error,
-	Origin:   lint.OriginMCO,
+	Severity: check.Error,
+	Origin:   check.OriginMCO,
 	Summary:  "A wildcard source with mirrors encloses an Image insecure/blocked scope that has no mirrors.",
 	Doc: `When a registries.conf entry without mirrors (one created for an Image
 ` + "`insecureRegistries`" + ` or ` + "`blockedRegistries`" + ` scope) lies inside a source that has mirrors,
@@ -28,7 +28,7 @@ from the Image lists, or give the nested scope mirrors of its own with an IDMS e
 # ImageDigestMirrorSet: source "*.example.net"        (wildcard with mirrors)
 # Image/cluster: insecureRegistries: [registry.internal.example.net]   ← refused
 ` + "```",
-	Check: func(c *lint.Context) {
+	Check: func(c *check.Context) {
 		il := effectiveImageLists(c)
 		if il == nil || il.discarded && len(il.insecure.values) == 0 {
 			return

@@ -30,8 +30,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 //go:generate go run ./gen

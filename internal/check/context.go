@@ -1,0 +1,147 @@
+package check
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+// Settings are the cluster facts that change what the cluster does.
+type Settings struct {
+	Version      render.Version
+	ReleaseImage string
+}
+
+// Cluster is one cluster's worth of objects: what MCO sees together.
+type Cluster struct {
+	Name     string
+	Objects  []*manifest.Object
+	Problems []manifest.Problem
+	Settings Settings
+}
+
+// Context is what a rule sees: one cluster, its render, and a way to report.
+type Context struct {
+	Cluster  *Cluster
+	Settings Settings
+	// Input is what the renderer was given; Rendered is nil when MCO
+	// refuses (Refusal then says why).
+	Input    *Input
+	Rendered *render.Output
+	Refusal  *render.Refusal
+
+	rule     *Rule
+	severity Severity
+	findings []Finding
+
+	memoMu sync.Mutex
+	memo   map[string]any
+}
+
+// Memo returns the value stored under key, computing it with fn on first
+// use: what several rules derive from the same cluster is derived once per
+// context and dies with it. fn runs without the lock held, so it may use
+// Memo itself; treat the value as read-only, rules share it.
+func (c *Context) Memo(key string, fn func() any) any {
+	c.memoMu.Lock()
+	v, ok := c.memo[key]
+	c.memoMu.Unlock()
+	if ok {
+		return v
+	}
+	v = fn()
+	c.memoMu.Lock()
+	defer c.memoMu.Unlock()
+	if old, ok := c.memo[key]; ok {
+		return old
+	}
+	if c.memo == nil {
+		c.memo = map[string]any{}
+	}
+	c.memo[key] = v
+	return v
+}
+
+// NewContext renders the cluster once; rules share the result. A cluster
+// without a version is taken to run the newest one the renderer knows
+// (render.Newest), set here once so rules and policies see the version
+// the render used.
+func NewContext(cl *Cluster) *Context {
+	if cl.Settings.Version.IsZero() {
+		cl.Settings.Version = render.Newest
+	}
+	c := &Context{Cluster: cl, Settings: cl.Settings}
+	c.Input = BuildInput(cl.Objects, cl.Settings)
+	out, err := render.Render(c.Input.Input)
+	if err != nil {
+		if r, ok := err.(*render.Refusal); ok {
+			c.Refusal = r
+		} else {
+			c.Refusal = &render.Refusal{Reason: err.Error()}
+		}
+	} else {
+		c.Rendered = out
+	}
+	return c
+}
+
+// Objects returns the known objects of one kind, in load order.
+func (c *Context) Objects(kind manifest.Kind) []*manifest.Object {
+	var out []*manifest.Object
+	for _, o := range c.Cluster.Objects {
+		if o.Known && o.Kind == kind {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Report records a finding for the current rule at the value at path in o.
+func (c *Context) Report(o *manifest.Object, path manifest.Path, format string, args ...any) *Finding {
+	f := Finding{
+		Rule:     c.rule.ID,
+		Severity: c.severity,
+		Message:  fmt.Sprintf(format, args...),
+		Position: o.Locate(path),
+		Object:   ObjectRef{Kind: string(o.Kind), Name: o.Name},
+		Path:     path.String(),
+	}
+	c.findings = append(c.findings, f)
+	return &c.findings[len(c.findings)-1]
+}
+
+// ReportKey is Report, but positioned on the mapping key at path (for a
+// field that should not be there).
+func (c *Context) ReportKey(o *manifest.Object, path manifest.Path, format string, args ...any) *Finding {
+	f := c.Report(o, path, format, args...)
+	f.Position = o.LocateKey(path)
+	return f
+}
+
+// ReportAt records a finding at a bare position (a file that did not load).
+func (c *Context) ReportAt(pos manifest.Position, format string, args ...any) *Finding {
+	c.findings = append(c.findings, Finding{
+		Rule:     c.rule.ID,
+		Severity: c.severity,
+		Message:  fmt.Sprintf(format, args...),
+		Position: pos,
+	})
+	return &c.findings[len(c.findings)-1]
+}
+
+// Also adds another involved place to a cross-object finding.
+func (f *Finding) Also(o *manifest.Object, path manifest.Path) *Finding {
+	f.Related = append(f.Related, Location{
+		Position: o.Locate(path),
+		Object:   ObjectRef{Kind: string(o.Kind), Name: o.Name},
+		Path:     path.String(),
+	})
+	return f
+}
+
+// SubjectObject maps a render subject back to the object it names.
+func (c *Context) SubjectObject(s render.Subject) *manifest.Object {
+	return c.Input.Object(s)
+}

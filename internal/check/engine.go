@@ -1,0 +1,159 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// Evaluator is a second source of findings run on the same context: the
+// Rego policy engine. Its findings go through the same severity overrides
+// and suppressions as the Go rules'.
+type Evaluator interface {
+	Evaluate(c *Context) ([]Finding, error)
+}
+
+// Engine runs rules over clusters.
+type Engine struct {
+	Rules    *Registry
+	Config   *config.Config // may be nil
+	Policies Evaluator      // may be nil
+	// Source returns a file's bytes for inline-comment suppressions; nil
+	// reads from disk.
+	Source func(file string) ([]byte, error)
+	// Relocate, when set, moves findings to where their values are written
+	// (a kustomize patch, the origin file of a streamed object) before
+	// suppressions are matched, so a suppression comment there applies.
+	Relocate func(cl *Cluster, fs []Finding) []Finding
+	// AllReadersLinted, when set, reports whether every cluster that reads
+	// file (absolute and symlink-free; "" for the config file's ignore
+	// entries, which apply to the whole tree) was linted by this engine.
+	// When one was not (--cluster, or a path argument inside a larger
+	// repository), a suppression there that matched nothing in this run
+	// may be what that cluster needs, so Finish does not call it unused.
+	// nil: every cluster was linted.
+	AllReadersLinted func(file string) bool
+
+	sup *suppressions
+}
+
+// ProblemRule turns loading problems into findings: a file that does not
+// parse can hide any number of mistakes, so it is an error.
+var ProblemRule = &Rule{
+	ID:       "unreadable-manifest",
+	Severity: Error,
+	Origin:   OriginTool,
+	Summary:  "A file or document could not be read as a Kubernetes manifest.",
+	Doc: `A YAML or JSON file that does not parse, an object whose fields have the wrong
+type, a file over the size limit or with binary content. Whatever mirror objects it
+holds are invisible to every other rule, and the API server would refuse it too.
+
+Fix the syntax at the reported line (templates such as Helm or Jinja must be rendered
+first: lint the output of ` + "`helm template`" + ` or ` + "`kustomize build`" + ` through ` + "`mirrorlint lint -`" + `).
+Raise the size limit with ` + "`--max-file-size`" + ` if a large file is legitimate.`,
+}
+
+// Lint runs every enabled rule and the policies on one cluster.
+func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
+	c := NewContext(cl)
+	for _, p := range cl.Problems {
+		def := ProblemRule.Severity
+		if p.Warning {
+			def = Warning // a deliberate skip (a symlink leaving the tree...), nothing unreadable
+		}
+		c.use(ProblemRule, e.severity(ProblemRule.ID, def))
+		c.ReportAt(p.Pos, "%s", p.Message)
+	}
+	for _, r := range e.Rules.All() {
+		sev := e.severity(r.ID, r.Severity)
+		if sev == Off || r.Check == nil {
+			continue
+		}
+		c.use(r, sev)
+		if err := runCheck(r, c); err != nil {
+			return nil, c, err
+		}
+	}
+	findings := c.findings
+	if e.Policies != nil {
+		pf, err := e.Policies.Evaluate(c)
+		if err != nil {
+			return nil, c, err
+		}
+		for _, f := range pf {
+			f.Severity = e.severity(f.Rule, f.Severity)
+			if f.Severity != Off {
+				findings = append(findings, f)
+			}
+		}
+	}
+	for i := range findings {
+		if cl.Name != "" && len(findings[i].Clusters) == 0 {
+			findings[i].Clusters = []string{cl.Name}
+		}
+	}
+	// An annotation suppression belongs to its object wherever the finding
+	// is relocated to, so remember each finding's file on the object.
+	var objFiles []string
+	if e.Relocate != nil {
+		objFiles = make([]string, len(findings))
+		for i, f := range findings {
+			objFiles[i] = f.File
+		}
+		findings = e.Relocate(cl, findings)
+		if len(findings) != len(objFiles) {
+			objFiles = nil
+		}
+	}
+	findings = e.suppress(cl, findings, objFiles)
+	Sort(findings)
+	return findings, c, nil
+}
+
+// runCheck isolates a rule: a panic in one rule is reported as an internal
+// error instead of crashing the run and hiding every other finding.
+func runCheck(r *Rule, c *Context) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error in rule %s: %v", r.ID, p)
+		}
+	}()
+	r.Check(c)
+	return nil
+}
+
+func (c *Context) use(r *Rule, sev Severity) {
+	c.rule, c.severity = r, sev
+}
+
+func (e *Engine) severity(id string, def Severity) Severity {
+	if e.Config != nil {
+		if s, ok := e.Config.Rules[id]; ok {
+			if v, err := ParseSeverity(s); err == nil {
+				return v
+			}
+		}
+	}
+	return def
+}
+
+// CheckConfig reports config entries naming rules that do not exist; the
+// policy ids (with a "/") are checked once policies are loaded.
+func CheckConfig(cfg *config.Config, reg *Registry, known func(id string) bool) error {
+	if cfg == nil {
+		return nil
+	}
+	for id, sev := range cfg.Rules {
+		if _, err := ParseSeverity(sev); err != nil {
+			return fmt.Errorf("%s: %w", cfg.Where("rules."+id), err)
+		}
+		if reg.Get(id) == nil && (known == nil || !known(id)) {
+			return fmt.Errorf("%s: no such rule (see `mirrorlint rules`)", cfg.Where("rules."+id))
+		}
+	}
+	return nil
+}
+
+// Objects of a cluster that a rule may want regardless of kind.
+func (c *Context) All() []*manifest.Object { return c.Cluster.Objects }

@@ -1,0 +1,72 @@
+package check
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Origin says who acts on what a rule detects.
+type Origin string
+
+const (
+	OriginAPI      Origin = "api-server" // the API server rejects the object
+	OriginMCO      Origin = "mco"        // MCO refuses to render (and only logs it)
+	OriginNode     Origin = "node"       // containers/image on the node rejects the file
+	OriginSurprise Origin = "surprise"   // accepted, but does something unexpected
+	OriginPolicy   Origin = "policy"     // this project's or the team's stance
+	OriginTool     Origin = "mirrorlint" // about mirrorlint's own input
+)
+
+// Rule is one check. Every built-in rule lives in its own file in package
+// rules, with fixtures under testdata/rules/<id>/.
+type Rule struct {
+	ID       string
+	Severity Severity // default severity
+	Origin   Origin
+	// Summary is one line; Doc is Markdown: why it matters, what the
+	// cluster does, how to fix, an example.
+	Summary string
+	Doc     string
+	// Check inspects one cluster and reports through c.
+	Check func(c *Context)
+}
+
+// Registry holds rules by id.
+type Registry struct {
+	byID  map[string]*Rule
+	order []*Rule
+}
+
+// NewRegistry indexes rules, refusing duplicate or empty ids.
+func NewRegistry(rules ...*Rule) (*Registry, error) {
+	r := &Registry{byID: map[string]*Rule{}}
+	for _, rule := range rules {
+		if err := r.Add(rule); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// Add registers one more rule.
+func (r *Registry) Add(rule *Rule) error {
+	if rule.ID == "" {
+		return fmt.Errorf("rule without id")
+	}
+	if _, dup := r.byID[rule.ID]; dup {
+		return fmt.Errorf("rule %q registered twice", rule.ID)
+	}
+	r.byID[rule.ID] = rule
+	r.order = append(r.order, rule)
+	return nil
+}
+
+// Get returns the rule with id, or nil.
+func (r *Registry) Get(id string) *Rule { return r.byID[id] }
+
+// All returns the rules sorted by id.
+func (r *Registry) All() []*Rule {
+	out := append([]*Rule(nil), r.order...)
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}

@@ -1,0 +1,340 @@
+package check
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// The three ways to suppress a finding. Each needs a reason; a suppression
+// without one, or one that matches nothing, is itself reported.
+const (
+	// IgnoreAnnotation on an object: "<rule-id>: <reason>", one per line.
+	IgnoreAnnotation = "mirrorlint.io/ignore"
+	// ignoreComment on the offending line or the line above it:
+	// "# mirrorlint:ignore <rule-id> <reason>".
+	ignoreComment = "mirrorlint:ignore"
+)
+
+var commentDirective = regexp.MustCompile(`#\s*mirrorlint:ignore(?:\s+(\S+))?(?:\s+(.*?))?\s*$`)
+
+// UnusedSuppressionRule and InvalidSuppressionRule report suppressions
+// themselves; they have no Check of their own.
+var (
+	UnusedSuppressionRule = &Rule{
+		ID: "unused-suppression", Severity: Warning, Origin: OriginTool,
+		Summary: "A suppression matches no finding.",
+		Doc: `An ignore annotation, an inline ` + "`# mirrorlint:ignore`" + ` comment or a config-file ignore entry
+that suppresses nothing. It usually outlived the problem it was written for, or names the
+wrong rule id; left in place it would silently hide a future finding. Remove it.`,
+	}
+	InvalidSuppressionRule = &Rule{
+		ID: "invalid-suppression", Severity: Error, Origin: OriginTool,
+		Summary: "A suppression has no rule id or no reason.",
+		Doc: `Every suppression must say which rule it silences and why:
+` + "`mirrorlint.io/ignore: \"icsp-deprecated: migrating in Q3\"`" + ` on the object, or
+` + "`# mirrorlint:ignore icsp-deprecated migrating in Q3`" + ` on the line. A suppression without a
+reason does not suppress anything.`,
+	}
+)
+
+// syntaxHint says how each kind of suppression is written.
+var syntaxHint = map[string]string{
+	"annotation": `write "mirrorlint.io/ignore: <rule-id>: <reason>"`,
+	"comment":    `write "# mirrorlint:ignore <rule-id> <reason>"`,
+	"config":     "give the ignore entry a rule: and a reason:",
+}
+
+type directive struct {
+	kind   string // annotation | comment | config
+	rule   string
+	reason string
+	pos    manifest.Position
+	file   string // comment: file; annotation: object file (as displayed)
+	canon  string // file, absolute and symlink-free: the same file has one name
+	line   int    // comment line
+	object string // annotation: Kind/name
+	ignore int    // config: index in Config.Ignore
+	used   bool
+}
+
+type suppressions struct {
+	byKey map[string]*directive
+	order []*directive
+	canon map[string]string
+}
+
+// canonical names a file the same way whatever path led to it: objects of
+// a kustomize build are named after their base as the tree was loaded, the
+// relocation may name the same file relative to another root. Directives
+// and findings meet under this name; "" and "-" (stdin) stay as they are.
+func (s *suppressions) canonical(file string) string {
+	if file == "" || file == "-" {
+		return file
+	}
+	if c, ok := s.canon[file]; ok {
+		return c
+	}
+	c := manifest.RealPath(file)
+	if s.canon == nil {
+		s.canon = map[string]string{}
+	}
+	s.canon[file] = c
+	return c
+}
+
+func (s *suppressions) add(key string, d *directive) *directive {
+	if s.byKey == nil {
+		s.byKey = map[string]*directive{}
+	}
+	if old, ok := s.byKey[key]; ok {
+		return old
+	}
+	s.byKey[key] = d
+	s.order = append(s.order, d)
+	return d
+}
+
+// suppress marks the findings a directive silences. objFiles, when not
+// nil, holds each finding's file before relocation: the file of the object
+// its annotations are on.
+func (e *Engine) suppress(cl *Cluster, fs []Finding, objFiles []string) []Finding {
+	if e.sup == nil {
+		e.sup = &suppressions{}
+	}
+	canon := e.sup.canonical
+	// Annotations, per object.
+	annots := map[string][]*directive{} // canonical file|Kind/name → directives
+	files := map[string]string{}        // canonical → as displayed (first seen)
+	seeFile := func(file string) {
+		if c := canon(file); files[c] == "" {
+			files[c] = file
+		}
+	}
+	var fresh []*directive // annotation directives first seen in this cluster
+	for _, o := range cl.Objects {
+		seeFile(o.File)
+		raw := annotation(o)
+		if raw == "" {
+			continue
+		}
+		key := canon(o.File) + "|" + o.Ref()
+		for i, line := range splitDirectives(raw) {
+			rule, reason, _ := strings.Cut(line, ":")
+			d := &directive{kind: "annotation", rule: strings.TrimSpace(rule), reason: strings.TrimSpace(reason),
+				pos: o.Locate(manifest.Path{"metadata", "annotations", IgnoreAnnotation}), file: o.File, canon: canon(o.File), object: o.Ref()}
+			if got := e.sup.add("a|"+key+"|"+strconv.Itoa(i), d); got == d {
+				fresh = append(fresh, d)
+			} else {
+				d = got
+			}
+			annots[key] = append(annots[key], d)
+		}
+	}
+	e.relocateDirectives(cl, fresh)
+	for _, f := range fs {
+		seeFile(f.File)
+	}
+	// Inline comments, in files that hold objects or findings. The text
+	// the loader already read is reused; only files that hold no object
+	// (an origin file a streamed finding was mapped to) are read again.
+	texts := map[string][]byte{}
+	for _, o := range cl.Objects {
+		if t := o.Text(); t != nil {
+			texts[canon(o.File)] = t
+		}
+	}
+	comments := map[string]map[int]*directive{}
+	for key, file := range files {
+		if file == "" || file == "-" {
+			continue
+		}
+		data, err := texts[key], error(nil)
+		if data == nil {
+			data, err = e.source(file)
+		}
+		if err != nil || !bytes.Contains(data, []byte(ignoreComment)) {
+			continue
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+		for n := 1; sc.Scan(); n++ {
+			m := commentDirective.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			col := strings.Index(sc.Text(), "#") + 1
+			d := &directive{kind: "comment", rule: m[1], reason: m[2], file: file, canon: key, line: n,
+				pos: manifest.Position{File: file, Line: n, Column: col}}
+			d = e.sup.add("c|"+key+"|"+strconv.Itoa(n), d)
+			if comments[key] == nil {
+				comments[key] = map[int]*directive{}
+			}
+			comments[key][n] = d
+		}
+	}
+	// Config entries.
+	var cfgDirs []*directive
+	if e.Config != nil {
+		for i, ig := range e.Config.Ignore {
+			d := &directive{kind: "config", rule: ig.Rule, reason: strings.TrimSpace(ig.Reason), ignore: i,
+				pos: manifest.Position{File: e.Config.Path, Line: e.Config.IgnoreLine(i), Column: 1}, object: ig.Object}
+			cfgDirs = append(cfgDirs, e.sup.add("g|"+strconv.Itoa(i), d))
+		}
+	}
+
+	for i := range fs {
+		f := &fs[i]
+		if f.Rule == ProblemRule.ID || f.Rule == InvalidSuppressionRule.ID || f.Rule == UnusedSuppressionRule.ID {
+			continue
+		}
+		match := func(d *directive) bool {
+			if d == nil || d.rule != f.Rule || d.reason == "" || d.rule == "" {
+				return false
+			}
+			d.used = true
+			if f.Suppressed == nil {
+				f.Suppressed = &Suppression{Kind: d.kind, Reason: d.reason}
+			}
+			return true
+		}
+		ref := f.Object.Kind + "/" + f.Object.Name
+		annotFile := f.File
+		if objFiles != nil {
+			annotFile = objFiles[i]
+		}
+		for _, d := range annots[canon(annotFile)+"|"+ref] {
+			match(d)
+		}
+		if c := comments[canon(f.File)]; c != nil {
+			match(c[f.Line])
+			match(c[f.Line-1])
+		}
+		for _, d := range cfgDirs {
+			ig := e.Config.Ignore[d.ignore]
+			if ig.Path != "" && !GlobMatch(ig.Path, f.File) {
+				continue
+			}
+			if ig.Object != "" && ig.Object != f.Object.Kind+"/"+f.Object.Name {
+				continue
+			}
+			match(d)
+		}
+	}
+	return fs
+}
+
+// relocateDirectives moves annotation directives where Relocate moves
+// findings on them (the origin file of a streamed object), so a report
+// about the suppression names the file it is written in.
+func (e *Engine) relocateDirectives(cl *Cluster, ds []*directive) {
+	if e.Relocate == nil || len(ds) == 0 {
+		return
+	}
+	fs := make([]Finding, len(ds))
+	for i, d := range ds {
+		kind, name, _ := strings.Cut(d.object, "/")
+		fs[i] = Finding{Position: d.pos, Object: ObjectRef{Kind: kind, Name: name}, Path: "metadata.annotations"}
+	}
+	fs = e.Relocate(cl, fs)
+	if len(fs) != len(ds) {
+		return
+	}
+	for i, d := range ds {
+		d.pos = fs[i].Position
+	}
+}
+
+// Finish reports invalid suppressions and those that matched nothing in
+// any cluster linted by this engine. Call it once, after every Lint.
+func (e *Engine) Finish() []Finding {
+	if e.sup == nil {
+		return nil
+	}
+	var out []Finding
+	for _, d := range e.sup.order {
+		var f Finding
+		switch {
+		case d.rule == "" || d.reason == "":
+			what := "a reason"
+			if d.rule == "" {
+				what = "a rule id and a reason"
+			}
+			f = Finding{Rule: InvalidSuppressionRule.ID, Severity: e.severity(InvalidSuppressionRule.ID, InvalidSuppressionRule.Severity),
+				Message: "suppression (" + d.kind + ") needs " + what + ": " + syntaxHint[d.kind]}
+		case e.Rules.Get(d.rule) == nil && !strings.Contains(d.rule, "/"):
+			f = Finding{Rule: UnusedSuppressionRule.ID, Severity: e.severity(UnusedSuppressionRule.ID, UnusedSuppressionRule.Severity),
+				Message: "suppression (" + d.kind + ") names unknown rule " + d.rule}
+		case !d.used && !e.allReadersLinted(d):
+			// Another cluster, not linted in this run, may need it.
+			continue
+		case !d.used:
+			f = Finding{Rule: UnusedSuppressionRule.ID, Severity: e.severity(UnusedSuppressionRule.ID, UnusedSuppressionRule.Severity),
+				Message: "suppression (" + d.kind + ") of " + d.rule + " matches no finding: remove it"}
+		default:
+			continue
+		}
+		if f.Severity == Off {
+			continue
+		}
+		f.Position = d.pos
+		if d.kind == "annotation" {
+			kind, name, _ := strings.Cut(d.object, "/")
+			f.Object = ObjectRef{Kind: kind, Name: name}
+			f.Path = "metadata.annotations." + IgnoreAnnotation
+		}
+		out = append(out, f)
+	}
+	Sort(out)
+	return out
+}
+
+// allReadersLinted asks AllReadersLinted about the file a directive is
+// in; config entries are about the whole tree.
+func (e *Engine) allReadersLinted(d *directive) bool {
+	if e.AllReadersLinted == nil {
+		return true
+	}
+	if d.kind == "config" {
+		return e.AllReadersLinted("")
+	}
+	return e.AllReadersLinted(d.canon)
+}
+
+func (e *Engine) source(file string) ([]byte, error) {
+	if e.Source != nil {
+		return e.Source(file)
+	}
+	return os.ReadFile(file)
+}
+
+func annotation(o *manifest.Object) string {
+	md, _ := o.Content["metadata"].(map[string]any)
+	an, _ := md["annotations"].(map[string]any)
+	s, _ := an[IgnoreAnnotation].(string)
+	return s
+}
+
+func splitDirectives(s string) []string {
+	var out []string
+	for _, l := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == ';' }) {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// GlobMatch matches a finding's file against a config ignore path with
+// manifest.MatchGlob, after making both comparable: the file may be an OS
+// path ("a\\b.yaml", "./a/../b.yaml") and the pattern may start with "./".
+func GlobMatch(pattern, name string) bool {
+	name = strings.TrimPrefix(path.Clean(strings.ReplaceAll(name, "\\", "/")), "./")
+	return manifest.MatchGlob(strings.TrimPrefix(pattern, "./"), name)
+}

@@ -1,0 +1,93 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+const commentedSource = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: b
+spec:
+  imageDigestMirrors:
+  - source: quay.io/b # mirrorlint:ignore every-source vendor registry, known
+    mirrors: [m.io/b]
+`
+
+// TestSuppressionUnderAnotherName: the objects name a file one way
+// ("m.yaml", loaded from the working directory), the finding another (an
+// absolute path, as a relocation may write it). The comment is one
+// directive, used, not also an unused one under the other name.
+func TestSuppressionUnderAnotherName(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "m.yaml"), []byte(commentedSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	set, err := manifest.Load([]string{"m.yaml"}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, _ := NewRegistry(everySource, UnusedSuppressionRule, InvalidSuppressionRule)
+	e := &Engine{Rules: reg, Relocate: func(_ *Cluster, fs []Finding) []Finding {
+		for i := range fs {
+			fs[i].File = filepath.Join(dir, "sub", "..", fs[i].File)
+		}
+		return fs
+	}}
+	fs, _, err := e.Lint(&Cluster{Objects: set.Objects})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || fs[0].Suppressed == nil {
+		t.Errorf("findings %+v, want one, suppressed", fs)
+	}
+	if extra := e.Finish(); len(extra) != 0 {
+		t.Errorf("Finish: %+v, want nothing", extra)
+	}
+}
+
+// TestUnusedOnlyWhenEveryReaderLinted: a suppression that matched nothing
+// in this run is reported unused only when every cluster reading its file
+// was linted; another cluster may need it. Invalid ones are always
+// reported.
+func TestUnusedOnlyWhenEveryReaderLinted(t *testing.T) {
+	cl := loadCluster(t, map[string]string{"m.yaml": strings.Replace(twoSources, "every-source: reviewed", "other-rule: reviewed", 1)})
+	reg, _ := NewRegistry(everySource, &Rule{ID: "other-rule", Severity: Warning, Summary: "test"}, UnusedSuppressionRule, InvalidSuppressionRule)
+	cfg := &config.Config{Path: ".mirrorlint.yaml", Ignore: []config.Ignore{{Rule: "other-rule", Reason: "stale"}}}
+	for _, tc := range []struct {
+		linted func(string) bool
+		want   string
+	}{
+		{nil, "config:other-rule annotation:no-such-rule annotation:other-rule comment:invalid"},
+		{func(string) bool { return true }, "config:other-rule annotation:no-such-rule annotation:other-rule comment:invalid"},
+		{func(string) bool { return false }, "annotation:no-such-rule comment:invalid"},
+		{func(f string) bool { return f != "" }, "annotation:no-such-rule annotation:other-rule comment:invalid"},
+	} {
+		e := &Engine{Rules: reg, Config: cfg, AllReadersLinted: tc.linted}
+		if _, _, err := e.Lint(cl); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range e.Finish() {
+			kind := f.Message[strings.Index(f.Message, "(")+1 : strings.Index(f.Message, ")")]
+			switch {
+			case f.Rule == InvalidSuppressionRule.ID:
+				got = append(got, kind+":invalid")
+			case strings.Contains(f.Message, "unknown rule no-such-rule"):
+				got = append(got, kind+":no-such-rule")
+			default:
+				got = append(got, kind+":"+strings.Fields(f.Message[strings.Index(f.Message, " of ")+4:])[0])
+			}
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("got %s\nwant %s", strings.Join(got, " "), tc.want)
+		}
+	}
+}

@@ -1,0 +1,273 @@
+package render
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/containers/image/v5/docker/reference"
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	configv1 "github.com/openshift/api/config/v1"
+
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
+)
+
+// Refusal prefixes: how MCO wraps the reason depending on the file it was
+// editing when it gave up.
+const (
+	PrefixRegistries = "could not update registries config with new changes"
+	PrefixPolicy     = "could not update policy json with new changes"
+)
+
+// ReasonReleaseImage is MCO's (unwrapped) reason when ClusterVersion's
+// desired image cannot be parsed.
+const ReasonReleaseImage = "error parsing reference of release image"
+
+// Render computes what MCO's image-config sync writes for the cluster state
+// in, or the *Refusal with which it gives up (MCO then keeps the previous
+// MachineConfig).
+func Render(in Input) (*Output, error) {
+	v := in.Version
+	if v.IsZero() {
+		v = Newest
+	}
+	spec := in.Image
+	if spec == nil {
+		spec = &configv1.ImageSpec{}
+	}
+	rs := &spec.RegistrySources
+
+	entries := flatten(in)
+	var digestC, tagC setCollector
+	for i := range entries {
+		e := &entries[i]
+		c := &digestC
+		if e.tag {
+			c = &tagC
+		}
+		c.add(e.source, e.mirrors, e.policy == configv1.NeverContactSource, e.at)
+	}
+	digest := digestC.merged()
+
+	// The Image blocked/allowed lists, after the payload rule when the
+	// release image is known.
+	var pr payloadResult
+	if in.ReleaseImage != "" {
+		ref, err := reference.ParseNamed(in.ReleaseImage)
+		if err != nil {
+			return nil, &Refusal{Reason: ReasonReleaseImage}
+		}
+		pr = applyPayloadRule(ref, rs.BlockedRegistries, rs.InsecureRegistries, rs.AllowedRegistries, digest, v)
+	} else {
+		for i, b := range rs.BlockedRegistries {
+			pr.registriesBlocked = append(pr.registriesBlocked, indexedScope{b, i})
+			pr.policyBlocked = append(pr.policyBlocked, indexedScope{b, i})
+		}
+		for i, a := range rs.AllowedRegistries {
+			pr.allowed = append(pr.allowed, a)
+			pr.allowedIndex = append(pr.allowedIndex, i)
+		}
+	}
+
+	out := &Output{Warnings: pr.warnings}
+	anyObjects := len(in.ICSPs)+len(in.IDMSs)+len(in.ITMSs) > 0
+	// An explicit empty insecure list still makes MCO write the file, while
+	// an empty blocked list does not: MCO rebuilds that one by appending.
+	if rs.InsecureRegistries != nil || pr.registriesBlocked != nil || anyObjects {
+		conf, err := renderRegistries(rs.InsecureRegistries, pr.registriesBlocked, entries, digest, tagC.merged(), v, refuseICSPMix(in, v))
+		if err != nil {
+			err.Prefix = PrefixRegistries
+			return nil, err
+		}
+		data, encErr := encodeConf(&conf, v)
+		if encErr != nil {
+			return nil, &Refusal{Prefix: PrefixRegistries, Reason: encErr.Error()}
+		}
+		out.Generated = true
+		out.RegistriesConf = data
+	} else {
+		out.RegistriesConf = nodefiles.RegistriesConf()
+	}
+
+	if pr.policyBlocked != nil || pr.allowed != nil {
+		if r := checkPolicy(pr, in.ReleaseImage); r != nil {
+			r.Prefix = PrefixPolicy
+			return nil, r
+		}
+		data, err := encodePolicyJSON(scopeStrings(pr.policyBlocked), pr.allowed, v)
+		if err != nil {
+			return nil, &Refusal{Prefix: PrefixPolicy, Reason: err.Error()}
+		}
+		out.PolicyJSON = data
+	}
+
+	out.SearchRegistriesConf = searchDropIn(rs.ContainerRuntimeSearchRegistries, v)
+	return out, nil
+}
+
+// renderRegistries validates and builds registries.conf from the template.
+// mix is the 4.13.0–4.13.26 ICSP mix refusal (nil elsewhere): MCO gave it
+// when editing registries.conf, after validating the Image lists and the
+// mirror entries.
+func renderRegistries(insecure []string, blocked []indexedScope, entries []specEntry, digest, tag []mergedSet, v Version, mix *Refusal) (sysregistriesv2.V2RegistriesConf, *Refusal) {
+	conf := nodefiles.Registries()
+	insecureIx := make([]indexedScope, len(insecure))
+	for i, s := range insecure {
+		insecureIx[i] = indexedScope{s, i}
+	}
+	if r := validateScopes("insecureRegistries", "insecure", insecureIx); r != nil {
+		return conf, r
+	}
+	if r := validateScopes("blockedRegistries", "blocked", blocked); r != nil {
+		return conf, r
+	}
+	if r := validateEntries(entries, v); r != nil {
+		return conf, r
+	}
+	if mix != nil {
+		return conf, mix
+	}
+	regs, err := buildEntries(insecure, scopeStrings(blocked), digest, tag)
+	if err != nil {
+		r := &Refusal{Reason: err.Error()}
+		if nw, ok := err.(*nestedWildcardError); ok {
+			r.Subject = Subject{Kind: nw.from.kind, Index: nw.from.index, Path: nw.from.path + ".source"}
+		}
+		return conf, r
+	}
+	conf.Registries = regs
+	return conf, nil
+}
+
+// checkPolicy reproduces the refusals of MCO's policy.json step (which runs
+// only after registries.conf rendered): blocked and allowed together, unless
+// the only allowed entry is the payload repository MCO itself added; then
+// every blocked and allowed entry must be a valid scope.
+func checkPolicy(pr payloadResult, releaseImage string) *Refusal {
+	if len(pr.allowed) != 0 && len(pr.policyBlocked) != 0 {
+		// With the release image unknown the payload exception cannot
+		// apply (Render already refused an unparseable non-empty one).
+		exempt := false
+		if ref, err := reference.ParseNamed(releaseImage); err == nil {
+			exempt = len(pr.allowed) == 1 && pr.allowed[0] == ref.Name()
+		}
+		if !exempt {
+			sub := imageSubject("blockedRegistries", pr.policyBlocked[0].index)
+			for k, i := range pr.allowedIndex {
+				if i >= 0 {
+					sub = imageSubject("allowedRegistries", pr.allowedIndex[k])
+					break
+				}
+			}
+			return &Refusal{
+				Reason:  "invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified",
+				Subject: sub,
+			}
+		}
+	}
+	if r := validateScopes("blockedRegistries", "blocked", pr.policyBlocked); r != nil {
+		return r
+	}
+	for k, a := range pr.allowed {
+		if !scopes.ValidScope(a) {
+			sub := Subject{Kind: kindImage, Path: "spec.registrySources.allowedRegistries"}
+			if pr.allowedIndex[k] >= 0 {
+				sub = imageSubject("allowedRegistries", pr.allowedIndex[k])
+			}
+			return &Refusal{Reason: fmt.Sprintf("invalid entry for allowed registries %q", a), Subject: sub}
+		}
+	}
+	return nil
+}
+
+// refuseICSPMix is the 4.13.0–4.13.26 rule: MCO refused to edit
+// registries.conf while ICSPs coexisted with IDMSs or ITMSs (the refusal
+// comes after the release image check and the registries.conf validation,
+// wrapped like any other registries.conf refusal).
+func refuseICSPMix(in Input, v Version) *Refusal {
+	if !v.RefusesICSPMix() || len(in.ICSPs) == 0 {
+		return nil
+	}
+	if len(in.IDMSs) > 0 {
+		i := sortedIndexes(len(in.IDMSs), func(i int) string { return in.IDMSs[i].Name })[0]
+		return &Refusal{Reason: "error: both imagecontentsourcepolicy and imagedigestmirrorset exist",
+			Subject: Subject{Kind: kindIDMS, Index: i, Path: "metadata.name"}}
+	}
+	if len(in.ITMSs) > 0 {
+		i := sortedIndexes(len(in.ITMSs), func(i int) string { return in.ITMSs[i].Name })[0]
+		return &Refusal{Reason: "error: both imagecontentsourcepolicy and imagetagmirrorset exist",
+			Subject: Subject{Kind: kindITMS, Index: i, Path: "metadata.name"}}
+	}
+	return nil
+}
+
+// sortedIndexes returns 0..n-1 ordered by name, stably: MCO's listers hand
+// objects out sorted by name, and the corpus was produced that way.
+func sortedIndexes(n int, name func(int) string) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return name(idx[a]) < name(idx[b]) })
+	return idx
+}
+
+// flatten lists every mirror entry in MCO's order: IDMS, then ICSP (both
+// digest), then ITMS (tag), each kind sorted by object name. Nil objects
+// are skipped.
+func flatten(in Input) []specEntry {
+	var out []specEntry
+	for _, i := range sortedIndexes(len(in.IDMSs), func(i int) string { return nameOf(in.IDMSs[i] != nil, func() string { return in.IDMSs[i].Name }) }) {
+		o := in.IDMSs[i]
+		if o == nil {
+			continue
+		}
+		for j, e := range o.Spec.ImageDigestMirrors {
+			out = append(out, specEntry{
+				source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy,
+				at: origin{kind: kindIDMS, index: i, path: fmt.Sprintf("spec.imageDigestMirrors[%d]", j)},
+			})
+		}
+	}
+	for _, i := range sortedIndexes(len(in.ICSPs), func(i int) string { return nameOf(in.ICSPs[i] != nil, func() string { return in.ICSPs[i].Name }) }) {
+		o := in.ICSPs[i]
+		if o == nil {
+			continue
+		}
+		for j, e := range o.Spec.RepositoryDigestMirrors {
+			// ICSP has no policy field: always AllowContactingSource.
+			out = append(out, specEntry{
+				source: e.Source, mirrors: append([]string(nil), e.Mirrors...),
+				at: origin{kind: kindICSP, index: i, path: fmt.Sprintf("spec.repositoryDigestMirrors[%d]", j)},
+			})
+		}
+	}
+	for _, i := range sortedIndexes(len(in.ITMSs), func(i int) string { return nameOf(in.ITMSs[i] != nil, func() string { return in.ITMSs[i].Name }) }) {
+		o := in.ITMSs[i]
+		if o == nil {
+			continue
+		}
+		for j, e := range o.Spec.ImageTagMirrors {
+			out = append(out, specEntry{
+				source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy, tag: true,
+				at: origin{kind: kindITMS, index: i, path: fmt.Sprintf("spec.imageTagMirrors[%d]", j)},
+			})
+		}
+	}
+	return out
+}
+
+func nameOf(ok bool, f func() string) string {
+	if !ok {
+		return ""
+	}
+	return f()
+}
+
+func mirrorStrings(ms []configv1.ImageMirror) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = string(m)
+	}
+	return out
+}
