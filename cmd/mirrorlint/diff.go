@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -75,7 +76,7 @@ func runDiff(c *cli.Context) error {
 	rename := func(s string) string { return s }
 	oldLabel := "OLD"
 	if rev := c.String("base"); rev != "" {
-		snap, err := impact.Checkout(rev, opts.Paths)
+		snap, err := gitrev.Checkout(rev, opts.Paths)
 		if err != nil {
 			return fail(exitUsage, "%v", err)
 		}
@@ -160,12 +161,12 @@ func openDiffSide(c *cli.Context, opts project.Options, label string, rename fun
 	}
 	// Cluster problems count too: an overlay whose kustomization does not
 	// build has no objects, and would otherwise be compared as empty.
-	for _, pr := range impact.Problems(p) {
+	for _, pr := range p.Problems() {
 		if pr.Warning {
 			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", pr.Pos, pr.Message)
 		}
 	}
-	if problems := manifest.Errors(impact.Problems(p)); len(problems) > 0 {
+	if problems := manifest.Errors(p.Problems()); len(problems) > 0 {
 		for _, pr := range problems {
 			file := pr.Pos.String()
 			if rename != nil && pr.Pos.File != "" {

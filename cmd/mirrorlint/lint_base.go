@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -25,7 +26,7 @@ func addDrainRule(c *cli.Context, reg *check.Registry, newP *project.Project, op
 	if len(opts.Paths) == 0 {
 		opts.Paths = []string{"."}
 	}
-	snap, err := impact.Checkout(rev, opts.Paths)
+	snap, err := gitrev.Checkout(rev, opts.Paths)
 	if err != nil {
 		return func() {}, &project.UsageError{Err: fmt.Errorf("--base %s: %w", rev, err)}
 	}
@@ -39,7 +40,7 @@ func addDrainRule(c *cli.Context, reg *check.Registry, newP *project.Project, op
 	done := func() { cleanup(); snap.Close() }
 	// A base that does not fully load gives no drain verdict rather than a
 	// wrong one; say so instead of staying silent.
-	if prs := manifest.Errors(impact.Problems(oldP)); len(prs) > 0 {
+	if prs := manifest.Errors(oldP.Problems()); len(prs) > 0 {
 		pos := prs[0].Pos
 		pos.File = snap.Name(pos.File)
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: --base %s: %d unreadable input(s) at that revision (first: %s: %s): drain-on-change is not checked\n",

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/impact"
+	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/origin"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -227,7 +227,7 @@ func allFiles(args []string) bool {
 }
 
 func gitTopLevel() string {
-	top, err := impact.TopLevel()
+	top, err := gitrev.TopLevel()
 	if err != nil {
 		return ""
 	}

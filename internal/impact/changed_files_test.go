@@ -66,7 +66,7 @@ func openCorpusSide(t *testing.T, c corpus.Case, side string) *project.Project {
 		t.Fatalf("%s: %v", side, err)
 	}
 	t.Cleanup(cleanup)
-	if probs := Problems(p); len(probs) > 0 {
+	if probs := p.Problems(); len(probs) > 0 {
 		t.Fatalf("%s does not load: %v", side, probs)
 	}
 	return p

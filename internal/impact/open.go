@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -44,28 +43,4 @@ func OpenSide(opts project.Options) (p *project.Project, missing []string, clean
 		return nil, nil, func() {}, err
 	}
 	return p, missing, cleanup, nil
-}
-
-// Problems lists what keeps a side from being read whole: the loader's
-// problems and every cluster's own (a kustomization that fails to build is
-// recorded on its cluster only, not in the loader's set), each once.
-// Comparing such a side would compare against half a tree, or against
-// nothing when the build failed, and give a verdict about a change nobody
-// made: a caller must treat a non-empty result as unreadable input.
-func Problems(p *project.Project) []manifest.Problem {
-	var out []manifest.Problem
-	seen := map[string]bool{}
-	add := func(prs []manifest.Problem) {
-		for _, pr := range prs {
-			if k := pr.Code + "\x00" + pr.String(); !seen[k] {
-				seen[k] = true
-				out = append(out, pr)
-			}
-		}
-	}
-	add(p.Set.Problems)
-	for _, cl := range p.Clusters {
-		add(cl.Problems)
-	}
-	return out
 }

@@ -27,7 +27,7 @@ func TestProblemsIncludeClusterProblems(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cleanup()
-	probs := Problems(p)
+	probs := p.Problems()
 	if len(probs) == 0 || probs[0].Code != "kustomize-error" || probs[0].Pos.File == "" {
 		t.Fatalf("want a positioned kustomize-error, got %+v (set: %+v)", probs, p.Set.Problems)
 	}

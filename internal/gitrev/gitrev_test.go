@@ -1,4 +1,4 @@
-package impact
+package gitrev
 
 import (
 	"os"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
-	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
 const idmsV1 = `apiVersion: config.openshift.io/v1
@@ -92,33 +91,6 @@ func TestCheckoutFromSubdirectory(t *testing.T) {
 		t.Fatalf("working tree touched:\n%s\n---\n%s", before, after)
 	}
 
-	oldP, _, c1, err := OpenSide(project.Options{Paths: snap.Paths, ConfigPath: "none"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c1()
-	newP, _, c2, err := OpenSide(project.Options{Paths: []string{"prod"}, ConfigPath: "none"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2()
-	res := Compare(oldP, newP, Options{OldRoots: snap.Paths, NewRoots: []string{"prod"}, OldName: snap.Name})
-	if !res.Drain || res.Action != ActionDrain {
-		t.Fatalf("removing a mirror must drain: %+v", res)
-	}
-	if f := res.Files[RegistriesConfPath]; !f.Changed || !strings.Contains(f.Diff, "-    location = \"mirror-a.example.com/acme\"") {
-		t.Fatalf("diff:\n%s", f.Diff)
-	}
-
-	fs := drainAgainst(oldP.Clusters[0], project.Render(newP.Clusters[0]))
-	if len(fs) == 0 {
-		t.Fatal("no drain-on-change finding")
-	}
-	for _, f := range fs {
-		if f.Rule != RuleID || filepath.Base(f.File) != "idms.yaml" || f.Line == 0 {
-			t.Errorf("finding not positioned in the new tree: %+v", f)
-		}
-	}
 }
 
 func TestCheckoutErrors(t *testing.T) {

@@ -1,4 +1,8 @@
-package impact
+// Package gitrev reads a git repository without touching its working tree,
+// index or HEAD: its top level, and the whole tree as it was at a revision,
+// written to a private temporary directory (what diff --base and lint --base
+// compare against).
+package gitrev
 
 import (
 	"bufio"
