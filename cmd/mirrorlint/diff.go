@@ -82,6 +82,7 @@ func runDiff(c *cli.Context) error {
 		}
 		defer snap.Close()
 		oldOpts.Paths, rename, oldLabel = snap.Paths, snap.Name, rev
+		oldOpts.Root = snap.Dir // cluster names relative to each side's top level
 		for _, m := range snap.Missing {
 			// A path on neither side is a typo, not an empty tree: a
 			// check that compares nothing must not pass.
@@ -98,6 +99,9 @@ func runDiff(c *cli.Context) error {
 			return fail(exitUsage, "diff takes OLD and NEW, or --base REV [PATH...] (see mirrorlint diff --help)")
 		}
 		oldOpts.Paths, newOpts.Paths = opts.Paths[:1], opts.Paths[1:]
+		// Two trees: cluster names are relative to each tree, so that
+		// OLD/overlays/prod pairs with NEW/overlays/prod.
+		oldOpts.Root, newOpts.Root = "", ""
 		_, oldErr := os.Lstat(opts.Paths[0])
 		_, newErr := os.Lstat(opts.Paths[1])
 		if oldErr != nil && newErr != nil {

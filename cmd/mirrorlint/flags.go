@@ -46,5 +46,6 @@ func projectOptions(c *cli.Context) project.Options {
 		MaxFileSize:      c.Int64(maxFileSizeFlag.Name),
 		Cluster:          c.String(clusterFlag.Name),
 		Stdin:            c.App.Reader,
+		Root:             gitTopLevel(),
 	}
 }

@@ -68,6 +68,10 @@ func runLint(c *cli.Context) error {
 		}
 	}
 	opts := scope.options(projectOptions(c))
+	reg, pe, err := scope.narrow(c, &opts)
+	if err != nil {
+		return err
+	}
 	p, err := project.Open(opts)
 	if err != nil {
 		return err
@@ -81,13 +85,14 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	popts, err := policyOptions(c, p.Config)
-	if err != nil {
-		return err
-	}
-	reg, pe, err := loadChecks(popts)
-	if err != nil {
-		return err
+	if reg == nil {
+		popts, err := policyOptions(c, p.Config)
+		if err != nil {
+			return err
+		}
+		if reg, pe, err = loadChecks(popts); err != nil {
+			return err
+		}
 	}
 	closeBase, err := addDrainRule(c, reg, p, opts)
 	if err != nil {

@@ -32,6 +32,15 @@ func addDrainRule(c *cli.Context, reg *check.Registry, newP *project.Project, op
 	}
 	oldOpts := opts
 	oldOpts.Paths = snap.Paths
+	// The same clusters at REV: names are relative to the snapshot's top
+	// as they are to the working tree's.
+	oldOpts.Root, oldOpts.Only = snap.Dir, nil
+	if opts.Only != nil {
+		oldOpts.Select = []string{}
+		for _, cl := range newP.Clusters {
+			oldOpts.Select = append(oldOpts.Select, cl.Name)
+		}
+	}
 	oldP, _, cleanup, err := impact.OpenSide(oldOpts)
 	if err != nil {
 		snap.Close()

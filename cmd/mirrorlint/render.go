@@ -184,6 +184,9 @@ func warnIfEmpty(c *cli.Context, p *project.Project) {
 }
 
 func warnNothingRead(w io.Writer, p *project.Project, paths []string) {
+	for _, n := range p.Notices() {
+		fmt.Fprintf(w, "mirrorlint: note: %s\n", n)
+	}
 	if len(p.Set.Files) > 0 && len(p.Set.Objects)+len(p.Set.Problems) > 0 {
 		return
 	}

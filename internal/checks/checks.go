@@ -8,6 +8,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/rules"
 )
@@ -100,4 +101,14 @@ func Run(clusters []*check.Cluster, cfg *config.Config, o RunOptions) (*Result, 
 	all = append(all, engine.Finish())
 	res.Findings = check.Merge(all...)
 	return res, nil
+}
+
+// Needs is what a run with these rules and policies reads: the kinds the
+// loader must parse (see manifest.Options.Prefilter).
+func Needs(reg *check.Registry, pe *policy.Engine) manifest.Needs {
+	n := reg.Needs()
+	if pe != nil {
+		n = n.Union(pe.Needs())
+	}
+	return n
 }

@@ -4,25 +4,35 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 )
 
 // graph holds the kustomizations met so far, parsed once each, and answers
 // which kustomization references which and which files each one reads.
 // Directories are absolute and clean.
 type graph struct {
+	mu    sync.Mutex
 	kusts map[string]*kustFile // by directory; nil value: no kustomization there
 }
 
 func newGraph() *graph { return &graph{kusts: map[string]*kustFile{}} }
 
 // get returns the kustomization in dir, parsing it on first use, or nil.
+// Safe for concurrent use.
 func (g *graph) get(dir string) *kustFile {
-	if kf, ok := g.kusts[dir]; ok {
+	g.mu.Lock()
+	kf, ok := g.kusts[dir]
+	g.mu.Unlock()
+	if ok {
 		return kf
 	}
-	var kf *kustFile
 	if p := findKustFile(dir); p != "" {
 		kf = parseKustFile(p)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if old, ok := g.kusts[dir]; ok {
+		return old
 	}
 	g.kusts[dir] = kf
 	return kf

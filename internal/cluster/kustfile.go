@@ -43,7 +43,10 @@ type entry struct {
 	Line   int
 	Column int
 	// Target is the patch target (patches, patchesJson6902); zero otherwise.
-	Target patchTarget
+	// HasTarget is set when the entry has a target at all (it may select
+	// by labels only).
+	Target    patchTarget
+	HasTarget bool
 	// Inline holds an inline patch's text (patch: |, or a
 	// patchesStrategicMerge entry that is YAML rather than a path).
 	Inline string
@@ -78,6 +81,11 @@ type kustFile struct {
 	Dir     string // absolute
 	Entries []entry
 	Err     error // the file does not parse; the build will say more
+	// Fields holds the top-level keys written, whatever their values.
+	Fields map[string]bool
+	// Options marks patch entries (by index in Entries) that carry
+	// options (allowNameChange, allowKindChange).
+	Options map[int]bool
 }
 
 // listFields hold lists of paths (files or kustomization directories).
@@ -99,8 +107,10 @@ func parseKustFile(path string) *kustFile {
 		return kf
 	}
 	root := doc.Content[0]
+	kf.Fields = map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		field, val := root.Content[i].Value, root.Content[i+1]
+		kf.Fields[field] = true
 		switch {
 		case contains(listFields, field) || field == "patchesStrategicMerge":
 			for _, n := range seq(val) {
@@ -123,6 +133,13 @@ func parseKustFile(path string) *kustFile {
 				e.Inline = scalar(n, "patch")
 				if t := mapValue(n, "target"); t != nil {
 					e.Target = patchTarget{Kind: scalar(t, "kind"), Name: scalar(t, "name")}
+					e.HasTarget = true
+				}
+				if mapValue(n, "options") != nil {
+					if kf.Options == nil {
+						kf.Options = map[int]bool{}
+					}
+					kf.Options[len(kf.Entries)] = true
 				}
 				kf.Entries = append(kf.Entries, e)
 			}

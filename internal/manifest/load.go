@@ -30,6 +30,13 @@ type Options struct {
 	// Stdin is what the path "-" reads; nil means os.Stdin. The command
 	// line passes its own reader so that tests drive it in-process.
 	Stdin io.Reader
+	// Prefilter, when set, leaves unparsed every file that cannot hold an
+	// object of the kinds it needs (Needs.MayHold): such a file is read
+	// and listed, but what is wrong inside it goes unreported. For runs
+	// that report only on some files (a pre-commit check); ParseAll names
+	// the files parsed whatever they hold (the files being committed).
+	Prefilter *Needs
+	ParseAll  func(name string) bool
 }
 
 func (o Options) maxFileSize() int64 {
@@ -37,6 +44,14 @@ func (o Options) maxFileSize() int64 {
 		return DefaultMaxFileSize
 	}
 	return o.MaxFileSize
+}
+
+// skips reports whether the prefilter leaves a file unparsed.
+func (o Options) skips(it walkItem, data []byte) bool {
+	if o.Prefilter == nil || it.stdin || (o.ParseAll != nil && o.ParseAll(it.name)) {
+		return false
+	}
+	return !o.Prefilter.MayHold(data)
 }
 
 func (o Options) workers() int {
@@ -121,6 +136,9 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	defer releaseBuffer(buf)
 	if it.template {
 		return templateFile(it.name, buf.Bytes())
+	}
+	if opts.skips(it, buf.Bytes()) {
+		return fileResult{}
 	}
 	return parseFile(it.name, buf.Bytes())
 }

@@ -1,0 +1,335 @@
+package cluster
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/kustomize/kyaml/openapi"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// Fast builds: a fleet repository is hundreds of overlays on one base, and
+// kustomize reads and transforms the whole base again for every overlay,
+// although the run reads only a few kinds of objects. A fast build is the
+// same kustomize build (krusty, same options) on a file system where the
+// base's resource files hold only the documents that may be of a needed
+// kind (manifest.Needs.MayHold): about the cost of building the mirror
+// objects alone. It is used only when its result is provably the full
+// build's, restricted to the needed kinds.
+//
+// The overlay O qualifies when:
+//
+//	(1) its kustomization writes only apiVersion, kind (not Component),
+//	    resources/bases, patches, patchesJson6902, patchesStrategicMerge
+//	    and buildMetadata, and no patch entry has options;
+//	(2) its resources are one kustomization directory M (its base) and
+//	    files whose every document is of a needed kind;
+//	(3) every patch of O targets a needed kind: target.kind, or for a
+//	    patch without a target, the kind of each of its documents;
+//	(4) no kustomization of the closure writes configurations, crds,
+//	    openapi or helm fields (they change the transformer configuration
+//	    of the whole build, or the process-wide schema);
+//	(5) no needed kind takes part in kustomize's default name references
+//	    (nameRefKinds: as referrer or referral), the only transformation
+//	    that writes into one object what another one holds without failing
+//	    when that other one is absent;
+//	(6) M builds on its own (`kustomize build M` succeeds; once per M);
+//	(7) the fast build succeeds.
+//
+// Why the needed objects are then the same: kustomize builds M as a
+// sub-target that knows nothing of O (same loader restrictions, rooted at
+// M), and its transformations act on each resource alone, except those
+// that read another resource: replacements, vars and generators that merge
+// into an existing object fail when what they read is absent, so (7)
+// rules them out, and name references are ruled out by (5). Filtering
+// keeps each kept document byte for byte and in order, and keeps the
+// number of documents of a file above one when it was (kustomize unwraps a
+// List only in a single-document file). Documents left out are of kinds
+// nothing needs; what the full build could fail on because of them (a
+// malformed document, two objects with one id, a transformation that fails
+// on one of them) lies inside M, which (6) builds in full. O adds only
+// documents of needed kinds (2), which no left-out document can collide
+// with (ids include the kind), and patches that touch only needed objects
+// (3). The top-level steps (name references, vars, local-config removal,
+// ordering) then treat the needed objects alike in both builds; ordering
+// is a total order, so the needed objects keep their relative order.
+//
+// fastbuild_test.go checks the result against full builds, and that
+// nameRefKinds matches the kustomize module in go.mod.
+
+// nameRefKinds are the kinds in kustomize's default name-reference
+// configuration (api/internal/konfig/builtinpluginconsts/namereference.go
+// at the version in go.mod), as referral or referrer.
+var nameRefKinds = strings.Fields(`APIService ClusterRole ClusterRoleBinding ConfigMap CronJob DaemonSet
+Deployment HorizontalPodAutoscaler Ingress IngressClass Job MutatingWebhookConfiguration Node
+PersistentVolume PersistentVolumeClaim Pod PodTemplate PriorityClass ReplicaSet ReplicationController
+Role RoleBinding Secret Service ServiceAccount StatefulSet StorageClass ValidatingAdmissionPolicy
+ValidatingAdmissionPolicyBinding ValidatingWebhookConfiguration`)
+
+// fastTopFields are the fields condition (1) allows in the overlay.
+var fastTopFields = map[string]bool{"apiVersion": true, "kind": true, "resources": true, "bases": true,
+	"patches": true, "patchesJson6902": true, "patchesStrategicMerge": true, "buildMetadata": true}
+
+// closureFields are the fields condition (4) forbids anywhere.
+var closureFields = []string{"configurations", "crds", "openapi", "helmCharts", "helmGlobals", "helmChartInflationGenerator"}
+
+type baseEntry struct {
+	once sync.Once
+	ok   bool
+}
+
+// fastFS returns the filtered file system for a fast build of dir, and
+// whether dir qualifies (conditions 1–6).
+func (bc *buildCache) fastFS(dir string) (filesys.FileSystem, bool) {
+	d := bc.d
+	needs := d.needs()
+	m, ok := d.fastBase(dir, needs)
+	if !ok || !bc.baseBuilds(m) {
+		return nil, false
+	}
+	filter := map[string]bool{}
+	for _, f := range resourceFiles(d.closureKusts(m)) {
+		filter[f] = true
+	}
+	return &filteredFS{FileSystem: filesys.MakeFsOnDisk(), filter: filter, needs: needs, cache: bc.filtered()}, true
+}
+
+// fastBase checks conditions (1)–(5) for the overlay in dir and returns its
+// base directory M.
+func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, bool) {
+	for _, k := range nameRefKinds {
+		if needs.Has(k) {
+			return "", false
+		}
+	}
+	kf := d.graph.get(dir)
+	if kf == nil || kf.Err != nil || len(kf.Options) > 0 {
+		return "", false
+	}
+	for f := range kf.Fields {
+		if !fastTopFields[f] {
+			return "", false
+		}
+	}
+	base := ""
+	for _, r := range kf.local() {
+		switch r.Field {
+		case "resources", "bases":
+			if r.IsDir {
+				if base != "" || d.graph.get(r.Abs) == nil {
+					return "", false
+				}
+				base = r.Abs
+				continue
+			}
+			if !d.allNeeded(r.Abs, needs) {
+				return "", false
+			}
+		case "patches", "patchesJson6902", "patchesStrategicMerge":
+		default:
+			return "", false
+		}
+	}
+	if base == "" {
+		return "", false
+	}
+	for _, e := range kf.Entries {
+		if e.isRemote() {
+			return "", false
+		}
+		if !e.isPatch() {
+			continue
+		}
+		if e.HasTarget {
+			if e.Target.Kind == "" || !needs.Has(e.Target.Kind) || strings.HasSuffix(e.Target.Kind, "List") {
+				return "", false
+			}
+			continue
+		}
+		if e.Field == "patchesJson6902" {
+			return "", false
+		}
+		text := []byte(e.Inline)
+		if e.Value != "" {
+			data, err := filesys.MakeFsOnDisk().ReadFile(filepath.Join(kf.Dir, e.Value))
+			if err != nil {
+				return "", false
+			}
+			text = data
+		}
+		if !docsNeeded(text, needs) {
+			return "", false
+		}
+	}
+	for _, k := range d.closureKusts(dir) {
+		for _, f := range closureFields {
+			if k.Fields[f] {
+				return "", false
+			}
+		}
+		if k.Err != nil {
+			return "", false
+		}
+	}
+	return base, true
+}
+
+// allNeeded reports whether every document of a resource file is an object
+// of a needed kind (condition 2).
+func (d *discoverer) allNeeded(abs string, needs manifest.Needs) bool {
+	data, err := filesys.MakeFsOnDisk().ReadFile(abs)
+	return err == nil && docsNeeded(data, needs)
+}
+
+// docsNeeded reports whether data parses and each of its documents is a
+// mapping of a needed kind, none of them a list.
+func docsNeeded(data []byte, needs manifest.Needs) bool {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil {
+			return errors.Is(err, io.EOF)
+		}
+		if n.Kind != yaml.DocumentNode || len(n.Content) == 0 {
+			continue
+		}
+		root := n.Content[0]
+		if root.Kind != yaml.MappingNode {
+			return false
+		}
+		kind := scalar(root, "kind")
+		if kind == "" || strings.HasSuffix(kind, "List") || !needs.Has(kind) {
+			return false
+		}
+	}
+}
+
+// baseBuilds reports whether the base M builds on its own (condition 6),
+// building it once.
+func (bc *buildCache) baseBuilds(m string) bool {
+	bc.mu.Lock()
+	e := bc.bases[m]
+	if e == nil {
+		e = &baseEntry{}
+		bc.bases[m] = e
+	}
+	bc.mu.Unlock()
+	e.once.Do(func() {
+		d := bc.d
+		kf := d.graph.get(m)
+		if kf == nil {
+			return
+		}
+		var err error
+		runBuild(d.customSchema(m), func() {
+			_, err = build(filesys.MakeFsOnDisk(), kf, "kustomize build "+d.names.display(m), d.opts.Load, manifest.NeedKinds())
+		})
+		e.ok = err == nil
+		d.statsMu.Lock()
+		d.stats.BaseBuilds++
+		d.statsMu.Unlock()
+	})
+	return e.ok
+}
+
+// filteredFS serves the files in filter with the documents that cannot
+// hold a needed object left out; every other call goes to the disk.
+type filteredFS struct {
+	filesys.FileSystem
+	filter map[string]bool // absolute paths
+	needs  manifest.Needs
+	cache  *sync.Map // absolute path → []byte, shared by a discovery's builds
+}
+
+func (bc *buildCache) filtered() *sync.Map {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	if bc.filterCache == nil {
+		bc.filterCache = &sync.Map{}
+	}
+	return bc.filterCache
+}
+
+func (f *filteredFS) ReadFile(p string) ([]byte, error) {
+	abs := filepath.Clean(p)
+	if !f.filter[abs] {
+		return f.FileSystem.ReadFile(p)
+	}
+	if v, ok := f.cache.Load(abs); ok {
+		return v.([]byte), nil
+	}
+	data, err := f.FileSystem.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	out := filterDocuments(data, f.needs)
+	f.cache.Store(abs, out)
+	return out, nil
+}
+
+// kustomizeSeparator is where kustomize's reader splits a stream into
+// documents, after turning CRLF into LF (kyaml kio.ByteReader): a line
+// starting with "---", which must hold nothing else but a comment.
+var kustomizeSeparator = regexp.MustCompile(`\n---.*\n`)
+
+// filterDocuments drops the documents of data that cannot hold a needed
+// object, splitting as kustomize does. A stream kustomize would refuse
+// (a separator line with content) is returned unchanged, and so is one
+// with a single document (which kustomize unwraps when it is a List); a
+// stream of several documents keeps at least two, so that kustomize does
+// not start unwrapping a List it kept as one resource.
+func filterDocuments(data []byte, needs manifest.Needs) []byte {
+	s := strings.ReplaceAll(string(data), "\r\n", "\n")
+	locs := kustomizeSeparator.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return data
+	}
+	var docs []string
+	prev := 0
+	for _, loc := range locs {
+		sep := s[loc[0]:loc[1]]
+		if rest := strings.TrimSpace(sep[4:]); rest != "" && rest[0] != '#' {
+			return data
+		}
+		docs = append(docs, s[prev:loc[0]])
+		prev = loc[1]
+	}
+	docs = append(docs, s[prev:])
+	var kept []string
+	for _, doc := range docs {
+		if needs.MayHold([]byte(doc)) {
+			kept = append(kept, doc)
+		}
+	}
+	switch {
+	case len(kept) == len(docs):
+		return data
+	case len(kept) == 0:
+		return nil
+	}
+	// kustomize ends every document but the last with a newline: a kept
+	// document stays last, or not last, as it was; and two documents at
+	// least, so none is unwrapped as a lone List.
+	if !needs.MayHold([]byte(docs[len(docs)-1])) {
+		kept = append(kept, "")
+	}
+	if len(kept) == 1 {
+		kept = append([]string{""}, kept...)
+	}
+	return []byte(strings.Join(kept, "\n---\n"))
+}
+
+// resetSchema puts kustomize's process-wide OpenAPI schema back to its
+// default and parses it, before any build reads it concurrently.
+func resetSchema() {
+	openapi.ResetOpenAPI()
+	openapi.Schema()
+}
