@@ -179,8 +179,10 @@ type buildCache struct {
 	mu    sync.Mutex
 	dirs  map[string]*buildEntry
 	bases map[string]*baseEntry // standalone builds vouching for fast builds
-	// filterCache holds the filtered resource files of fast builds.
+	// filterCache holds the filtered resource files of fast builds;
+	// shared counts the overlays of each base a run builds.
 	filterCache *sync.Map
+	shared      map[string]int
 }
 
 func newBuildCache(d *discoverer) *buildCache {
@@ -205,8 +207,22 @@ func (bc *buildCache) get(dir string) *buildResult {
 	return e.res
 }
 
-// run builds dirs on up to w workers.
+// run builds dirs on up to w workers. Overlays that share a base are
+// counted first: a fast build pays off only when the base's own build
+// vouches for at least two of them.
 func (bc *buildCache) run(dirs []string, w int) {
+	if fastBuilds {
+		needs := bc.d.needs()
+		count := map[string]int{}
+		for _, dir := range dirs {
+			if m, ok := bc.d.fastBase(dir, needs); ok {
+				count[m]++
+			}
+		}
+		bc.mu.Lock()
+		bc.shared = count
+		bc.mu.Unlock()
+	}
 	parallel(workers(w), len(dirs), func(i int) { bc.get(dirs[i]) })
 }
 

@@ -81,6 +81,9 @@ var fastTopFields = map[string]bool{"apiVersion": true, "kind": true, "resources
 // closureFields are the fields condition (4) forbids anywhere.
 var closureFields = []string{"configurations", "crds", "openapi", "helmCharts", "helmGlobals", "helmChartInflationGenerator"}
 
+// fastBuilds turns fast builds on; tests compare against full builds.
+var fastBuilds = true
+
 type baseEntry struct {
 	once sync.Once
 	ok   bool
@@ -90,16 +93,26 @@ type baseEntry struct {
 // whether dir qualifies (conditions 1–6).
 func (bc *buildCache) fastFS(dir string) (filesys.FileSystem, bool) {
 	d := bc.d
+	if !fastBuilds {
+		return nil, false
+	}
 	needs := d.needs()
 	m, ok := d.fastBase(dir, needs)
-	if !ok || !bc.baseBuilds(m) {
+	bc.mu.Lock()
+	shared := bc.shared[m]
+	bc.mu.Unlock()
+	if !ok || shared < 2 || !bc.baseBuilds(m) {
 		return nil, false
 	}
 	filter := map[string]bool{}
+	kusts := map[string]*kustFile{}
+	for _, k := range d.closureKusts(m) {
+		kusts[k.Path] = k
+	}
 	for _, f := range resourceFiles(d.closureKusts(m)) {
 		filter[f] = true
 	}
-	return &filteredFS{FileSystem: filesys.MakeFsOnDisk(), filter: filter, needs: needs, cache: bc.filtered()}, true
+	return &filteredFS{FileSystem: filesys.MakeFsOnDisk(), filter: filter, kusts: kusts, needs: needs, cache: bc.filtered()}, true
 }
 
 // fastBase checks conditions (1)–(5) for the overlay in dir and returns its
@@ -244,7 +257,8 @@ func (bc *buildCache) baseBuilds(m string) bool {
 // hold a needed object left out; every other call goes to the disk.
 type filteredFS struct {
 	filesys.FileSystem
-	filter map[string]bool // absolute paths
+	filter map[string]bool      // absolute paths
+	kusts  map[string]*kustFile // the base's kustomizations, by file
 	needs  manifest.Needs
 	cache  *sync.Map // absolute path → []byte, shared by a discovery's builds
 }
@@ -258,9 +272,14 @@ func (bc *buildCache) filtered() *sync.Map {
 	return bc.filterCache
 }
 
+// ReadFile serves a filtered resource file, or a kustomization of the base
+// without the resource entries whose files filter to nothing (an entry
+// yields its file's objects and nothing else, and the base's own full
+// build has shown that every entry loads); anything else as on disk.
 func (f *filteredFS) ReadFile(p string) ([]byte, error) {
 	abs := filepath.Clean(p)
-	if !f.filter[abs] {
+	kf := f.kusts[abs]
+	if !f.filter[abs] && kf == nil {
 		return f.FileSystem.ReadFile(p)
 	}
 	if v, ok := f.cache.Load(abs); ok {
@@ -270,9 +289,55 @@ func (f *filteredFS) ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := filterDocuments(data, f.needs)
+	var out []byte
+	if kf != nil {
+		out = f.withoutEmpty(kf, data)
+	} else {
+		out = filterDocuments(data, f.needs)
+	}
 	f.cache.Store(abs, out)
 	return out, nil
+}
+
+// withoutEmpty drops the resources entries of a kustomization whose file
+// holds nothing needed; the text is returned as it is when there is none
+// or it cannot be rewritten.
+func (f *filteredFS) withoutEmpty(kf *kustFile, data []byte) []byte {
+	empty := map[string]bool{}
+	for _, r := range kf.local() {
+		if (r.Field == "resources" || r.Field == "bases") && !r.IsDir && f.filter[r.Abs] {
+			if out, err := f.ReadFile(r.Abs); err == nil && len(out) == 0 {
+				empty[r.Value] = true
+			}
+		}
+	}
+	if len(empty) == 0 {
+		return data
+	}
+	rn, err := yaml.Parse(string(data))
+	if err != nil {
+		return data
+	}
+	for _, field := range []string{"resources", "bases"} {
+		list := rn.Field(field)
+		if list == nil || list.Value.YNode().Kind != yaml.SequenceNode {
+			continue
+		}
+		seq := list.Value.YNode()
+		kept := seq.Content[:0:0]
+		for _, n := range seq.Content {
+			if n.Kind == yaml.ScalarNode && empty[n.Value] {
+				continue
+			}
+			kept = append(kept, n)
+		}
+		seq.Content = kept
+	}
+	text, err := rn.String()
+	if err != nil {
+		return data
+	}
+	return []byte(text)
 }
 
 // kustomizeSeparator is where kustomize's reader splits a stream into
@@ -282,15 +347,18 @@ var kustomizeSeparator = regexp.MustCompile(`\n---.*\n`)
 
 // filterDocuments drops the documents of data that cannot hold a needed
 // object, splitting as kustomize does. A stream kustomize would refuse
-// (a separator line with content) is returned unchanged, and so is one
-// with a single document (which kustomize unwraps when it is a List); a
-// stream of several documents keeps at least two, so that kustomize does
-// not start unwrapping a List it kept as one resource.
+// (a separator line with content) is returned unchanged; a single document
+// is kept or dropped whole; a stream of several documents keeps at least
+// two, so that kustomize does not start unwrapping a List it kept as one
+// resource (it unwraps a List only in a single-document stream).
 func filterDocuments(data []byte, needs manifest.Needs) []byte {
 	s := strings.ReplaceAll(string(data), "\r\n", "\n")
 	locs := kustomizeSeparator.FindAllStringIndex(s, -1)
 	if len(locs) == 0 {
-		return data
+		if needs.MayHold(data) {
+			return data
+		}
+		return nil
 	}
 	var docs []string
 	prev := 0
