@@ -110,10 +110,10 @@ type discoverer struct {
 	// that no kustomization reads.
 	loose map[string][]string
 
-	builds   *buildCache
-	statsMu  sync.Mutex
-	realMu   sync.Mutex
-	realOf   map[string]string // RealPath cache
+	builds  *buildCache
+	statsMu sync.Mutex
+	realMu  sync.Mutex
+	realOf  map[string]string // RealPath cache
 }
 
 func newDiscoverer(opts Options, st *Stats) *discoverer {
