@@ -96,7 +96,11 @@ func build(fsys filesys.FileSystem, kf *kustFile, name string, opts manifest.Opt
 	return readBuilt(m, name, opts, needs)
 }
 
-// readBuilt serialises the needed objects of a build and loads them.
+// readBuilt serialises the needed objects of a build and loads them. Each
+// object is written as the JSON kustomize turns it into before printing
+// YAML (Resource.AsYAML is that JSON converted), read by the same loader:
+// the values are the ones `kustomize build` prints, without the cost of
+// the conversion.
 func readBuilt(m resmap.ResMap, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
 	b := &built{}
 	var out bytes.Buffer
@@ -111,7 +115,7 @@ func readBuilt(m resmap.ResMap, name string, opts manifest.Options, needs manife
 		if err := r.SetOrigin(nil); err != nil {
 			return nil, fmt.Errorf("removing origin annotations: %w", err)
 		}
-		text, err := r.AsYAML()
+		text, err := r.MarshalJSON()
 		if err != nil {
 			return nil, err
 		}
@@ -119,6 +123,7 @@ func readBuilt(m resmap.ResMap, name string, opts manifest.Options, needs manife
 			out.WriteString("---\n")
 		}
 		out.Write(text)
+		out.WriteByte('\n')
 		b.Origins = append(b.Origins, path)
 	}
 	var err error

@@ -167,11 +167,15 @@ func (c *Cluster) reads(real string) bool {
 	defer c.realMu.Unlock()
 	if c.real == nil {
 		c.real = map[string]bool{}
+		realPath := manifest.RealPath
+		if c.d != nil {
+			realPath = c.d.realPath // shared by every cluster: a base's files once
+		}
 		for f := range c.inputs {
-			c.real[manifest.RealPath(f)] = true
+			c.real[realPath(f)] = true
 		}
 		for _, d := range c.dirs {
-			c.realDirs = append(c.realDirs, manifest.RealPath(d))
+			c.realDirs = append(c.realDirs, realPath(d))
 		}
 	}
 	if c.real[real] {

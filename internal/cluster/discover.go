@@ -109,6 +109,10 @@ type discoverer struct {
 	// loose maps a kustomization file to the files lying in its directory
 	// that no kustomization reads.
 	loose map[string][]string
+	// kustSet holds the kustomization directories of the listed trees
+	// (listedRoots, absolute).
+	kustSet     map[string]bool
+	listedRoots []string
 
 	builds  *buildCache
 	statsMu sync.Mutex
@@ -118,7 +122,7 @@ type discoverer struct {
 
 func newDiscoverer(opts Options, st *Stats) *discoverer {
 	d := &discoverer{opts: opts, graph: newGraph(), stats: st, listed: map[string]string{},
-		reached: map[string]bool{}, loose: map[string][]string{}, realOf: map[string]string{}}
+		reached: map[string]bool{}, loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{}}
 	if opts.Root != "" {
 		if abs, err := filepath.Abs(opts.Root); err == nil {
 			d.base = abs
@@ -173,10 +177,13 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 			return nil, err
 		}
 		d.names.roots = append(d.names.roots, root{abs: abs, arg: p})
-		l, err := manifest.List([]string{p}, d.opts.Load)
+		lo := d.opts.Load
+		lo.ListNames = map[string]bool{"Kustomization": true}
+		l, err := manifest.List([]string{p}, lo)
 		if err != nil {
 			return nil, err
 		}
+		d.listedRoots = append(d.listedRoots, abs)
 		d.listings = append(d.listings, l)
 		rootNames := l.Names()
 		names = append(names, rootNames)
@@ -189,7 +196,7 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 		files := l.Files()
 		d.stats.Files += len(files)
 		res.Set.Files = append(res.Set.Files, files...)
-		kdirs[i] = d.kustDirs(abs, rootNames)
+		kdirs[i] = d.kustDirs(l)
 		d.stats.Kustomizations += len(kdirs[i])
 	}
 	// Every file a kustomization reads, top-level or not (kustomizations
@@ -214,7 +221,8 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 			if d.reached[a] {
 				continue
 			}
-			if kf := d.graph.get(filepath.Dir(a)); kf != nil {
+			if dir := filepath.Dir(a); d.isKust(dir) {
+				kf := d.graph.get(dir)
 				d.loose[kf.Path] = append(d.loose[kf.Path], a)
 				continue
 			}
@@ -280,24 +288,36 @@ func (d *discoverer) layoutRoot(r root) string {
 	return r.abs
 }
 
-func (d *discoverer) isKust(dir string) bool { return d.graph.get(dir) != nil }
+// isKust reports whether dir holds a kustomization: from the listing for a
+// directory inside a listed tree, from the file system elsewhere.
+func (d *discoverer) isKust(dir string) bool {
+	for _, r := range d.listedRoots {
+		if _, in := manifest.Within(r, dir); in {
+			return d.kustSet[dir]
+		}
+	}
+	return d.graph.get(dir) != nil
+}
 
-// kustDirs finds the kustomization directories of a tree: the directories
-// of the names the walk met, and their parents up to the root (a directory
-// may hold only a Kustomization file and subdirectories).
-func (d *discoverer) kustDirs(rootAbs string, names []string) []string {
-	seen := map[string]bool{}
+// kustDirs finds the kustomization directories of a tree from its
+// listing: the directories holding a file named as kustomize names its
+// kustomization (Kustomization, without an extension, is listed through
+// ListNames). Any directory inside a listed tree is a kustomization
+// directory only if it is one of these (isKust), so no directory of the
+// tree is looked at again.
+func (d *discoverer) kustDirs(l *manifest.Listing) []string {
 	var out []string
-	for _, n := range names {
-		abs := manifest.AbsName(n)
-		for dir := filepath.Dir(abs); !seen[dir]; dir = filepath.Dir(dir) {
-			seen[dir] = true
-			if _, in := manifest.Within(rootAbs, dir); !in {
-				break
-			}
-			if d.graph.get(dir) != nil {
-				out = append(out, dir)
-			}
+	for _, n := range append(l.Files(), l.Named()...) {
+		if !IsKustomizationFile(path.Base(n)) {
+			continue
+		}
+		dir := filepath.Dir(manifest.AbsName(n))
+		if d.kustSet[dir] {
+			continue
+		}
+		if d.graph.get(dir) != nil {
+			d.kustSet[dir] = true
+			out = append(out, dir)
 		}
 	}
 	sort.Strings(out)
@@ -308,7 +328,7 @@ func (d *discoverer) kustDirs(rootAbs string, names []string) []string {
 // kustomization reads it, it does not lie in a kustomization directory,
 // and plainGroup places it in c's directory.
 func (d *discoverer) inGroup(c *Cluster, abs string) bool {
-	if d.reached[abs] || d.graph.get(filepath.Dir(abs)) != nil {
+	if d.reached[abs] || d.isKust(filepath.Dir(abs)) {
 		return false
 	}
 	for _, r := range d.names.roots {
@@ -328,7 +348,7 @@ func (d *discoverer) inGroupReal(c *Cluster, real string) bool {
 			continue
 		}
 		lr := d.realPath(d.layoutRoot(r))
-		if d.reachedReal(real) || d.graph.get(filepath.Dir(real)) != nil {
+		if d.reachedReal(real) || d.isKust(filepath.Dir(real)) {
 			return false
 		}
 		return plainGroup(lr, real, d.isKust).dir == d.realPath(c.group.dir)

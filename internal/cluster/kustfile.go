@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -86,6 +87,9 @@ type kustFile struct {
 	// Options marks patch entries (by index in Entries) that carry
 	// options (allowNameChange, allowKindChange).
 	Options map[int]bool
+
+	localOnce sync.Once
+	resolved  []resolved
 }
 
 // listFields hold lists of paths (files or kustomization directories).

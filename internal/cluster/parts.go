@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -99,7 +98,7 @@ func (d *discoverer) missing(kusts []*kustFile) []manifest.Problem {
 	var out []manifest.Problem
 	for _, k := range kusts {
 		for _, r := range k.local() {
-			if _, err := os.Stat(r.Abs); err != nil {
+			if !r.Exists {
 				out = append(out, d.kustProblem(k, r.Line, r.Column,
 					fmt.Sprintf("%s entry %q does not exist: kustomize cannot build this", r.Field, r.Value)))
 			}

@@ -12,6 +12,7 @@ import (
 // files of the clusters a run needs.
 type Listing struct {
 	items []walkItem
+	named []string
 }
 
 // List walks paths (files or directories; not "-") the way Load does, with
@@ -26,8 +27,12 @@ func List(paths []string, opts Options) (*Listing, error) {
 			return nil, err
 		}
 	}
-	return &Listing{items: w.items}, nil
+	return &Listing{items: w.items, named: w.named}, nil
 }
+
+// Named returns the files without a manifest extension whose base name
+// Options.ListNames holds, named as Files names files.
+func (l *Listing) Named() []string { return l.named }
 
 // Files returns the names (as Load names them: the argument joined with the
 // path inside it) of the files to read, in walk order. Template files such

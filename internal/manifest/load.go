@@ -37,6 +37,10 @@ type Options struct {
 	// the files parsed whatever they hold (the files being committed).
 	Prefilter *Needs
 	ParseAll  func(name string) bool
+	// ListNames are base names of files without a manifest extension that
+	// List reports (Listing.Named) without reading them: kustomize's
+	// extension-less "Kustomization".
+	ListNames map[string]bool
 }
 
 func (o Options) maxFileSize() int64 {

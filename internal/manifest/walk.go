@@ -47,6 +47,8 @@ type walker struct {
 	seenFiles map[string]bool
 	seenDirs  map[string]bool
 	stdinUsed bool
+	// named are the other files whose base name Options.ListNames holds.
+	named []string
 }
 
 func newWalker(opts Options) *walker {
@@ -174,6 +176,8 @@ func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
 			if (manifestExt(name) || templateExt(name)) && !w.seenFiles[childReal] {
 				w.seenFiles[childReal] = true
 				w.items = append(w.items, walkItem{osPath: childOS, name: displayName(arg, childRel), template: !manifestExt(name)})
+			} else if w.opts.ListNames[name] {
+				w.named = append(w.named, displayName(arg, childRel))
 			}
 		}
 	}
