@@ -49,8 +49,10 @@ type entry struct {
 	Target    patchTarget
 	HasTarget bool
 	// Inline holds an inline patch's text (patch: |, or a
-	// patchesStrategicMerge entry that is YAML rather than a path).
-	Inline string
+	// patchesStrategicMerge entry that is YAML rather than a path), and
+	// InlineAt where it sits in the kustomization file.
+	Inline   string
+	InlineAt inlineText
 }
 
 type patchTarget struct {
@@ -123,7 +125,7 @@ func parseKustFile(path string) *kustFile {
 				}
 				e := entry{Field: field, Value: n.Value, Line: n.Line, Column: n.Column}
 				if field == "patchesStrategicMerge" && strings.ContainsAny(n.Value, "\n:") {
-					e.Value, e.Inline = "", n.Value
+					e.Value, e.Inline, e.InlineAt = "", n.Value, newInlineText(n, data)
 				}
 				kf.Entries = append(kf.Entries, e)
 			}
@@ -134,7 +136,9 @@ func parseKustFile(path string) *kustFile {
 				}
 				e := entry{Field: field, Line: n.Line, Column: n.Column}
 				e.Value = scalar(n, "path")
-				e.Inline = scalar(n, "patch")
+				if v := mapValue(n, "patch"); v != nil && v.Kind == yaml.ScalarNode {
+					e.Inline, e.InlineAt = v.Value, newInlineText(v, data)
+				}
 				if t := mapValue(n, "target"); t != nil {
 					e.Target = patchTarget{Kind: scalar(t, "kind"), Name: scalar(t, "name")}
 					e.HasTarget = true
