@@ -62,6 +62,9 @@ func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 		if p.Warning {
 			def = Warning // a deliberate skip (a symlink leaving the tree...), nothing unreadable
 		}
+		if p.Info {
+			def = Info // a note: a value only the cluster knows
+		}
 		c.use(ProblemRule, e.severity(ProblemRule.ID, def))
 		c.ReportAt(p.Pos, "%s", p.Message)
 	}

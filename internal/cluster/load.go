@@ -54,6 +54,10 @@ func (r *Result) Load(cls []*Cluster, o LoadOptions) {
 	}
 	for _, c := range todo {
 		d.assemble(c, o.Build)
+		if extra := d.splitPolicies(c); len(extra) > 0 {
+			r.Clusters = insertAfter(r.Clusters, c, extra)
+			r.all = insertAfter(r.all, c, extra)
+		}
 	}
 	r.Notices = append(r.Notices, d.notices(todo)...)
 	r.updateSet()

@@ -106,7 +106,7 @@ func lintTree(t *testing.T, root string, paths ...string) (findings, clusters []
 	}
 	for _, f := range check.Merge(all...) {
 		rel, _ := filepath.Rel(root, f.File)
-		findings = append(findings, fmt.Sprintf("%s %s:%d %v", f.Rule, filepath.ToSlash(rel), f.Line, f.Clusters))
+		findings = append(findings, fmt.Sprintf("%s %s:%d:%d %v", f.Rule, filepath.ToSlash(rel), f.Line, f.Column, f.Clusters))
 	}
 	return findings, clusters
 }
@@ -143,7 +143,7 @@ func TestLayoutClustersWithoutKustomization(t *testing.T) {
 	if hasRule(findings, "conflicting-source-policy") {
 		t.Errorf("hub and edge are two clusters, yet: %v", findings)
 	}
-	if !slices.Contains(findings, "mirror-in-blocked-scope clusters/hub/mirrors/apps.yaml:9 [clusters/hub]") {
+	if !slices.Contains(findings, "mirror-in-blocked-scope clusters/hub/mirrors/apps.yaml:9:7 [clusters/hub]") {
 		t.Errorf("no mirror-in-blocked-scope on hub's mirror: %v", findings)
 	}
 }

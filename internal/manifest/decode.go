@@ -53,6 +53,7 @@ type fileParse struct {
 	res      *fileResult
 	src      *source // shared by the objects kept from this file
 	lastLine int     // the last line seen in a decoded document
+	wrapSeq  int     // objects read inside policies so far (see acm.go)
 }
 
 func (fp *fileParse) source() *source {
@@ -86,6 +87,9 @@ func (fp *fileParse) document(n *yaml.Node, doc int) {
 	}
 	if isTemplate(apiVersion, kind) {
 		fp.template(root)
+		return
+	}
+	if fp.unwrapPolicy(root, doc, apiVersion, kind) {
 		return
 	}
 	fp.object(root, doc, -1, apiVersion, kind, false)
@@ -150,6 +154,9 @@ func (fp *fileParse) list(apiVersion, kind string, items *yaml.Node, doc, depth 
 		*next++
 		if isTemplate(av, k) {
 			fp.template(it)
+			continue
+		}
+		if fp.unwrapPolicy(it, doc, av, k) {
 			continue
 		}
 		fp.object(it, doc, item, av, k, inferred)

@@ -134,6 +134,10 @@ type Object struct {
 	// config.kubernetes.io/origin or path annotation, when one was present.
 	File   string
 	Origin string
+	// DeliveredBy names the policy that delivers the object to its
+	// clusters ("Policy/<namespace>/<name>", see acm.go); empty for an
+	// object applied as it is.
+	DeliveredBy string
 	// Doc is the 0-based index of the YAML document in File; Item the index
 	// inside a List (-1 when not from a List).
 	Doc  int
@@ -186,6 +190,10 @@ type Problem struct {
 	// content. Consumers may report warnings without failing (render
 	// goes on; lint reports them with severity warning).
 	Warning bool `json:"warning,omitempty"`
+	// Info marks a note rather than a warning (a policy template, whose
+	// value only the hub or the managed cluster knows); it implies
+	// Warning, so code that only tells failures apart is unchanged.
+	Info bool `json:"info,omitempty"`
 }
 
 func (p Problem) String() string { return p.Pos.String() + ": " + p.Message }
