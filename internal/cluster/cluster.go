@@ -134,7 +134,10 @@ func (r *Result) All() []*Cluster { return r.all }
 
 // Readers returns the clusters found that read file, and whether that list
 // is complete: a file outside every tree discovery looked at (a base above
-// the path argument) may be read by clusters it never saw.
+// the path argument) may be read by clusters it never saw. A file lying in
+// a kustomization's directory that no kustomization lists is read by the
+// clusters reading that kustomization: they report it
+// (not-in-kustomization).
 func (r *Result) Readers(file string) ([]*Cluster, bool) {
 	real := manifest.RealPath(file)
 	complete := r.roots == nil
@@ -143,9 +146,19 @@ func (r *Result) Readers(file string) ([]*Cluster, bool) {
 			complete = true
 		}
 	}
+	kustFile := ""
+	if r.d != nil && r.d.graph != nil {
+		for _, p := range []string{manifest.AbsName(file), real} {
+			if dir := filepath.Dir(p); !r.d.reached[p] && r.d.isKust(dir) {
+				if kf := r.d.graph.get(dir); kf != nil && kf.Path != p {
+					kustFile = kf.Path
+				}
+			}
+		}
+	}
 	var out []*Cluster
 	for _, c := range r.all {
-		if c.reads(real) {
+		if c.reads(real) || kustFile != "" && c.Includes(kustFile) {
 			out = append(out, c)
 		}
 	}
