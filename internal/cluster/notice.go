@@ -89,7 +89,7 @@ func rootDisagreement(c *Cluster, d *discoverer) string {
 	for _, n := range names {
 		entries = append(entries, fmt.Sprintf("{name: %s, paths: [%s]}", n, strings.Join(append([]string{n}, rootFiles...), ", ")))
 	}
-	return fmt.Sprintf("the whole tree %s is linted as one cluster, but its top-level directories disagree (%s); if they are separate clusters, declare them in %s: clusters: [%s]",
+	return fmt.Sprintf("the whole tree (%s) is linted as one cluster, but its top-level directories disagree (%s); if they are separate clusters, declare them in %s: clusters: [%s]",
 		d.names.display(c.group.dir), why, d.names.display(filepath.Join(c.group.dir, ".mirrorlint.yaml")), strings.Join(entries, ", "))
 }
 

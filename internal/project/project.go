@@ -116,11 +116,14 @@ func ResolveSettings(opts Options, cfg *config.Config) (check.Settings, error) {
 	return s, nil
 }
 
-// Open loads the config, the manifests and the clusters: those declared in
-// the config, else one per top-level kustomization plus the files no
-// kustomization reaches, else the whole tree as one unnamed cluster (see
-// package cluster). Each cluster gets its own settings: flags, then the
-// cluster's entry in the config, then the config's global values.
+// Open loads the config and the clusters: those declared in the config,
+// else one per top-level kustomization plus the groups of the files no
+// kustomization reaches (see package cluster). Clusters are found first
+// from the kustomization files and the listing alone; then only those the
+// run needs are read and built (--cluster, Select, or the clusters reading
+// Only's files), all of them otherwise. Each cluster gets its own
+// settings: flags, then the cluster's entry in the config, then the
+// config's global values.
 func Open(opts Options) (*Project, error) {
 	cfg, err := LoadConfig(opts)
 	if err != nil {
