@@ -477,7 +477,7 @@ func (d *discoverer) plainPart(shown, abs string, built map[string]bool) (part, 
 		return part{}, err
 	}
 	d.listings = append(d.listings, l)
-	pt := part{without: built}
+	pt := part{}
 	for _, n := range l.Names() {
 		a := manifest.AbsName(n)
 		if _, seen := d.listed[a]; !seen {

@@ -28,9 +28,6 @@ type part struct {
 	kust  string   // the kustomization directory; "" for plain files
 	files []string // plain files, absolute
 	dir   string   // the plain directory they were listed under, if any
-	// without holds files one of the same declared cluster's
-	// kustomizations builds: read there, patched, not here.
-	without map[string]bool
 }
 
 // kustomization is the part of the kustomization in dir: its build when
