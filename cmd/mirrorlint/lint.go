@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/checks"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 )
@@ -52,10 +52,6 @@ Examples:
 }
 
 func runLint(c *cli.Context) error {
-	scope, err := newLintScope(c)
-	if err != nil {
-		return err
-	}
 	// Flags are checked before anything is read: a usage error should not
 	// come after a page of loading messages.
 	outputs, err := parseFormats(c.StringSlice("format"))
@@ -67,49 +63,53 @@ func runLint(c *cli.Context) error {
 			return err
 		}
 	}
-	opts := scope.options(projectOptions(c))
-	p, err := project.Open(opts)
+	top := gitTopLevel()
+	req, err := lintRequest(c, top)
 	if err != nil {
 		return err
 	}
-	warnIfEmpty(c, p)
-	if scope.only != nil {
-		// Given files (pre-commit): lint the clusters that read them.
-		p.Narrow(scope.only)
-	}
-	threshold, err := failOn(c.String("fail-on"), p.Config)
+	threshold, err := failOn(c.String("fail-on"), req.Config)
 	if err != nil {
 		return err
 	}
-	popts, err := policyOptions(c, p.Config)
+	popts, err := policyOptions(c, req.Config)
 	if err != nil {
 		return err
 	}
-	reg, pe, err := loadChecks(popts)
+	checks, err := loadChecks(popts)
 	if err != nil {
 		return err
 	}
-	closeBase, err := addDrainRule(c, reg, p, opts)
-	if err != nil {
-		return err
+	if rev := c.String("base"); rev != "" {
+		snap, err := baseSnapshot(rev, req)
+		if err != nil {
+			return err
+		}
+		defer snap.Close()
+		req.Base = &pipeline.Base{Rev: rev, Paths: snap.Paths, Name: snap.Name}
 	}
-	defer closeBase()
-	res, err := checks.Run(p.Clusters, p.Config, checks.RunOptions{
-		Rules: reg, Policies: pe, Relocate: scope.relocator(p), AllReadersLinted: p.AllReadersLinted,
-	})
+	res, err := pipeline.Run(c.Context, checks, req)
 	if err != nil {
-		return fail(exitUsage, "%v", err)
+		return lintError(err)
 	}
-	rep := &report.Report{Rules: reg.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}}
-	for i, cl := range p.Clusters {
+	warnNothingRead(c.App.ErrWriter, res.Project, c.Args().Slice())
+	for _, n := range res.Notices {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s\n", n)
+	}
+	rep := &report.Report{Rules: res.Rules.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}}
+	for i, cl := range res.Project.Clusters {
 		if ctx := res.Contexts[i]; ctx.Rendered != nil {
 			rep.Rendered[cl.Name] = ctx.Rendered.RegistriesConf
 		} else if ctx.Refusal != nil {
 			rep.Refused[cl.Name] = ctx.Refusal.Error()
 		}
 	}
-	rep.Findings = scope.apply(p, res.Findings)
-	repOpts := scope.reportOptions(p)
+	// Files are named the way people read them: relative to the working
+	// directory (report.DisplayPaths); SARIF, annotations and the job
+	// summary relative to the repository, which GitHub resolves them
+	// against.
+	rep.Findings = report.DisplayPaths(res.Findings)
+	repOpts := report.Options{Base: top, Files: res.Files}
 
 	if path := c.String("render"); path != "" {
 		if err := writeRenderArtifact(path, rep); err != nil {
@@ -122,7 +122,7 @@ func runLint(c *cli.Context) error {
 			return fail(exitUsage, "%v", err)
 		}
 	}
-	scope.writeSummary(c, rep, repOpts)
+	writeSummary(c, rep, repOpts)
 	if check.Fails(rep.Findings, threshold) {
 		return fail(exitFindings, "")
 	}

@@ -4,8 +4,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -54,12 +54,12 @@ func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
 // loadChecks compiles the built-in library and the user's policies once
 // and returns every rule a run can report: the built-in Go rules and the
 // policies' rules. A policy that does not compile is a usage error (exit 2).
-func loadChecks(o policy.Options) (*check.Registry, *policy.Engine, error) {
-	reg, pe, err := checks.Load(o)
+func loadChecks(o policy.Options) (*pipeline.Checks, error) {
+	c, err := pipeline.LoadChecks(o)
 	if err != nil {
-		return nil, nil, &project.UsageError{Err: err}
+		return nil, &project.UsageError{Err: err}
 	}
-	return reg, pe, nil
+	return c, nil
 }
 
 // failOn is check.FailOn, a bad value being a usage error.

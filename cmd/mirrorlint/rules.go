@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -70,11 +69,11 @@ func allRules(c *cli.Context) (*check.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, _, err := loadChecks(o)
+	checks, err := loadChecks(o)
 	if err != nil {
 		return nil, err
 	}
-	return reg, reg.Add(impact.DrainRule(nil))
+	return checks.Rules, nil
 }
 
 func listRules(w io.Writer, all []*check.Rule) error {

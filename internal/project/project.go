@@ -21,7 +21,10 @@ type Options struct {
 	Paths []string
 	// ConfigPath is --config; empty means look up .mirrorlint.yaml from the
 	// working directory upward; "-" or "none" disables the lookup.
-	ConfigPath       string
+	ConfigPath string
+	// Config, when set, is the config already loaded; ConfigPath is then
+	// not read.
+	Config           *config.Config
 	ReleaseImage     string
 	OpenShiftVersion string
 	MaxFileSize      int64
@@ -54,6 +57,9 @@ func usage(format string, args ...any) error {
 
 // LoadConfig finds and reads the config file per opts.
 func LoadConfig(opts Options) (*config.Config, error) {
+	if opts.Config != nil {
+		return opts.Config, nil
+	}
 	path := opts.ConfigPath
 	switch path {
 	case "none":

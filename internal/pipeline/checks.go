@@ -1,0 +1,79 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/impact"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/rules"
+)
+
+// Checks is everything a run checks, compiled once and shared by every run
+// (it is read-only after LoadChecks): the built-in Go rules, the rules the
+// policies define, and the compiled policies.
+type Checks struct {
+	Rules    *check.Registry
+	Policies *policy.Engine // nil: no policies at all
+}
+
+// LoadChecks compiles the policies o describes (the embedded library, the
+// team's own) and returns every rule a run can report. drain-on-change is
+// registered inert, so config severities and `mirrorlint rules` know it; a
+// run with a base revision replaces it with one that compares.
+func LoadChecks(o policy.Options) (*Checks, error) {
+	pe, err := policy.Load(o)
+	if err != nil {
+		return nil, err
+	}
+	reg := rules.Registry()
+	if err := reg.Add(impact.DrainRule(nil)); err != nil {
+		return nil, err
+	}
+	for _, r := range pe.Rules() {
+		if err := reg.Add(r); err != nil {
+			return nil, fmt.Errorf("policy rule %s: %w", r.ID, err)
+		}
+	}
+	return &Checks{Rules: reg, Policies: pe}, nil
+}
+
+// ChecksFromConfig is LoadChecks with the policies a config names.
+func ChecksFromConfig(cfg *config.Config) (*Checks, error) {
+	o, err := policy.OptionsFrom(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return LoadChecks(o)
+}
+
+// lint checks cfg's rule settings against the registry, lints every
+// cluster with the rules and policies (findings relocated before
+// suppressions are matched) and merges the findings.
+func (c *Checks) lint(reg *check.Registry, clusters []*check.Cluster, cfg *config.Config, relocate func(*check.Cluster, []check.Finding) []check.Finding, allReaders func(string) bool, canceled func() error) ([]check.Finding, []*check.Context, error) {
+	var known func(string) bool
+	var policies check.Evaluator
+	if c.Policies != nil {
+		known, policies = c.Policies.Known, c.Policies
+	}
+	if err := check.CheckConfig(cfg, reg, known); err != nil {
+		return nil, nil, err
+	}
+	engine := &check.Engine{Rules: reg, Config: cfg, Policies: policies, Relocate: relocate, AllReadersLinted: allReaders}
+	var all [][]check.Finding
+	var contexts []*check.Context
+	for _, cl := range clusters {
+		if err := canceled(); err != nil {
+			return nil, nil, err
+		}
+		fs, ctx, err := engine.Lint(cl)
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, fs)
+		contexts = append(contexts, ctx)
+	}
+	all = append(all, engine.Finish())
+	return check.Merge(all...), contexts, nil
+}

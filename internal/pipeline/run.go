@@ -1,0 +1,158 @@
+// Package pipeline is the lint pipeline every entry point shares: the command
+// line's lint, the KRM function and the public lint package all describe a
+// run as a Request and get the same Result. It opens the tree (config,
+// manifests, clusters), narrows it to what a commit can affect, runs the
+// rules and policies on every cluster, moves findings to the files that
+// wrote their values, and compares with a base revision when asked.
+// Presentation (paths for display, formats, exit codes) is the caller's.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/impact"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// Request is one run.
+type Request struct {
+	// Paths are the trees and files to lint (none means "."); "-" reads
+	// Stdin as a stream of manifests, such as kustomize build output.
+	Paths []string
+	Stdin io.Reader
+	// Context, when set, is the directory loaded instead of Paths, so that
+	// cross-object rules see the whole tree, while only findings touching
+	// Paths are kept and only the clusters reading them are linted (the
+	// pre-commit path). Paths must lie inside it. With the single path "-"
+	// it only anchors origin annotations.
+	Context string
+	// Config is the loaded config file; nil means none.
+	Config *config.Config
+	// Flags that win over the config.
+	ReleaseImage     string
+	OpenShiftVersion string
+	MaxFileSize      int64
+	// Cluster selects one cluster by name.
+	Cluster string
+	// OriginRoots are where the origin annotations of streamed objects are
+	// looked up; nil means the context (if any) and the working directory.
+	OriginRoots []string
+	// Base, when set, compares every cluster with the same cluster at a base
+	// revision (drain-on-change).
+	Base *Base
+}
+
+// Base is the tree the change is compared with: the same paths read at a
+// base revision (the caller extracts it; package gitrev does for git).
+type Base struct {
+	Rev string
+	// Paths are Request.Paths (or the context) at the base revision, in the
+	// same order; a path that did not exist there is left out.
+	Paths []string
+	// Name maps a file of the base tree to how people should read it
+	// ("REV:path"); nil keeps the name.
+	Name func(string) string
+}
+
+// Result is a finished run.
+type Result struct {
+	Project *project.Project
+	// Rules are the rules the run used (with drain-on-change comparing when
+	// a base was given).
+	Rules *check.Registry
+	// Findings are every linted cluster's findings, merged, with the
+	// suppressions' own; with a context only those touching Paths.
+	Findings []check.Finding
+	// Contexts holds each linted cluster's render or refusal, in the order
+	// of Project.Clusters.
+	Contexts []*check.Context
+	// Files are the files whose findings are reported: every file read,
+	// or with a context those under Paths.
+	Files []string
+	// Notices are things the user should know that are not findings (the
+	// base revision does not load whole, so drains are not checked).
+	Notices []string
+}
+
+// Run lints what req describes with checks.
+func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
+	sc, err := newScope(req)
+	if err != nil {
+		return nil, err
+	}
+	opts := project.Options{
+		Paths:            sc.loadPaths(req.Paths),
+		Config:           req.Config,
+		ReleaseImage:     req.ReleaseImage,
+		OpenShiftVersion: req.OpenShiftVersion,
+		MaxFileSize:      req.MaxFileSize,
+		Cluster:          req.Cluster,
+		Stdin:            req.Stdin,
+	}
+	p, err := project.Open(opts)
+	if err != nil {
+		return nil, err
+	}
+	if sc.only != nil {
+		// Given files (pre-commit): lint the clusters that read them.
+		p.Narrow(sc.only)
+	}
+	res := &Result{Project: p, Rules: checks.Rules, Files: sc.reportedFiles(p)}
+	if req.Base != nil {
+		base, notice, err := openBase(req.Base, p, opts)
+		if err != nil {
+			return nil, err
+		}
+		if notice != "" {
+			res.Notices = append(res.Notices, notice)
+		}
+		res.Rules = checks.Rules.Replace(impact.DrainRule(base))
+	}
+	roots := req.OriginRoots
+	if roots == nil {
+		roots = sc.originRoots()
+	}
+	findings, contexts, err := checks.lint(res.Rules, p.Clusters, p.Config, relocator(p, roots), p.AllReadersLinted, ctx.Err)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings, res.Contexts = sc.filter(findings), contexts
+	return res, nil
+}
+
+// openBase opens the base tree with the options the new side was opened
+// with (so the clusters on both sides are the same clusters) and returns
+// the function that pairs each new cluster with its base. A base that does
+// not load whole gives no drain verdict rather than a wrong one; the notice
+// says so.
+func openBase(b *Base, newP *project.Project, opts project.Options) (func(*check.Cluster) *check.Cluster, string, error) {
+	newRoots := opts.Paths
+	if len(newRoots) == 0 {
+		newRoots = []string{"."}
+	}
+	oldOpts := opts
+	oldOpts.Paths = b.Paths
+	oldOpts.Cluster = ""
+	oldP, _, cleanup, err := impact.OpenSide(oldOpts)
+	if err != nil {
+		return nil, "", err
+	}
+	// OpenSide's temporary empty tree, if it made one, is no longer needed
+	// once the project is loaded: objects keep their bytes.
+	defer cleanup()
+	notice := ""
+	if prs := manifest.Errors(oldP.Problems()); len(prs) > 0 {
+		pos := prs[0].Pos
+		if b.Name != nil {
+			pos.File = b.Name(pos.File)
+		}
+		notice = fmt.Sprintf("--base %s: %d unreadable input(s) at that revision (first: %s: %s): drain-on-change is not checked",
+			b.Rev, len(prs), pos, prs[0].Message)
+	}
+	return impact.BaseOf(oldP, newP, impact.Options{OldRoots: b.Paths, NewRoots: newRoots, OldName: b.Name}), notice, nil
+}
