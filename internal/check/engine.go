@@ -58,11 +58,12 @@ Raise the size limit with ` + "`--max-file-size`" + ` if a large file is legitim
 func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 	c := NewContext(cl)
 	for _, p := range cl.Problems {
-		def := ProblemRule.Severity
-		if p.Warning {
-			def = Warning // a deliberate skip (a symlink leaving the tree...), nothing unreadable
+		r, def := problemRule(p)
+		sev := e.severity(r.ID, def)
+		if sev == Off {
+			continue
 		}
-		c.use(ProblemRule, e.severity(ProblemRule.ID, def))
+		c.use(r, sev)
 		c.ReportAt(p.Pos, "%s", p.Message)
 	}
 	for _, r := range e.Rules.All() {

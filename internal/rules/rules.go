@@ -54,9 +54,10 @@ func All() []*check.Rule {
 }
 
 // Registry returns the built-in rules plus the engine's own: loading
-// problems and suppression bookkeeping.
+// problems, suppression bookkeeping and diff's refusal findings.
 func Registry() *check.Registry {
-	all := append(All(), check.ProblemRule, check.UnusedSuppressionRule, check.InvalidSuppressionRule)
+	all := append(All(), check.ProblemRules()...)
+	all = append(all, check.UnusedSuppressionRule, check.InvalidSuppressionRule, check.RefusedRule)
 	reg, err := check.NewRegistry(all...)
 	if err != nil {
 		panic(err) // duplicate ids are a programming error, caught by tests
