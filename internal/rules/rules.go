@@ -22,6 +22,7 @@ func All() []*check.Rule {
 		imageAllowedAndBlocked,
 		searchRegistriesSchema,
 		manifestServerFields,
+		objectName,
 		hostedCluster,
 		// MCO: rendering is refused, the old configuration stays.
 		icspFormat,
