@@ -26,13 +26,13 @@ var notRuleIDs = map[string]bool{
 // words, and the ids in `mirrorlint rules ID`, inline ignore comments,
 // ignore annotations, config ignore entries and config rule severities.
 var ruleMentions = []*regexp.Regexp{
-	regexp.MustCompile("`([a-z0-9]+(?:-[a-z0-9]+)+)`"),
-	regexp.MustCompile(`mirrorlint rules ([a-z0-9]+(?:-[a-z0-9]+)+)`),
-	regexp.MustCompile(`mirrorlint:ignore ([a-z0-9]+(?:-[a-z0-9]+)+)`),
-	regexp.MustCompile(`mirrorlint\.io/ignore:\s*"?([a-z0-9]+(?:-[a-z0-9]+)+):`),
-	regexp.MustCompile(`(?m)^\s*-?\s*rule:\s*([a-z0-9]+(?:-[a-z0-9]+)+)\s*$`),
-	regexp.MustCompile(`(?m)^\s+([a-z0-9]+(?:-[a-z0-9]+)+):\s*"?(?:off|error|warning|info)"?\s*(?:#.*)?$`),
-	regexp.MustCompile(`\{([a-z0-9]+(?:-[a-z0-9]+)+): (?:off|error|warning|info)\}`),
+	regexp.MustCompile("`([a-z0-9]{2,}(?:-[a-z0-9]+)+)`"),
+	regexp.MustCompile(`mirrorlint rules ([a-z0-9]{2,}(?:-[a-z0-9]+)+)`),
+	regexp.MustCompile(`mirrorlint:ignore ([a-z0-9]{2,}(?:-[a-z0-9]+)+)`),
+	regexp.MustCompile(`mirrorlint\.io/ignore:\s*"?([a-z0-9]{2,}(?:-[a-z0-9]+)+):`),
+	regexp.MustCompile(`(?m)^\s*-?\s*rule:\s*([a-z0-9]{2,}(?:-[a-z0-9]+)+)\s*$`),
+	regexp.MustCompile(`(?m)^\s+([a-z0-9]{2,}(?:-[a-z0-9]+)+):\s*"?(?:off|error|warning|info)"?\s*(?:#.*)?$`),
+	regexp.MustCompile(`\{([a-z0-9]{2,}(?:-[a-z0-9]+)+): (?:off|error|warning|info)\}`),
 }
 
 func mentionedIDs(text string) []string {
