@@ -47,6 +47,7 @@ func All() []*check.Rule {
 		allowedIncomplete,
 		tagMirrorTrust,
 		imageConfigName,
+		duplicateObject,
 		icspDeprecated,
 		handWrittenRegistriesConf,
 		scopeNeverMatches,
