@@ -204,12 +204,16 @@ func classify(apiVersion, kind string) (k Kind, known, keep bool) {
 			return k, true, true
 		}
 		// image.openshift.io/v1 Image is another API (an image stream
-		// image); only config.openshift.io at the wrong version is ours.
-		return k, false, strings.HasPrefix(apiVersion, "config.openshift.io/")
+		// image); only config.openshift.io at the wrong version, or a
+		// misspelling of that group, is ours.
+		_, _, near := NearMiss(apiVersion, kind)
+		return k, false, strings.HasPrefix(apiVersion, "config.openshift.io/") || near
 	case KindMachineConfig:
 		return k, true, apiVersion == k.APIVersion()
 	}
-	return k, false, false
+	// A misspelt mirror kind is kept, unknown, so that it is reported.
+	_, _, near := NearMiss(apiVersion, kind)
+	return k, false, near
 }
 
 func (fp *fileParse) object(n *yaml.Node, doc, item int, apiVersion, kind string, inferred bool) {
