@@ -71,6 +71,30 @@ func findingLines(fs []check.Finding, rule, dir string) []string {
 	return out
 }
 
+// withSeverity reports an expected.txt whose lines start with the
+// severity ("error rule file:line:col"): then the severity is compared too.
+func withSeverity(lines []string) bool {
+	for _, l := range lines {
+		if _, err := check.ParseSeverity(strings.Fields(l)[0]); err != nil {
+			return false
+		}
+	}
+	return len(lines) > 0
+}
+
+func findingLinesWithSeverity(fs []check.Finding, rule, dir string) []string {
+	var out []string
+	prefix := filepath.ToSlash(dir) + "/"
+	for _, f := range fs {
+		if f.Rule == rule {
+			file := strings.TrimPrefix(filepath.ToSlash(f.File), prefix)
+			out = append(out, f.Severity.String()+" "+f.Rule+" "+manifest.Position{File: file, Line: f.Line, Column: f.Column}.String())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func readExpected(t *testing.T, path string) []string {
 	t.Helper()
 	fh, err := os.Open(path)
@@ -112,6 +136,9 @@ func TestFixtures(t *testing.T) {
 					want := readExpected(t, exp)
 					if len(want) == 0 {
 						t.Errorf("%s: expected.txt lists no finding", dir)
+					}
+					if withSeverity(want) {
+						got = findingLinesWithSeverity(lintDir(t, dir), r.ID, dir)
 					}
 					if !slices.Equal(got, want) {
 						t.Errorf("%s:\n got: %s\nwant: %s", dir, strings.Join(got, "\n      "), strings.Join(want, "\n      "))

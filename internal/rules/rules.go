@@ -48,6 +48,7 @@ func All() []*check.Rule {
 		tagMirrorTrust,
 		imageConfigName,
 		duplicateObject,
+		duplicateKey,
 		icspDeprecated,
 		handWrittenRegistriesConf,
 		scopeNeverMatches,
