@@ -222,7 +222,14 @@ func (d *discoverer) plainClusters(r root, set *manifest.Set, kdirs []string, re
 		}
 		return byFile[a]
 	}
+	// Objects of other kinds (kept for the rules about image pulls and for
+	// policies) join the cluster of their directory but make none.
+	var unmodelled []*manifest.Object
 	for _, o := range set.Objects {
+		if o.Unmodelled {
+			unmodelled = append(unmodelled, o)
+			continue
+		}
 		if c := holding(o.File); c != nil {
 			c.Objects = append(c.Objects, o)
 		}
@@ -278,6 +285,13 @@ func (d *discoverer) plainClusters(r root, set *manifest.Set, kdirs []string, re
 			cl := group(filepath.Dir(f))
 			cl.Objects = append(cl.Objects, byFile[f].Objects...)
 			cl.Problems = append(cl.Problems, byFile[f].Problems...)
+		}
+	}
+	for _, o := range unmodelled {
+		if a := abs(o.File); a != "" && d.graph.get(filepath.Dir(a)) == nil {
+			if cl := groups[top(filepath.Dir(a))]; cl != nil {
+				cl.Objects = append(cl.Objects, o)
+			}
 		}
 	}
 	// Every file the group's directories hold is an input, objects or not.

@@ -93,6 +93,7 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 		MaxFileSize:      req.MaxFileSize,
 		Cluster:          req.Cluster,
 		Stdin:            req.Stdin,
+		Unmodelled:       checks.unmodelled(req.Config),
 	}
 	p, err := project.Open(opts)
 	if err != nil {

@@ -27,6 +27,9 @@ var setOrder = []string{"deny", "warn", "info"}
 // Engine holds the compiled policies and the prepared query; it is safe for
 // concurrent Evaluate calls (one per cluster).
 type Engine struct {
+	// anyKind is set when user policies are loaded: they may read objects
+	// of any kind, so the load keeps every object (ReadsAnyKind).
+	anyKind bool
 	query   rego.PreparedEvalQuery
 	outputs []output // one per (package, set) the query reads, by binding
 	rules   []*check.Rule
@@ -81,6 +84,11 @@ func Load(opts Options) (*Engine, error) {
 	}
 
 	e := &Engine{timeout: opts.timeout(), known: map[string]bool{}}
+	for _, name := range modules.order {
+		if !modules.builtin[name] {
+			e.anyKind = true
+		}
+	}
 	e.outputs = modules.outputs()
 	e.rules = modules.pseudoRules(compiler)
 	for _, r := range e.rules {
@@ -137,6 +145,12 @@ func queryBody(outs []output) (ast.Body, error) {
 // Rules returns one pseudo-rule per rule id the policies declare, so that
 // `mirrorlint rules`, SARIF and per-rule severities in the config know them.
 func (e *Engine) Rules() []*check.Rule { return e.rules }
+
+// ReadsAnyKind reports whether the policies may read objects of kinds
+// mirrorlint has no rules for (a Deployment, a CatalogSource): true as soon
+// as a policy of the team's own is loaded. The built-in library reads the
+// mirror kinds only.
+func (e *Engine) ReadsAnyKind() bool { return e != nil && e.anyKind }
 
 // Known reports whether id is one of Rules' ids; check.CheckConfig takes it.
 func (e *Engine) Known(id string) bool { return e.known[id] }

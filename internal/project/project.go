@@ -32,6 +32,9 @@ type Options struct {
 	Cluster string
 	// Stdin is what the path "-" reads; nil means os.Stdin.
 	Stdin io.Reader
+	// Unmodelled says which objects of kinds other than the mirror kinds
+	// are kept: lint keeps what its rules and policies read.
+	Unmodelled manifest.Unmodelled
 }
 
 // Project is an opened tree.
@@ -119,7 +122,7 @@ func Open(opts Options) (*Project, error) {
 	res, err := cluster.Discover(cluster.Options{
 		Paths:  opts.Paths,
 		Config: cfg,
-		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin},
+		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Unmodelled: opts.Unmodelled},
 	})
 	if err != nil {
 		return nil, &UsageError{Err: err}

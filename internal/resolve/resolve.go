@@ -74,24 +74,41 @@ type Source struct {
 // conf is registries.conf, dropIn the search-registries drop-in (nil when
 // MCO writes none).
 func Resolve(conf, dropIn []byte, image string) (*Result, error) {
+	if _, _, err := parseImage(image); err != nil {
+		return nil, err
+	}
+	c, err := Load(conf, dropIn, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return c.Resolve(image)
+}
+
+// parseImage reads image as containers/image does, refusing what its
+// docker transport refuses.
+func parseImage(image string) (reference.Named, bool, error) {
 	named, err := reference.ParseNormalizedNamed(image)
 	if err != nil {
-		return nil, fmt.Errorf("invalid image reference %q: %w", image, err)
+		return nil, false, fmt.Errorf("invalid image reference %q: %w", image, err)
 	}
 	_, tagged := named.(reference.Tagged)
 	_, digested := named.(reference.Canonical)
 	if tagged && digested {
 		// containers/image's docker transport refuses these outright.
-		return nil, fmt.Errorf("image reference %q has both a tag and a digest, which containers/image does not support", image)
+		return nil, false, fmt.Errorf("image reference %q has both a tag and a digest, which containers/image does not support", image)
 	}
-	named = reference.TagNameOnly(named)
-	res := &Result{Image: image, Reference: named.String(), ByDigest: digested, ShortName: isShortName(image)}
+	return reference.TagNameOnly(named), digested, nil
+}
 
-	sys, cleanup, err := loadConfig(conf, dropIn)
+// Resolve is the package's Resolve under c's configuration.
+func (c *Config) Resolve(image string) (*Result, error) {
+	named, digested, err := parseImage(image)
 	if err != nil {
 		return nil, err
 	}
-	defer cleanup()
+	res := &Result{Image: image, Reference: named.String(), ByDigest: digested, ShortName: isShortName(image)}
+	sys := c.sys
 	if res.ShortName {
 		res.SearchRegistries, _ = sysregistriesv2.UnqualifiedSearchRegistries(sys)
 		res.Notes = append(res.Notes, fmt.Sprintf("%q is a short name: CRI-O tries it under each unqualified-search registry in order (%s); shown here as %s, the docker.io normalisation, which is what a fully qualified pull spec should use", image, strings.Join(res.SearchRegistries, ", "), named.Name()))

@@ -35,6 +35,7 @@ func All() []*check.Rule {
 		schemeInScope,
 		duplicateLocation,
 		searchRegistryFormat,
+		imagePullFails,
 		// Accepted, but not what the author meant.
 		mirrorOrderConflict,
 		noRealMirror,
