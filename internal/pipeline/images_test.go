@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
 )
 
 const neverContactIDMS = `apiVersion: config.openshift.io/v1
@@ -83,5 +85,25 @@ func TestImagePullFailsPlainAndSuppressed(t *testing.T) {
 	}
 	if want := []string{"error image-pull-fails cluster/apps/muted.yaml:12:16"}; !slices.Equal(shapes(muted, dir), want) {
 		t.Errorf("suppressed %v, want %v", muted, want)
+	}
+}
+
+// A stream (kustomize build output with origin annotations, read from
+// stdin): the finding goes back to the image line of the file the object
+// came from.
+func TestImagePullFailsOnAStream(t *testing.T) {
+	dir := writeTree(t, map[string]string{"base/deploy.yaml": strings.Replace(appDeployment, "@sha256:0123456789012345678901234567890123456789012345678901234567890123", ":v1", 1)})
+	stream := neverContactIDMS + "---\n" + strings.Replace(strings.Replace(appDeployment, "@sha256:0123456789012345678901234567890123456789012345678901234567890123", ":v1", 1),
+		"  name: app\n", "  name: app\n  annotations:\n    config.kubernetes.io/origin: |\n      path: base/deploy.yaml\n", 1)
+	checks, err := LoadChecks(policy.Options{Builtin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), checks, Request{Paths: []string{"-"}, Stdin: strings.NewReader(stream), Config: &config.Config{}, OriginRoots: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := shapes(only(res.Findings, "image-pull-fails"), dir), []string{"error image-pull-fails base/deploy.yaml:10:16"}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
 	}
 }
