@@ -35,6 +35,7 @@ type Engine struct {
 	rules   []*check.Rule
 	known   map[string]bool
 	timeout time.Duration
+	strict  bool
 }
 
 // output is one set of one package, bound to a query variable.
@@ -83,7 +84,7 @@ func Load(opts Options) (*Engine, error) {
 		return nil, compileError(compiler.Errors, opts.AllowNet)
 	}
 
-	e := &Engine{timeout: opts.timeout(), known: map[string]bool{}}
+	e := &Engine{timeout: opts.timeout(), known: map[string]bool{}, strict: opts.Strict}
 	for _, name := range modules.order {
 		if !modules.builtin[name] {
 			e.anyKind = true

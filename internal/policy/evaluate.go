@@ -23,12 +23,16 @@ func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
 	defer cancel()
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(buildInput(c)))
+	var builtinErrs []topdown.Error
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(buildInput(c)), rego.EvalBuiltinErrorList(&builtinErrs))
 	if err != nil {
 		if topdown.IsCancel(err) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, fmt.Errorf("policy evaluation stopped at the time limit of %s (--policy-timeout): a policy iterates over too much data or never ends; raise the limit only if the policies are known to be slow", e.timeout)
 		}
 		return nil, fmt.Errorf("policy evaluation: %w", err)
+	}
+	if e.strict && len(builtinErrs) > 0 {
+		return nil, strictError(builtinErrs)
 	}
 	if len(rs) == 0 {
 		return nil, nil
