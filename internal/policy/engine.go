@@ -36,6 +36,8 @@ type Engine struct {
 	known   map[string]bool
 	timeout time.Duration
 	strict  bool
+	// conftest are the packages run in conftest compatibility mode.
+	conftest []*conftestPackage
 }
 
 // output is one set of one package, bound to a query variable.
@@ -79,6 +81,14 @@ func Load(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	styles, err := classify(modules)
+	if err != nil {
+		return nil, compileError(err, opts.AllowNet)
+	}
+	modules.skip = map[string]bool{}
+	for pkg := range styles {
+		modules.skip[pkg] = true // run in conftest compatibility mode instead
+	}
 	compiler := newCompiler(caps)
 	if compiler.Compile(modules.byName); compiler.Failed() {
 		return nil, compileError(compiler.Errors, opts.AllowNet)
@@ -90,8 +100,14 @@ func Load(opts Options) (*Engine, error) {
 			e.anyKind = true
 		}
 	}
+	store := inmem.NewFromObject(data)
+	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
+	defer cancel()
+	if e.conftest, err = prepareConftest(ctx, compiler, store, caps, modules, styles); err != nil {
+		return nil, fmt.Errorf("prepare conftest policies: %w", compileError(err, opts.AllowNet))
+	}
 	e.outputs = modules.outputs()
-	e.rules = modules.pseudoRules(compiler)
+	e.rules = append(modules.pseudoRules(compiler), conftestPseudoRules(compiler, e.conftest)...)
 	for _, r := range e.rules {
 		e.known[r.ID] = true
 	}
@@ -103,11 +119,9 @@ func Load(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("policy query: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
-	defer cancel()
 	e.query, err = rego.New(
 		rego.Compiler(compiler),
-		rego.Store(inmem.NewFromObject(data)),
+		rego.Store(store),
 		rego.ParsedQuery(body),
 		rego.Capabilities(caps),
 		// Keep results as OPA terms: members often carry whole input
@@ -161,6 +175,7 @@ type packages struct {
 	byName  map[string]*ast.Module
 	order   []string
 	builtin map[string]bool // module name → from the embedded library
+	skip    map[string]bool // package path → not read the mirrorlint way (conftest mode)
 }
 
 // parse parses every source as Rego v1 with annotations, and refuses user
@@ -174,6 +189,15 @@ func parse(srcs []source, caps *ast.Capabilities, allowNet bool) (*packages, err
 			ProcessAnnotation: true,
 			Capabilities:      caps,
 		})
+		if err != nil && !s.builtin {
+			// conftest policies are often written in Rego v0 (deny[msg] {
+			// … }); those are accepted for the compatibility mode.
+			if v0, err0 := ast.ParseModuleWithOpts(s.name, s.text, ast.ParserOptions{
+				RegoVersion: ast.RegoV0, ProcessAnnotation: true, Capabilities: caps,
+			}); err0 == nil && v0 != nil && conftestLike(v0) {
+				m, err = v0, nil
+			}
+		}
 		if err != nil {
 			if es, ok := err.(ast.Errors); ok {
 				errs = append(errs, es...)
@@ -209,6 +233,9 @@ func (ps *packages) outputs() []output {
 	for _, name := range ps.order {
 		m := ps.byName[name]
 		pkg := pkgPath(m)
+		if ps.skip[pkg] {
+			continue
+		}
 		for _, r := range m.Rules {
 			set := setName(r)
 			if set == "" {
