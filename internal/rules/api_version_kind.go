@@ -57,7 +57,7 @@ kind: ImageDigestMirrorSet
 				continue
 			}
 			c.Report(o, manifest.Path{"apiVersion"},
-				"no matches for kind %q in version %q: %s is served as %s", o.Kind, o.APIVersion, o.Kind, want)
+				"no matches for kind %q in version %q: %s is served as %s (did you mean apiVersion: %s?)", o.Kind, o.APIVersion, o.Kind, want, want)
 		}
 	},
 }
