@@ -137,7 +137,27 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 	for _, c := range res.Clusters {
 		c.res = d.res
 	}
+	res.Set.Objects = dropUnheld(res.Set.Objects, res.Clusters)
 	return res, nil
+}
+
+// dropUnheld leaves out of the loaded objects those of unmodelled kinds no
+// cluster holds (a workload in a directory without mirror objects): no
+// rule or policy reads them, and on a large tree they are most of it.
+func dropUnheld(objs []*manifest.Object, clusters []*Cluster) []*manifest.Object {
+	held := map[*manifest.Object]bool{}
+	for _, c := range clusters {
+		for _, o := range c.Objects {
+			held[o] = true
+		}
+	}
+	out := objs[:0:0]
+	for _, o := range objs {
+		if !o.Unmodelled || held[o] {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // kustDirs finds the kustomization directories of a tree: the directories
