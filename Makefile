@@ -36,8 +36,13 @@ $(TOOLS)/actionlint:
 $(TOOLS)/staticcheck:
 	GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
+# Packages that start goroutines (or whose API promises concurrent use)
+# also run under the race detector.
+RACE_PKGS := ./internal/manifest ./internal/gitrev ./lint
+
 test: tools vet lint
 	$(GO) test -count=1 $(PKG)
+	$(GO) test -race -count=1 $(RACE_PKGS)
 
 # Every integration driven by its real client (kustomize, pre-commit,
 # actionlint, action-validator); fails rather than skips when one is missing.
