@@ -108,7 +108,7 @@ func runLint(c *cli.Context) error {
 	// directory (report.DisplayPaths); SARIF, annotations and the job
 	// summary relative to the repository, which GitHub resolves them
 	// against.
-	rep.Findings = report.DisplayPaths(res.Findings)
+	rep.Findings = report.DisplayPaths(res.Findings, top)
 	repOpts := report.Options{Base: top, Files: res.Files}
 
 	if path := c.String("render"); path != "" {
