@@ -60,7 +60,7 @@ func TestFleetFindingNamesAFewClusters(t *testing.T) {
 			line = l
 		}
 	}
-	if !strings.HasSuffix(line, " [12 clusters: sites/site-0001, sites/site-0002, sites/site-0003, …]") || len(line) > 250 {
+	if !strings.HasSuffix(line, " [12 clusters: sites/site-0001, sites/site-0002, sites/site-0003, …]") || len(line) > 400 {
 		t.Errorf("exit %d; the shared finding's line:\n%s\nin\n%s%s", r.code, line, r.stdout, r.stderr)
 	}
 	var doc struct {
