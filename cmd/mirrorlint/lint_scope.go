@@ -54,7 +54,34 @@ func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
 	case allFiles(po.Paths) && top != "":
 		req.Context = relativeToWorkingDir(top)
 	}
+	// A commit check (files given, the repository as context) reads what
+	// is committed plus the files given; a tree honours .gitignore.
+	req.Files = gitFiles(c, top, req.Context != "" && allFiles(po.Paths), po.Paths)
 	return req, nil
+}
+
+// gitFiles asks git which files make up the tree when the working
+// directory is in a repository: the tracked files, plus the untracked ones
+// .gitignore does not exclude, or with commit only the tracked files plus
+// given (the files a pre-commit hook is called with), so that an untracked
+// scratch file cannot block a commit that does not contain it. Outside a
+// repository it returns nil: everything under the paths is read.
+func gitFiles(c *cli.Context, top string, commit bool, given []string) *manifest.FileSet {
+	if top == "" {
+		return nil
+	}
+	files, err := gitrev.Files(top, !commit)
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: cannot list the repository's files (%v): reading every file under the paths\n", err)
+		return nil
+	}
+	set := manifest.NewFileSet(manifest.RealPath(top), files)
+	if commit {
+		for _, g := range given {
+			set.Add(manifest.RealPath(g))
+		}
+	}
+	return set
 }
 
 // relativeToWorkingDir names dir as the working directory sees it, so that

@@ -24,7 +24,11 @@ func kustomizeRepo(t *testing.T) string {
 		"overlays/dev/icsp-legacy.yaml": "apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata:\n  name: legacy-tools\nspec:\n  repositoryDigestMirrors:\n" +
 			"  - source: registry.example.com/tools\n    mirrors: [mirror.dev.example/tools]\n",
 	})
-	gittest.Runner(t, repo)("init", "-q")
+	git := gittest.Runner(t, repo)
+	git("init", "-q")
+	// Staged, as the files of a commit in the making are when pre-commit
+	// runs: a commit check reads the files git holds.
+	git("add", ".")
 	// git reports its top level free of symlinks (macOS /var → /private/var).
 	real, err := filepath.EvalSymlinks(repo)
 	if err != nil {

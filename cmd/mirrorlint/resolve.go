@@ -52,6 +52,7 @@ func runResolve(c *cli.Context) error {
 	}
 	opts := projectOptions(c)
 	opts.Paths = opts.Paths[1:]
+	opts.Files = gitFiles(c, gitTopLevel(), false, nil)
 	p, err := project.Open(opts)
 	if err != nil {
 		return err

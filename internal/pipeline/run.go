@@ -42,6 +42,11 @@ type Request struct {
 	// OriginRoots are where the origin annotations of streamed objects are
 	// looked up; nil means the context (if any) and the working directory.
 	OriginRoots []string
+	// Files, when set, are the only files directory walks read: the
+	// files of the commit being checked, so that a scratch file or a build
+	// output is no part of it. The library never asks git; the command
+	// does (package gitrev) and passes the set.
+	Files *manifest.FileSet
 	// Base, when set, compares every cluster with the same cluster at a base
 	// revision (drain-on-change).
 	Base *Base
@@ -93,6 +98,7 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 		MaxFileSize:      req.MaxFileSize,
 		Cluster:          req.Cluster,
 		Stdin:            req.Stdin,
+		Files:            req.Files,
 	}
 	p, err := project.Open(opts)
 	if err != nil {
@@ -138,6 +144,7 @@ func openBase(b *Base, newP *project.Project, opts project.Options) (func(*check
 	oldOpts := opts
 	oldOpts.Paths = b.Paths
 	oldOpts.Cluster = ""
+	oldOpts.Files = nil // the base tree holds what was committed, nothing else
 	oldP, _, cleanup, err := impact.OpenSide(oldOpts)
 	if err != nil {
 		return nil, "", err

@@ -32,6 +32,10 @@ type Options struct {
 	Cluster string
 	// Stdin is what the path "-" reads; nil means os.Stdin.
 	Stdin io.Reader
+	// Files, when set, are the only files directory walks read (see
+	// manifest.Options.Files): what git holds, so that a scratch or
+	// ignored file is not part of the tree. The caller asks git.
+	Files *manifest.FileSet
 }
 
 // Project is an opened tree.
@@ -119,7 +123,7 @@ func Open(opts Options) (*Project, error) {
 	res, err := cluster.Discover(cluster.Options{
 		Paths:  opts.Paths,
 		Config: cfg,
-		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin},
+		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Files: opts.Files},
 	})
 	if err != nil {
 		return nil, &UsageError{Err: err}
