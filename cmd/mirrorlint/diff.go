@@ -16,6 +16,8 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
+	"github.com/mirrorlint/mirrorlint/internal/rules"
+	"github.com/mirrorlint/mirrorlint/internal/shard"
 )
 
 func diffCommand() *cli.Command {
@@ -71,9 +73,11 @@ func runDiff(c *cli.Context) error {
 	if !slices.Contains(diffFormats, format) {
 		return fail(exitUsage, "diff --format %q: want one of %s", format, strings.Join(diffFormats, ", "))
 	}
+	top := gitTopLevel()
 	opts := projectOptions(c)
+	opts.Shard = shard.Shard{} // applied to the pairs: old-side names are not the new side's
 	oldOpts, newOpts := opts, opts
-	rename := func(s string) string { return s }
+	var iopts impact.Options
 	oldLabel := "OLD"
 	if rev := c.String("base"); rev != "" {
 		snap, err := gitrev.Checkout(rev, opts.Paths)
@@ -81,7 +85,7 @@ func runDiff(c *cli.Context) error {
 			return fail(exitUsage, "%v", err)
 		}
 		defer snap.Close()
-		oldOpts.Paths, rename, oldLabel = snap.Paths, snap.Name, rev
+		oldOpts.Paths, oldLabel = snap.Paths, rev
 		for _, m := range snap.Missing {
 			// A path on neither side is a typo, not an empty tree: a
 			// check that compares nothing must not pass.
@@ -93,6 +97,11 @@ func runDiff(c *cli.Context) error {
 		if len(newOpts.Paths) == 0 {
 			newOpts.Paths = []string{"."}
 		}
+		// The new side is the working tree as git sees it; the old one
+		// holds only what was committed.
+		newOpts.Files = gitFiles(c, top, false, nil)
+		iopts = impact.Options{OldRoots: snap.Roots, NewRoots: newOpts.Paths,
+			Old: impact.Old{Rev: rev, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir}}
 	} else {
 		if c.NArg() != 2 {
 			return fail(exitUsage, "diff takes OLD and NEW, or --base REV [PATH...] (see mirrorlint diff --help)")
@@ -103,14 +112,18 @@ func runDiff(c *cli.Context) error {
 		if oldErr != nil && newErr != nil {
 			return fail(exitUsage, "neither %s nor %s exists", opts.Paths[0], opts.Paths[1])
 		}
+		iopts = impact.Options{OldRoots: oldOpts.Paths, NewRoots: newOpts.Paths, Old: impact.Dirs(opts.Paths[0], opts.Paths[1])}
+	}
+	if s := shardOf(c); !s.Whole() {
+		iopts.Keep = s.Has
 	}
 
-	oldP, err := openDiffSide(c, oldOpts, oldLabel, rename)
+	oldP, err := openDiffSide(c, oldOpts, oldLabel)
 	if err != nil {
 		return err
 	}
 	defer oldP.cleanup()
-	newP, err := openDiffSide(c, newOpts, "NEW", nil)
+	newP, err := openDiffSide(c, newOpts, "NEW")
 	if err != nil {
 		return err
 	}
@@ -119,39 +132,42 @@ func runDiff(c *cli.Context) error {
 	if len(oldP.Set.Files)+len(newP.Set.Files) == 0 {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: no YAML or JSON files found on either side\n")
 	}
-	iopts := impact.Options{OldRoots: oldP.roots, NewRoots: newP.roots, OldName: rename}
 	res := impact.Compare(oldP.Project, newP.Project, iopts)
 	if format == "text" || format == "json" {
 		err = writeDiff(c.App.Writer, format, res)
 	} else {
-		err = writeDiffReport(c.App.Writer, format, res.Findings())
+		err = writeDiffReport(c.App.Writer, format, res.Findings(), report.Options{Base: top})
 	}
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
+	if format != "text" {
+		// The text output shows these in each cluster's section.
+		writeDiffProblems(c.App.ErrWriter, res)
+	}
 	switch {
 	case len(res.Refused) > 0:
-		if format != "text" {
-			for _, r := range res.Refused {
-				fmt.Fprintf(c.App.ErrWriter, "%s: error: MCO would refuse to render the %s tree: %s\n", where(r.Position), r.Side, r.Reason)
-			}
-		}
 		return fail(exitFindings, "")
 	case res.Drain && c.Bool("fail-on-drain"):
 		return fail(exitFindings, "this change drains the nodes (--fail-on-drain)")
+	case len(res.Unreadable) == len(res.Clusters):
+		return fail(exitUsage, "cannot compare: an input does not load (see above)")
+	case len(res.Unreadable) > 0:
+		return fail(exitUsage, "%d of %d clusters not compared, an input of theirs does not load: %s; the others are compared",
+			len(res.Unreadable), len(res.Clusters), strings.Join(res.Unreadable, ", "))
 	}
 	return nil
 }
 
 type diffSide struct {
 	*project.Project
-	roots   []string
 	cleanup func()
 }
 
-// openDiffSide opens one tree; unreadable files stop the comparison (exit
-// 2), as they do for render, because half a tree gives a wrong verdict.
-func openDiffSide(c *cli.Context, opts project.Options, label string, rename func(string) string) (*diffSide, error) {
+// openDiffSide opens one tree. Input that does not load is no reason to
+// stop: the clusters it belongs to are not compared (Compare says so on
+// each), the others are. Warnings (input skipped on purpose) are printed.
+func openDiffSide(c *cli.Context, opts project.Options, label string) (*diffSide, error) {
 	p, missing, cleanup, err := impact.OpenSide(opts)
 	if err != nil {
 		return nil, err
@@ -159,33 +175,42 @@ func openDiffSide(c *cli.Context, opts project.Options, label string, rename fun
 	for _, m := range missing {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: %s does not exist: compared as an empty tree\n", m)
 	}
-	// Cluster problems count too: an overlay whose kustomization does not
-	// build has no objects, and would otherwise be compared as empty.
 	for _, pr := range p.Problems() {
-		if pr.Warning {
+		if pr.Warning && label == "NEW" {
 			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", pr.Pos, pr.Message)
 		}
 	}
-	if problems := manifest.Errors(p.Problems()); len(problems) > 0 {
-		for _, pr := range problems {
-			file := pr.Pos.String()
-			if rename != nil && pr.Pos.File != "" {
-				pos := pr.Pos
-				pos.File = rename(pos.File)
-				file = pos.String()
-			}
-			fmt.Fprintf(c.App.ErrWriter, "%s: error: %s\n", file, pr.Message)
+	return &diffSide{Project: p, cleanup: cleanup}, nil
+}
+
+// writeDiffProblems prints on stderr, for the formats made for machines,
+// what kept a cluster from being compared and what MCO would refuse.
+func writeDiffProblems(w io.Writer, res *impact.Result) {
+	for _, cr := range res.Clusters {
+		prefix := clusterPrefix(cr.Name)
+		for _, p := range cr.Problems {
+			fmt.Fprintf(w, "%s%s: error: the %s tree does not load: %s\n", prefix, oldAt(p.Position, p.Rev), p.Side, p.Message)
 		}
-		cleanup()
-		return nil, fail(exitUsage, "cannot compare: %d unreadable input(s) in %s (see above)", len(problems), label)
+		for _, r := range cr.Refused {
+			fmt.Fprintf(w, "%s%s: error: MCO would refuse to render the %s tree: %s\n", prefix, oldAt(r.Position, r.Rev), r.Side, r.Reason)
+		}
 	}
-	return &diffSide{Project: p, roots: opts.Paths, cleanup: cleanup}, nil
+}
+
+// oldAt shows a position, with the revision it is at for the old side of
+// a --base comparison.
+func oldAt(p manifest.Position, rev string) string {
+	s := where(p)
+	if rev != "" && p.File != "" {
+		s += " (at " + rev + ")"
+	}
+	return s
 }
 
 // writeDiffReport prints the comparison as findings in one of package
 // report's formats: drain-on-change warnings and render-refused errors,
 // documented by their rules.
-func writeDiffReport(w io.Writer, format string, fs []check.Finding) error {
+func writeDiffReport(w io.Writer, format string, fs []check.Finding, o report.Options) error {
 	rw, err := report.New(format)
 	if err != nil {
 		return err
@@ -193,7 +218,11 @@ func writeDiffReport(w io.Writer, format string, fs []check.Finding) error {
 	if fs == nil {
 		fs = []check.Finding{}
 	}
-	return rw.Write(w, &report.Report{Findings: fs, Rules: []*check.Rule{impact.DrainRule(nil), impact.RefusedRule}})
+	documented := []*check.Rule{impact.DrainRule(nil), impact.RefusedRule}
+	if r := rules.Registry().Get(impact.UnreadableRuleID); r != nil {
+		documented = append(documented, r)
+	}
+	return report.Configure(rw, o).Write(w, &report.Report{Findings: fs, Rules: documented})
 }
 
 func writeDiff(w io.Writer, format string, res *impact.Result) error {

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/shard"
 )
 
 // Flags shared by the commands that load a tree.
@@ -37,6 +38,29 @@ var (
 	}
 )
 
+// shardFlag splits the clusters between the jobs of a CI matrix.
+var shardFlag = &cli.StringFlag{
+	Name:  "shard",
+	Usage: "only the clusters of shard `K/N` (1 ≤ K ≤ N): a stable part chosen by a hash of each cluster's name, so that N CI jobs together check every cluster once",
+}
+
+// checkShardFlag refuses a malformed --shard before anything is read.
+func checkShardFlag(c *cli.Context) error {
+	if !slices.Contains(c.Command.Flags, cli.Flag(shardFlag)) {
+		return nil
+	}
+	if _, err := shard.Parse(c.String(shardFlag.Name)); err != nil {
+		return &project.UsageError{Err: err}
+	}
+	return nil
+}
+
+// shardOf is the --shard value, checked by checkShardFlag.
+func shardOf(c *cli.Context) shard.Shard {
+	s, _ := shard.Parse(c.String(shardFlag.Name))
+	return s
+}
+
 func treeFlags() []cli.Flag {
 	return []cli.Flag{releaseImageFlag, versionFlag, configFlag, clusterFlag, maxFileSizeFlag}
 }
@@ -49,6 +73,7 @@ func projectOptions(c *cli.Context) project.Options {
 		OpenShiftVersion: c.String(versionFlag.Name),
 		MaxFileSize:      c.Int64(maxFileSizeFlag.Name),
 		Cluster:          c.String(clusterFlag.Name),
+		Shard:            shardOf(c),
 		Stdin:            c.App.Reader,
 	}
 }

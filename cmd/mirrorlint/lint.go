@@ -44,7 +44,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT[=FILE]`, repeatable: " + strings.Join(report.Formats(), ", ") + " (default text on stdout)"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `SEVERITY`: error, warning, info (default error, or failOn in the config)"},
 			&cli.StringFlag{Name: "render", Usage: "also write the rendered registries.conf to `FILE` (an artifact for reviewers); with several clusters FILE is a directory and each cluster gets FILE/<cluster>/registries.conf"},
-			contextFlag, summaryFlag,
+			contextFlag, summaryFlag, shardFlag,
 			&cli.StringFlag{Name: "base", Usage: "also compare with the same paths at git revision `REV` and warn (drain-on-change) when the change makes the nodes drain or reboot"},
 		), policyFlags()...),
 		Action: runLint,
@@ -86,7 +86,7 @@ func runLint(c *cli.Context) error {
 			return err
 		}
 		defer snap.Close()
-		req.Base = &pipeline.Base{Rev: rev, Paths: snap.Paths, Name: snap.Name}
+		req.Base = &pipeline.Base{Rev: rev, Paths: snap.Paths, Roots: snap.Roots, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir}
 	}
 	res, err := pipeline.Run(c.Context, checks, req)
 	if err != nil {

@@ -46,6 +46,7 @@ func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
 		OpenShiftVersion: po.OpenShiftVersion,
 		MaxFileSize:      po.MaxFileSize,
 		Cluster:          po.Cluster,
+		Shard:            po.Shard,
 	}
 	switch dir := c.String(contextFlag.Name); {
 	case dir == "none":

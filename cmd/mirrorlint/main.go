@@ -112,6 +112,9 @@ func checkArgs(c *cli.Context) error {
 	if err := stdinAlone(c); err != nil {
 		return err
 	}
+	if err := checkShardFlag(c); err != nil {
+		return err
+	}
 	return checkReleaseImageFlag(c)
 }
 
