@@ -53,6 +53,7 @@ func (res *Result) Findings() []check.Finding {
 				f.Message = "this cluster is not compared: the old tree does not load: " + pb.Message
 				if pb.Position.File != "" {
 					f.Message += "; in " + res.old.at(pb.Position)
+					f.Position = res.old.inNewTree(pb.oldFile)
 				}
 			}
 			fs = append(fs, f)
@@ -71,9 +72,10 @@ func (res *Result) Findings() []check.Finding {
 				f.Message = "MCO would refuse to render the new tree, so the change would not reach the nodes: " + r.Refusal.Error()
 				f.Position = pos
 			} else {
-				f.Message = "MCO would refuse to render the old tree, so no drain verdict can be given: " + r.Refusal.Error()
+				f.Message = "MCO would refuse to render the old tree, so no drain verdict can be given: " + res.old.Message(r.Refusal.Error())
 				if pos.File != "" {
 					f.Message += "; in " + res.old.position(pos)
+					f.Position = res.old.inNewTree(pos.File)
 				}
 			}
 			fs = append(fs, f)

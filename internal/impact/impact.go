@@ -91,6 +91,8 @@ type Problem struct {
 	// Rev.
 	Position manifest.Position `json:"position"`
 	Rev      string            `json:"rev,omitempty"`
+
+	oldFile string // the file as the old tree was read (a temporary copy)
 }
 
 // pairResult is one pair of clusters as Compare rendered and judged it.
@@ -289,6 +291,7 @@ func (res *Result) compareCluster(pair clusterPair, label string, newP *project.
 		for _, p := range manifest.Errors(side.cl.Problems) {
 			pb := Problem{Side: side.name, Message: p.Message, Position: p.Pos}
 			if side.name == "old" {
+				pb.oldFile = p.Pos.File
 				pb.Position.File, pb.Rev, pb.Message = res.old.name(p.Pos.File), res.old.Rev, res.old.Message(p.Message)
 			}
 			pr.unreadable = append(pr.unreadable, pb)

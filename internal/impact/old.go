@@ -2,6 +2,7 @@ package impact
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -83,4 +84,18 @@ func Dirs(oldRoot, newRoot string) Old {
 		}
 		return filepath.Join(newRoot, rel)
 	}}
+}
+
+// inNewTree is the start of the new tree's copy of an old file, for a
+// finding about the old side that a viewer of the new tree should see (an
+// annotation needs a file of the checkout); zero when there is none.
+func (o Old) inNewTree(oldFile string) manifest.Position {
+	nf := o.newFile(oldFile)
+	if nf == "" {
+		return manifest.Position{}
+	}
+	if st, err := os.Stat(nf); err != nil || !st.Mode().IsRegular() {
+		return manifest.Position{}
+	}
+	return manifest.Position{File: nf, Line: 1, Column: 1}
 }

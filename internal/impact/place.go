@@ -37,11 +37,7 @@ func (p placer) removed(f *check.Finding, o *manifest.Object, path manifest.Path
 		f.Position = manifest.Position{File: k, Line: listLine(k), Column: 1}
 		return
 	}
-	if newFile != "" {
-		if st, err := os.Stat(newFile); err == nil && st.Mode().IsRegular() {
-			f.Position = manifest.Position{File: newFile, Line: 1, Column: 1}
-		}
-	}
+	f.Position = p.old.inNewTree(o.File)
 }
 
 // counterpart finds, in cl, the object of o's kind and name, and in it the

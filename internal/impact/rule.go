@@ -75,6 +75,15 @@ func drainFindings(oldR, newR *project.Rendered, v drain.Verdict, at placer) []c
 		}
 		f := check.Finding{Rule: RuleID, Severity: check.Warning, Message: fmt.Sprintf("%s: %s", effect, r.Message)}
 		if o, path := locate(r, oldCl, newCl); o != nil {
+			if r.Field == drain.FieldMirrorRemoved && len(path) > 0 && path[len(path)-1] == "source" {
+				// The mirror is gone from its entry, which is still
+				// there: the finding sits on the entry's mirrors, and
+				// says where the mirror was.
+				path = path[:len(path)-1].Child("mirrors")
+				if oo, op := locate(r, nil, oldCl); oo != nil {
+					f.Message += "; it was at " + at.old.position(oo.Locate(op))
+				}
+			}
 			f.Position, f.Object, f.Path = o.Locate(path), check.ObjectRef{Kind: string(o.Kind), Name: o.Name}, path.String()
 		} else if o, path := locate(r, nil, oldCl); o != nil {
 			// Gone from the new tree: say where it used to be, and put the
