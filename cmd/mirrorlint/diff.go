@@ -36,29 +36,45 @@ repository the working directory is in, read with git ls-tree/cat-file: the work
 tree, index and HEAD are left alone. A path that does not exist on one side is an
 empty tree (added or deleted by the change).
 
+Each cluster of the tree is compared on its own and gets its own verdict. A cluster
+whose input does not load on either side (a kustomization that does not build, a
+remote resource, a helmCharts entry, a file that does not parse) is not compared and
+says so, where the problem is; the other clusters are still compared. Clusters with
+the same result are printed once, with their names.
+
 --format json prints one object:
-  {"drain": bool, "reboot": bool, "action": "none|reload|drain|reboot|refused",
-   "reasons": [{"file", "scope", "message", "drain"}],
+  {"drain": bool, "reboot": bool, "action": "none|reload|drain|reboot|refused|unreadable",
+   "reasons": [{"cluster", "file", "scope", "message", "drain"}],
    "files": {"/etc/containers/registries.conf": {"changed", "old", "new",
              "oldSource", "newSource", "diff"}, "/etc/containers/policy.json": {...}, ...},
-   "refused": [{"side": "old|new", "reason", "position": {"file", "line", ...}}]}
+   "refused": [{"side": "old|new", "cluster", "reason", "position": {"file", "line", ...}, "rev"}],
+   "unreadable": ["CLUSTER", ...],
+   "clusters": [{"name", "action", "drain", "reboot", "reasons", "refused",
+                 "problems": [{"side", "message", "position", "rev"}]}]}
+The top-level fields answer for every cluster compared (drain: any cluster drains);
+with several clusters, files are keyed "CLUSTER:PATH". Positions in the old tree of a
+--base comparison are paths from the repository's top level at "rev".
 
 --format sarif, github or junit prints findings instead, for CI: a drain-on-change
 warning per change that drains the nodes, on the value in the new tree that carries
-it, and a render-refused error per side MCO would refuse. The exit codes are the same.
+it (a removed value: on what removed it, naming where it was as path:line (at REV)),
+a render-refused error per side MCO would refuse, and an unreadable-manifest error
+per input that keeps a cluster from being compared. The exit codes are the same.
 
-Exit codes: 0 compared (drain or not); 1 MCO would refuse either side (the cluster
-keeps its current files), or --fail-on-drain and the nodes would drain; 2 usage error
-or unreadable input.
+Exit codes: 0 compared (drain or not); 1 MCO would refuse either side of a cluster
+(it keeps its current files), or --fail-on-drain and a cluster's nodes would drain;
+2 usage error, or a cluster not compared because its input does not load.
 
 Examples:
   mirrorlint diff old/manifests new/manifests
   mirrorlint diff --base origin/main --fail-on-drain clusters/prod
-  mirrorlint diff --base origin/main --format github clusters/prod   # PR annotations`,
+  mirrorlint diff --base origin/main --format github clusters/prod   # PR annotations
+  mirrorlint diff --base origin/main --shard 2/4 .                    # one job of a CI matrix`,
 		Flags: append(treeFlags(),
 			&cli.StringFlag{Name: "base", Usage: "compare PATHs with the same paths at git revision `REV`"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text, json, sarif, github or junit"},
 			&cli.BoolFlag{Name: "fail-on-drain", Usage: "exit 1 when the change makes the nodes drain"},
+			shardFlag,
 		),
 		Action: runDiff,
 	}
