@@ -72,6 +72,10 @@ func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 		fmt.Fprintf(&head, "> [!CAUTION]\n> MCO would refuse to render%s: %s. The nodes would keep their previous registries.conf.\n\n",
 			clusterSuffix(name), mdEscape(r.Refused[name]))
 	}
+	for _, name := range slices.Sorted(maps.Keys(r.Unreadable)) {
+		fmt.Fprintf(&head, "> [!WARNING]\n> No registries.conf is shown%s: an input does not load (%s).\n\n",
+			clusterSuffix(name), mdEscape(r.Unreadable[name]))
+	}
 	if head.Len() > budget {
 		return nil // not even the counts fit: better nothing than a broken file
 	}
