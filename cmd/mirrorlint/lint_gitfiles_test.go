@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,5 +102,34 @@ func TestLintTreeHonoursGitignore(t *testing.T) {
 	r = mlRun(t, "", "lint", "--config", "none", ".")
 	if !strings.Contains(r.stdout, "prod/build/out.yaml") || !strings.Contains(r.stdout, "prod/scratch.yaml") {
 		t.Errorf("outside git every file is read:\n%s%s", r.stdout, r.stderr)
+	}
+}
+
+// JUnit lists a suite per file that holds something mirrorlint checks; a
+// file without any (.pre-commit-config.yaml, a workload) is read but not
+// listed as if it had passed every rule.
+func TestJUnitSuitesOnlyForCheckedFiles(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		".pre-commit-config.yaml":  "repos:\n- repo: https://github.com/mirrorlint/mirrorlint\n  rev: v1.0.0\n  hooks:\n  - id: mirrorlint\n",
+		"apps/deployment.yaml":     "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n      - image: quay.io/acme/web:1\n",
+		"clusters/prod/idms.yaml":  policyIDMS("release", "NeverContactSource"),
+		"clusters/prod/broken.yml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nspec: [\n",
+	})
+	t.Chdir(dir)
+	r := mlRun(t, "", "lint", "--config", "none", "--format", "junit", ".")
+	var doc struct {
+		Suites []struct {
+			Name string `xml:"name,attr"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	var names []string
+	for _, s := range doc.Suites {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, " ") != "clusters/prod/broken.yml clusters/prod/idms.yaml" {
+		t.Errorf("suites %q, want the broken and the IDMS file only", names)
 	}
 }

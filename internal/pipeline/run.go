@@ -92,8 +92,9 @@ type Result struct {
 	// Contexts holds each linted cluster's render or refusal, in the order
 	// of Project.Clusters.
 	Contexts []*check.Context
-	// Files are the files whose findings are reported: every file read,
-	// or with a context those under Paths.
+	// Files are the files that were checked and are reported on: every
+	// file read that holds an object of a kind mirrorlint models (or could
+	// not be read), with a context only those under Paths.
 	Files []string
 	// Notices are things the user should know that are not findings (the
 	// base revision does not load whole, so drains are not checked).
