@@ -356,6 +356,20 @@ func TestPreCommitHook(t *testing.T) {
 	if fixed.code != 0 {
 		t.Errorf("pre-commit on good manifests: exit %d, want 0\n%s%s", fixed.code, fixed.stdout, fixed.stderr)
 	}
+
+	// An untracked scratch file that contradicts good.yaml (another
+	// mirrorSourcePolicy for its source) is not part of the commit: it
+	// does not block it.
+	writeFiles(t, work, map[string]string{"clusters/scratch.yaml": strings.Replace(goodIDMS, "release-mirrors", "scratch", 1) + "    mirrorSourcePolicy: NeverContactSource\n"})
+	scratch := runIn(t, work, env, "", preCommit, "run", "--files", "clusters/good.yaml")
+	if scratch.code != 0 || strings.Contains(scratch.stdout, "scratch.yaml") {
+		t.Errorf("an untracked scratch file blocked the commit: exit %d\n%s%s", scratch.code, scratch.stdout, scratch.stderr)
+	}
+	git(t, work, "add", "clusters/scratch.yaml")
+	staged := runIn(t, work, env, "", preCommit, "run", "--files", "clusters/good.yaml", "clusters/scratch.yaml")
+	if staged.code != 1 || !strings.Contains(staged.stdout, "conflicting-source-policy") {
+		t.Errorf("committing the contradiction: exit %d, want 1\n%s%s", staged.code, staged.stdout, staged.stderr)
+	}
 }
 
 // --- GitHub Actions --------------------------------------------------------
