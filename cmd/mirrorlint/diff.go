@@ -114,8 +114,17 @@ func runDiff(c *cli.Context) error {
 			newOpts.Paths = []string{"."}
 		}
 		// The new side is the working tree as git sees it; the old one
-		// holds only what was committed.
+		// holds only what was committed, and its clusters are those the
+		// config declared then.
 		newOpts.Files = gitFiles(c, top, false, nil)
+		cfg, err := project.LoadConfig(opts)
+		if err != nil {
+			return err
+		}
+		newOpts.Config = cfg
+		if oldOpts.Config, err = baseConfig(snap, cfg); err != nil {
+			return err
+		}
 		iopts = impact.Options{OldRoots: snap.Roots, NewRoots: newOpts.Paths,
 			Old: impact.Old{Rev: rev, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir}}
 	} else {

@@ -292,3 +292,23 @@ func TestDrainOnRemovalSitsInTheNewTree(t *testing.T) {
 		t.Errorf("SARIF locations %v", uris)
 	}
 }
+
+// Clusters declared in .mirrorlint.yaml are read from the base tree on the
+// old side (the config as it was then): diff --base and lint --base compare
+// them, instead of failing on the temporary copy.
+func TestBaseWithDeclaredClusters(t *testing.T) {
+	repo := regionRepo(t, map[string]string{
+		".mirrorlint.yaml": "clusters:\n- name: west\n  paths: [overlays/west]\n- name: dev\n  paths: [overlays/dev]\n",
+	})
+	writeFiles(t, repo, map[string]string{"overlays/west/idms-apps.yaml": idmsNamed("apps", "registry.example.com/apps", "m1.corp.example/apps")})
+	r := mlRun(t, "", "diff", "--base", "HEAD", "--format", "json", ".")
+	var out diffClusters
+	mustUnmarshal(t, r.stdout, &out)
+	if r.code != exitOK || out.action("west") != "drain" || out.action("dev") != "none" {
+		t.Errorf("exit %d: %+v\n%s", r.code, out, r.stderr)
+	}
+	l := mlRun(t, "", "lint", "--base", "HEAD", ".")
+	if !strings.Contains(l.stdout, "overlays/west/idms-apps.yaml:9:5: warning drain-on-change: nodes drain: registry registry.example.com/apps: mirror m2.corp.example/apps removed; it was at overlays/west/idms-apps.yaml:10 (at HEAD) [cluster west]") {
+		t.Errorf("lint --base:\n%s%s", l.stdout, l.stderr)
+	}
+}

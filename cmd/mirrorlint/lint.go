@@ -84,7 +84,11 @@ func runLint(c *cli.Context) error {
 			return err
 		}
 		defer snap.Close()
-		req.Base = &pipeline.Base{Rev: rev, Paths: snap.Paths, Roots: snap.Roots, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir}
+		cfg, err := baseConfig(snap, req.Config)
+		if err != nil {
+			return err
+		}
+		req.Base = &pipeline.Base{Rev: rev, Paths: snap.Paths, Roots: snap.Roots, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir, Config: cfg}
 	}
 	res, err := pipeline.Run(c.Context, checks, req)
 	if err != nil {

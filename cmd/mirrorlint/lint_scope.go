@@ -8,7 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
+	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -111,6 +113,24 @@ func baseSnapshot(rev string, req pipeline.Request) (*gitrev.Snapshot, error) {
 		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", rev, err)}
 	}
 	return snap, nil
+}
+
+// baseConfig is the config file as it was at the snapshot's revision (or
+// the current one, read from its place in the snapshot), so that declared
+// clusters are read from the base tree.
+func baseConfig(snap *gitrev.Snapshot, cfg *config.Config) (*config.Config, error) {
+	if cfg == nil || cfg.Path == "" {
+		return cfg, nil
+	}
+	at, ok := snap.InCopy(cfg.Path)
+	if !ok {
+		return cfg, nil // a config outside the repository reads the same either way
+	}
+	old, err := impact.ConfigAt(cfg, at)
+	if err != nil {
+		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", snap.Rev, err)}
+	}
+	return old, nil
 }
 
 // lintError maps a run error to an exit: the caller's mistakes are usage

@@ -124,6 +124,17 @@ func (s *Snapshot) Name(p string) string {
 	return filepath.ToSlash(rel)
 }
 
+// InCopy maps a path of the working tree (absolute, or relative to the
+// working directory) to the same path inside the copy; false for a path
+// outside the repository.
+func (s *Snapshot) InCopy(p string) (string, bool) {
+	rel, err := relativeToTop(s.Top, p)
+	if err != nil {
+		return "", false
+	}
+	return filepath.Join(s.Dir, filepath.FromSlash(rel)), true
+}
+
 // WorkTree maps a path inside the copy to the same path in the working
 // tree (which may not exist there any more); "" for a path outside the copy.
 func (s *Snapshot) WorkTree(p string) string {

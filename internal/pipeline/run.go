@@ -78,6 +78,10 @@ type Base struct {
 	// Dir is where the base tree was extracted (a temporary directory),
 	// never to be shown in a message.
 	Dir string
+	// Config is the config as it was at the base revision (see
+	// impact.ConfigAt), so that declared clusters are read from the base
+	// tree; nil uses Request.Config.
+	Config *config.Config
 }
 
 // Result is a finished run.
@@ -163,6 +167,9 @@ func openBase(b *Base, newP *project.Project, opts project.Options) (*impact.Bas
 	oldOpts.Paths = b.Paths
 	oldOpts.Cluster, oldOpts.Shard = "", shard.Shard{} // paired below, by the new side's names
 	oldOpts.Files = nil                                // the base tree holds what was committed, nothing else
+	if b.Config != nil {
+		oldOpts.Config = b.Config
+	}
 	oldP, _, cleanup, err := impact.OpenSide(oldOpts)
 	if err != nil {
 		return nil, "", err
