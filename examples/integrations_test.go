@@ -478,7 +478,7 @@ func actionEnv(runner string, extra ...string) []string {
 		"MIRRORLINT_OPENSHIFT_VERSION=4.16",
 		"MIRRORLINT_FAIL_ON=error",
 		"MIRRORLINT_SARIF=out/mirrorlint.sarif",
-		"MIRRORLINT_BASE=", "MIRRORLINT_SHARD=",
+		"MIRRORLINT_BASE=", "MIRRORLINT_SHARD=", "MIRRORLINT_CLUSTER=",
 	}
 	return append(env, extra...) // later entries win
 }
