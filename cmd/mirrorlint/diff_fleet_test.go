@@ -312,3 +312,22 @@ func TestBaseWithDeclaredClusters(t *testing.T) {
 		t.Errorf("lint --base:\n%s%s", l.stdout, l.stderr)
 	}
 }
+
+// A commit check selects the clusters that read the given files: a new
+// overlay, alone in the selection, is compared with nothing (it is new),
+// not with the base tree's single cluster.
+func TestBaseNewClusterAloneInSelection(t *testing.T) {
+	repo := regionRepo(t, nil)
+	git := gittest.Runner(t, repo)
+	git("rm", "-q", "-r", "overlays/west", "overlays/dev")
+	git("commit", "-q", "-m", "south only")
+	writeFiles(t, repo, map[string]string{
+		"overlays/edge/kustomization.yaml": "resources:\n- idms-apps.yaml\n",
+		"overlays/edge/idms-apps.yaml":     idmsNamed("apps", "registry.example.com/apps", "m1.corp.example/apps"),
+	})
+	git("add", ".")
+	r := mlRun(t, "", "lint", "--config", "none", "--base", "HEAD", "overlays/edge/kustomization.yaml", "overlays/edge/idms-apps.yaml")
+	if r.code != exitOK || strings.Contains(r.stdout, "drain-on-change") {
+		t.Errorf("the new overlay was compared with another cluster: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

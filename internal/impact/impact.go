@@ -222,7 +222,7 @@ func pairKey(name string, roots []string, indexed bool) (key string, root int) {
 }
 
 func pairClusters(oldP, newP *project.Project, opts Options) []clusterPair {
-	if len(oldP.Clusters) == 1 && len(newP.Clusters) == 1 {
+	if len(oldP.Clusters) == 1 && len(newP.Clusters) == 1 && found(newP) == 1 {
 		return []clusterPair{{newP.Clusters[0].Name, oldP.Clusters[0], newP.Clusters[0]}}
 	}
 	indexed := len(opts.OldRoots) == len(opts.NewRoots) && len(opts.NewRoots) > 1
@@ -253,6 +253,17 @@ func pairClusters(oldP, newP *project.Project, opts Options) []clusterPair {
 		pairs = append(pairs, clusterPair{name, o, &check.Cluster{Name: name, Settings: o.Settings}})
 	}
 	return pairs
+}
+
+// found is how many clusters discovery found in p, before --cluster,
+// --shard or a commit's files selected some: a tree of one cluster pairs
+// with the other side's single cluster whatever the names, a selection of
+// one cluster among several does not.
+func found(p *project.Project) int {
+	if p.Discovery == nil {
+		return len(p.Clusters)
+	}
+	return len(p.Discovery.All())
 }
 
 // newSideName names a cluster that exists on the old side only, from its
