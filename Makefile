@@ -12,7 +12,7 @@ KUSTOMIZE_VERSION  := v5.8.2
 ACTIONLINT_VERSION := v1.7.12
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build install test tools test-integration bench fuzz lint vet fmt clean
+.PHONY: all build install test tools test-integration bench fuzz lint vet fmt clean docs
 
 all: build
 
@@ -71,6 +71,10 @@ fuzz:
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+# docs/rules.md is generated from the rules; a test fails when it is stale.
+docs:
+	$(GO) run ./cmd/mirrorlint rules --config none --format markdown > docs/rules.md
 
 clean:
 	rm -rf $(BIN)

@@ -29,9 +29,18 @@ const (
 var version = "dev"
 
 func init() {
-	if bi, ok := debug.ReadBuildInfo(); ok && version == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		version = bi.Main.Version
+	bi, _ := debug.ReadBuildInfo()
+	version = moduleVersion(version, bi)
+}
+
+// moduleVersion is the version --version reports: the one set with
+// -ldflags, else the module version `go install …@vX` records in the
+// binary, else "dev" (a build from a checkout records "(devel)").
+func moduleVersion(ldflags string, bi *debug.BuildInfo) string {
+	if ldflags != "dev" || bi == nil || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
+		return ldflags
 	}
+	return bi.Main.Version
 }
 
 func main() {

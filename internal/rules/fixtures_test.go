@@ -54,8 +54,9 @@ func readSettings(t *testing.T, dir string) check.Settings {
 	return s
 }
 
-// findingLines renders the findings of one rule as "rule file:line:col",
-// with file relative to dir.
+// findingLines renders the findings of one rule as
+// "rule severity file:line:col: message", with file relative to dir: a
+// fixture pins what the user reads, not only where.
 func findingLines(fs []check.Finding, rule, dir string) []string {
 	var out []string
 	prefix := filepath.ToSlash(dir) + "/"
@@ -65,7 +66,8 @@ func findingLines(fs []check.Finding, rule, dir string) []string {
 		}
 		file := strings.TrimPrefix(filepath.ToSlash(f.File), prefix)
 		// A finding without a file (a flag's value) is listed by rule alone.
-		out = append(out, strings.TrimSpace(f.Rule+" "+manifest.Position{File: file, Line: f.Line, Column: f.Column}.String()))
+		pos := manifest.Position{File: file, Line: f.Line, Column: f.Column}.String()
+		out = append(out, strings.Join(strings.Fields(strings.Join([]string{f.Rule, f.Severity.String(), pos + ":", f.Message}, " ")), " "))
 	}
 	sort.Strings(out)
 	return out
