@@ -36,7 +36,7 @@ Examples:
   mirrorlint clusters --format json gitops/`,
 		Flags: append(treeFlags(), &cli.StringFlag{
 			Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json",
-		}),
+		}, shardFlag),
 		Action: runClusters,
 	}
 }

@@ -3,15 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
@@ -44,7 +42,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT[=FILE]`, repeatable: " + strings.Join(report.Formats(), ", ") + " (default text on stdout)"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `SEVERITY`: error, warning, info (default error, or failOn in the config)"},
 			&cli.StringFlag{Name: "render", Usage: "also write the rendered registries.conf to `FILE` (an artifact for reviewers); with several clusters FILE is a directory and each cluster gets FILE/<cluster>/registries.conf"},
-			contextFlag, summaryFlag,
+			contextFlag, summaryFlag, shardFlag,
 			&cli.StringFlag{Name: "base", Usage: "also compare with the same paths at git revision `REV` and warn (drain-on-change) when the change makes the nodes drain or reboot"},
 		), policyFlags()...),
 		Action: runLint,
@@ -86,7 +84,11 @@ func runLint(c *cli.Context) error {
 			return err
 		}
 		defer snap.Close()
-		req.Base = &pipeline.Base{Rev: rev, Paths: snap.Paths, Name: snap.Name}
+		cfg, err := baseConfig(snap, req.Config)
+		if err != nil {
+			return err
+		}
+		req.Base = &pipeline.Base{Rev: rev, Paths: snap.Paths, Roots: snap.Roots, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir, Config: cfg}
 	}
 	res, err := pipeline.Run(c.Context, checks, req)
 	if err != nil {
@@ -96,11 +98,15 @@ func runLint(c *cli.Context) error {
 	for _, n := range res.Notices {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s\n", n)
 	}
-	rep := &report.Report{Rules: res.Rules.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}}
+	rep := &report.Report{Rules: res.Rules.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}, Unreadable: map[string]string{}}
 	for i, cl := range res.Project.Clusters {
-		if ctx := res.Contexts[i]; ctx.Rendered != nil {
+		switch ctx := res.Contexts[i]; {
+		case len(manifest.Errors(cl.Problems)) > 0:
+			// Rendered from what did load: not what the nodes would get.
+			rep.Unreadable[cl.Name] = manifest.Errors(cl.Problems)[0].String()
+		case ctx.Rendered != nil:
 			rep.Rendered[cl.Name] = ctx.Rendered.RegistriesConf
-		} else if ctx.Refusal != nil {
+		case ctx.Refusal != nil:
 			rep.Refused[cl.Name] = ctx.Refusal.Error()
 		}
 	}
@@ -108,11 +114,15 @@ func runLint(c *cli.Context) error {
 	// directory (report.DisplayPaths); SARIF, annotations and the job
 	// summary relative to the repository, which GitHub resolves them
 	// against.
-	rep.Findings = report.DisplayPaths(res.Findings)
+	rep.Findings = report.DisplayPaths(res.Findings, top)
 	repOpts := report.Options{Base: top, Files: res.Files}
 
 	if path := c.String("render"); path != "" {
-		if err := writeRenderArtifact(path, rep); err != nil {
+		notes, err := report.WriteRendered(path, rep)
+		for _, n := range notes {
+			fmt.Fprintf(c.App.ErrWriter, "mirrorlint: --render: %s\n", n)
+		}
+		if err != nil {
 			return fail(exitUsage, "--render: %v", err)
 		}
 	}
@@ -184,27 +194,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// writeRenderArtifact writes the rendered registries.conf for reviewers:
-// to path itself for a single cluster, to path/<cluster>/registries.conf
-// when the tree holds several. A refused cluster gets no file (its refusal
-// is among the findings).
-func writeRenderArtifact(path string, rep *report.Report) error {
-	if len(rep.Rendered)+len(rep.Refused) <= 1 {
-		for _, b := range rep.Rendered {
-			return writeFileAtomic(path, b)
-		}
-		return nil
-	}
-	for _, name := range slices.Sorted(maps.Keys(rep.Rendered)) {
-		dir := filepath.Join(path, filepath.FromSlash(name))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		if err := writeFileAtomic(filepath.Join(dir, registriesConfFile), rep.Rendered[name]); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -8,7 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
+	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -46,6 +48,7 @@ func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
 		OpenShiftVersion: po.OpenShiftVersion,
 		MaxFileSize:      po.MaxFileSize,
 		Cluster:          po.Cluster,
+		Shard:            po.Shard,
 	}
 	switch dir := c.String(contextFlag.Name); {
 	case dir == "none":
@@ -54,7 +57,34 @@ func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
 	case allFiles(po.Paths) && top != "":
 		req.Context = relativeToWorkingDir(top)
 	}
+	// A commit check (files given, the repository as context) reads what
+	// is committed plus the files given; a tree honours .gitignore.
+	req.Files = gitFiles(c, top, req.Context != "" && allFiles(po.Paths), po.Paths)
 	return req, nil
+}
+
+// gitFiles asks git which files make up the tree when the working
+// directory is in a repository: the tracked files, plus the untracked ones
+// .gitignore does not exclude, or with commit only the tracked files plus
+// given (the files a pre-commit hook is called with), so that an untracked
+// scratch file cannot block a commit that does not contain it. Outside a
+// repository it returns nil: everything under the paths is read.
+func gitFiles(c *cli.Context, top string, commit bool, given []string) *manifest.FileSet {
+	if top == "" {
+		return nil
+	}
+	files, err := gitrev.Files(top, !commit)
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: cannot list the repository's files (%v): reading every file under the paths\n", err)
+		return nil
+	}
+	set := manifest.NewFileSet(manifest.RealPath(top), files)
+	if commit {
+		for _, g := range given {
+			set.Add(manifest.RealPath(g))
+		}
+	}
+	return set
 }
 
 // relativeToWorkingDir names dir as the working directory sees it, so that
@@ -83,6 +113,24 @@ func baseSnapshot(rev string, req pipeline.Request) (*gitrev.Snapshot, error) {
 		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", rev, err)}
 	}
 	return snap, nil
+}
+
+// baseConfig is the config file as it was at the snapshot's revision (or
+// the current one, read from its place in the snapshot), so that declared
+// clusters are read from the base tree.
+func baseConfig(snap *gitrev.Snapshot, cfg *config.Config) (*config.Config, error) {
+	if cfg == nil || cfg.Path == "" {
+		return cfg, nil
+	}
+	at, ok := snap.InCopy(cfg.Path)
+	if !ok {
+		return cfg, nil // a config outside the repository reads the same either way
+	}
+	old, err := impact.ConfigAt(cfg, at)
+	if err != nil {
+		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", snap.Rev, err)}
+	}
+	return old, nil
 }
 
 // lintError maps a run error to an exit: the caller's mistakes are usage

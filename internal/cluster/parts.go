@@ -55,6 +55,10 @@ func (d *discoverer) kustomization(dir string) *loaded {
 		}
 		for _, e := range k.Entries {
 			switch {
+			case e.isHelm():
+				blocked = append(blocked, d.kustProblem(k, e.Line, e.Column,
+					fmt.Sprintf("%s entry %q inflates a Helm chart, which mirrorlint does not do (it runs no helm, offline or not): this cluster is not checked; "+
+						"lint the rendered output instead (`kustomize build --enable-helm DIR | mirrorlint lint -`), or commit the chart's rendered manifests", e.Field, e.Value)))
 			case e.isRemote():
 				blocked = append(blocked, d.kustProblem(k, e.Line, e.Column,
 					fmt.Sprintf("%s entry %q is remote; mirrorlint runs offline and does not fetch it: vendor it, or lint the `kustomize build` output with `mirrorlint lint -`", e.Field, e.Value)))

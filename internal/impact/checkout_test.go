@@ -50,7 +50,7 @@ func TestCompareWithCheckout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c2()
-	res := Compare(oldP, newP, Options{OldRoots: snap.Paths, NewRoots: []string{"prod"}, OldName: snap.Name})
+	res := Compare(oldP, newP, Options{OldRoots: snap.Paths, NewRoots: []string{"prod"}, Old: Old{Rev: "HEAD~1", Name: snap.Name}})
 	if !res.Drain || res.Action != ActionDrain {
 		t.Fatalf("removing a mirror must drain: %+v", res)
 	}
@@ -58,7 +58,7 @@ func TestCompareWithCheckout(t *testing.T) {
 		t.Fatalf("diff:\n%s", f.Diff)
 	}
 
-	fs := drainAgainst(oldP.Clusters[0], project.Render(newP.Clusters[0]))
+	fs := drainAgainst(oldP.Clusters[0], project.Render(newP.Clusters[0]), placer{newP: newP})
 	if len(fs) == 0 {
 		t.Fatal("no drain-on-change finding")
 	}

@@ -27,6 +27,11 @@ type Options struct {
 	// name at any depth, like .gitignore. A matching directory is not
 	// entered. Explicit file arguments are matched as given.
 	Exclude []string
+	// Files, when set, restricts what a directory walk reads to its
+	// members (see FileSet): in a git repository, the files git holds.
+	// Explicit file arguments are read whatever the set says, and so is a
+	// directory argument none of whose files is in it (the user named it).
+	Files *FileSet
 	// Stdin is what the path "-" reads; nil means os.Stdin. The command
 	// line passes its own reader so that tests drive it in-process.
 	Stdin io.Reader

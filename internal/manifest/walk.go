@@ -29,12 +29,22 @@ type walkItem struct {
 // through a link is reported under its real path.
 type pendingLink struct {
 	osPath, name, rel string
+	real              string // the link's own path in its real directory
 	root              *walkRoot
 }
 
 type walkRoot struct {
 	real string // the root argument with symlinks resolved, absolute
+	// files is Options.Files for this root: nil when there is none, or
+	// when the root argument holds none of its members.
+	files *FileSet
 }
+
+// reads reports whether the file at real (found inside the root) is read.
+func (r *walkRoot) reads(real string) bool { return r.files == nil || r.files.Contains(real) }
+
+// enters reports whether the walk descends into the directory real.
+func (r *walkRoot) enters(real string) bool { return r.files == nil || r.files.Enters(real) }
 
 type walker struct {
 	opts    Options
@@ -155,7 +165,12 @@ func (w *walker) root(arg string) error {
 		w.items = append(w.items, walkItem{osPath: arg, name: name})
 		return nil
 	}
-	r := &walkRoot{real: real}
+	r := &walkRoot{real: real, files: w.opts.Files}
+	if r.files != nil && !r.files.Enters(real) {
+		// A directory named on the command line that holds nothing of
+		// the set (an ignored or foreign directory): read it as named.
+		r.files = nil
+	}
 	if !w.seenDirs[real] {
 		w.seenDirs[real] = true
 		w.dir(r, arg, arg, "", real)
@@ -190,9 +205,9 @@ func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
 		childReal := filepath.Join(real, name)
 		switch t := e.Type(); {
 		case t&fs.ModeSymlink != 0:
-			w.links = append(w.links, pendingLink{osPath: childOS, name: displayName(arg, childRel), rel: childRel, root: r})
+			w.links = append(w.links, pendingLink{osPath: childOS, name: displayName(arg, childRel), rel: childRel, real: childReal, root: r})
 		case t.IsDir():
-			if name == ".git" || w.seenDirs[childReal] {
+			if name == ".git" || w.seenDirs[childReal] || !r.enters(childReal) {
 				continue
 			}
 			w.seenDirs[childReal] = true
@@ -200,7 +215,7 @@ func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
 		case t.IsRegular():
 			// FIFOs, sockets and devices are skipped: opening a FIFO named
 			// x.yaml would block forever.
-			if (manifestExt(name) || templateExt(name)) && !w.seenFiles[childReal] {
+			if (manifestExt(name) || templateExt(name)) && !w.seenFiles[childReal] && r.reads(childReal) {
 				w.seenFiles[childReal] = true
 				w.items = append(w.items, walkItem{osPath: childOS, name: displayName(arg, childRel), template: !manifestExt(name)})
 			}
@@ -241,13 +256,14 @@ func (w *walker) follow(l pendingLink, arg string) {
 	}
 	switch {
 	case info.IsDir():
-		if path.Base(l.rel) == ".git" || w.seenDirs[target] {
+		if path.Base(l.rel) == ".git" || w.seenDirs[target] || !(l.root.enters(l.real) || l.root.enters(target)) {
 			return
 		}
 		w.seenDirs[target] = true
 		w.dir(l.root, arg, l.osPath, l.rel, target)
 	case info.Mode().IsRegular():
-		if manifestExt(l.name) && !w.seenFiles[target] {
+		// Git holds the link, not its target: either in the set will do.
+		if manifestExt(l.name) && !w.seenFiles[target] && (l.root.reads(l.real) || l.root.reads(target)) {
 			w.seenFiles[target] = true
 			w.items = append(w.items, walkItem{osPath: l.osPath, name: l.name})
 		}

@@ -47,7 +47,7 @@ func mentionedIDs(text string) []string {
 	return out
 }
 
-// Every rule id the README, the rules' documentation or a finding's
+// Every rule id the README and docs/, the rules' documentation or a finding's
 // message names is a rule `mirrorlint rules` lists (so the config accepts
 // it), and every finding is reported under a registered rule.
 func TestEveryMentionedRuleIDExists(t *testing.T) {
@@ -56,10 +56,8 @@ func TestEveryMentionedRuleIDExists(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := checks.Rules
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	docs, _ := filepath.Glob("../../docs/*.md")
+	docs = append([]string{"../../README.md", "../../CONTRIBUTING.md"}, docs...)
 	unknown := map[string][]string{}
 	check := func(where, text string) {
 		for _, id := range mentionedIDs(text) {
@@ -68,7 +66,13 @@ func TestEveryMentionedRuleIDExists(t *testing.T) {
 			}
 		}
 	}
-	check("README.md", string(readme))
+	for _, d := range docs {
+		text, err := os.ReadFile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(strings.TrimPrefix(d, "../../"), string(text))
+	}
 	for _, r := range reg.All() {
 		check("rule "+r.ID+" doc", r.Summary+"\n"+r.Doc)
 	}

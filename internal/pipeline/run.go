@@ -17,6 +17,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/shard"
 )
 
 // Request is one run.
@@ -39,9 +40,17 @@ type Request struct {
 	MaxFileSize      int64
 	// Cluster selects one cluster by name.
 	Cluster string
+	// Shard lints a stable part of the clusters (`--shard K/N`): the N
+	// shards of a CI matrix together report what one run would.
+	Shard shard.Shard
 	// OriginRoots are where the origin annotations of streamed objects are
 	// looked up; nil means the context (if any) and the working directory.
 	OriginRoots []string
+	// Files, when set, are the only files directory walks read: the
+	// files of the commit being checked, so that a scratch file or a build
+	// output is no part of it. The library never asks git; the command
+	// does (package gitrev) and passes the set.
+	Files *manifest.FileSet
 	// Base, when set, compares every cluster with the same cluster at a base
 	// revision (drain-on-change).
 	Base *Base
@@ -54,9 +63,25 @@ type Base struct {
 	// Paths are Request.Paths (or the context) at the base revision, in the
 	// same order; a path that did not exist there is left out.
 	Paths []string
-	// Name maps a file of the base tree to how people should read it
-	// ("REV:path"); nil keeps the name.
+	// Roots are Request.Paths (or the context) at the base revision, one
+	// per path whether or not it existed there, so that the clusters of the
+	// two sides pair argument by argument; nil pairs by name only.
+	Roots []string
+	// Name maps a file of the base tree to how people should read it (its
+	// path from the repository's top level; messages add "(at REV)"); nil
+	// keeps the name.
 	Name func(string) string
+	// NewFile maps a file of the base tree to the same file in the tree
+	// being linted, so that a warning about a value the change removed can
+	// sit in the new tree; nil when there is no such mapping.
+	NewFile func(string) string
+	// Dir is where the base tree was extracted (a temporary directory),
+	// never to be shown in a message.
+	Dir string
+	// Config is the config as it was at the base revision (see
+	// impact.ConfigAt), so that declared clusters are read from the base
+	// tree; nil uses Request.Config.
+	Config *config.Config
 }
 
 // Result is a finished run.
@@ -71,8 +96,9 @@ type Result struct {
 	// Contexts holds each linted cluster's render or refusal, in the order
 	// of Project.Clusters.
 	Contexts []*check.Context
-	// Files are the files whose findings are reported: every file read,
-	// or with a context those under Paths.
+	// Files are the files that were checked and are reported on: every
+	// file read that holds an object of a kind mirrorlint models (or could
+	// not be read), with a context only those under Paths.
 	Files []string
 	// Notices are things the user should know that are not findings (the
 	// base revision does not load whole, so drains are not checked).
@@ -92,7 +118,9 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 		OpenShiftVersion: req.OpenShiftVersion,
 		MaxFileSize:      req.MaxFileSize,
 		Cluster:          req.Cluster,
+		Shard:            req.Shard,
 		Stdin:            req.Stdin,
+		Files:            req.Files,
 		Unmodelled:       checks.unmodelled(req.Config),
 	}
 	p, err := project.Open(opts)
@@ -131,14 +159,18 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 // the function that pairs each new cluster with its base. A base that does
 // not load whole gives no drain verdict rather than a wrong one; the notice
 // says so.
-func openBase(b *Base, newP *project.Project, opts project.Options) (func(*check.Cluster) *check.Cluster, string, error) {
+func openBase(b *Base, newP *project.Project, opts project.Options) (*impact.Baseline, string, error) {
 	newRoots := opts.Paths
 	if len(newRoots) == 0 {
 		newRoots = []string{"."}
 	}
 	oldOpts := opts
 	oldOpts.Paths = b.Paths
-	oldOpts.Cluster = ""
+	oldOpts.Cluster, oldOpts.Shard = "", shard.Shard{} // paired below, by the new side's names
+	oldOpts.Files = nil                                // the base tree holds what was committed, nothing else
+	if b.Config != nil {
+		oldOpts.Config = b.Config
+	}
 	oldP, _, cleanup, err := impact.OpenSide(oldOpts)
 	if err != nil {
 		return nil, "", err
@@ -146,14 +178,25 @@ func openBase(b *Base, newP *project.Project, opts project.Options) (func(*check
 	// OpenSide's temporary empty tree, if it made one, is no longer needed
 	// once the project is loaded: objects keep their bytes.
 	defer cleanup()
+	old := impact.Old{Rev: b.Rev, Name: b.Name, NewFile: b.NewFile, Dir: b.Dir}
 	notice := ""
 	if prs := manifest.Errors(oldP.Problems()); len(prs) > 0 {
+		// Each cluster is compared only when it loads whole on both
+		// sides; the others are not checked, and the notice says so.
 		pos := prs[0].Pos
-		if b.Name != nil {
+		if b.Name != nil && pos.File != "" {
 			pos.File = b.Name(pos.File)
 		}
-		notice = fmt.Sprintf("--base %s: %d unreadable input(s) at that revision (first: %s: %s): drain-on-change is not checked",
-			b.Rev, len(prs), pos, prs[0].Message)
+		at := pos.File
+		if pos.Line > 0 {
+			at = fmt.Sprintf("%s:%d", pos.File, pos.Line)
+		}
+		notice = fmt.Sprintf("--base %s: %d unreadable input(s) at that revision (first: %s (at %s): %s): drain-on-change is not checked for the clusters that read them",
+			b.Rev, len(prs), at, b.Rev, old.Message(prs[0].Message))
 	}
-	return impact.BaseOf(oldP, newP, impact.Options{OldRoots: b.Paths, NewRoots: newRoots, OldName: b.Name}), notice, nil
+	roots := b.Roots
+	if roots == nil {
+		roots = b.Paths
+	}
+	return impact.BaseOf(oldP, newP, impact.Options{OldRoots: roots, NewRoots: newRoots, Old: old}), notice, nil
 }

@@ -97,12 +97,24 @@ func (s *scope) covers(file string) bool {
 	return false
 }
 
-// reportedFiles lists the files whose findings are reported (JUnit writes
-// one suite per file).
+// reportedFiles lists the files that were checked and are reported on
+// (JUnit writes one suite per file): those holding an object of a kind
+// mirrorlint models, or a loading problem. A file without such an object
+// (.pre-commit-config.yaml, a Deployment) was read but nothing in it was
+// checked, so it is not listed as having passed.
 func (s *scope) reportedFiles(p *project.Project) []string {
+	holds := map[string]bool{}
+	for _, o := range projectObjects(p) {
+		if o.Kind.APIVersion() != "" {
+			holds[o.File] = true
+		}
+	}
+	for _, pr := range p.Problems() {
+		holds[pr.Pos.File] = true
+	}
 	var out []string
 	for _, f := range p.Set.Files {
-		if f != "-" && (s.only == nil || s.covers(f)) {
+		if f != "-" && holds[f] && (s.only == nil || s.covers(f)) {
 			out = append(out, f)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/shard"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -30,8 +31,15 @@ type Options struct {
 	MaxFileSize      int64
 	// Cluster selects one cluster by name when the tree has several.
 	Cluster string
+	// Shard keeps a stable part of the clusters (`--shard K/N`, for CI
+	// matrices); the zero value keeps them all.
+	Shard shard.Shard
 	// Stdin is what the path "-" reads; nil means os.Stdin.
 	Stdin io.Reader
+	// Files, when set, are the only files directory walks read (see
+	// manifest.Options.Files): what git holds, so that a scratch or
+	// ignored file is not part of the tree. The caller asks git.
+	Files *manifest.FileSet
 	// Unmodelled says which objects of kinds other than the mirror kinds
 	// are kept: lint keeps what its rules and policies read.
 	Unmodelled manifest.Unmodelled
@@ -122,7 +130,7 @@ func Open(opts Options) (*Project, error) {
 	res, err := cluster.Discover(cluster.Options{
 		Paths:  opts.Paths,
 		Config: cfg,
-		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Unmodelled: opts.Unmodelled},
+		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Files: opts.Files, Unmodelled: opts.Unmodelled},
 	})
 	if err != nil {
 		return nil, &UsageError{Err: err}
@@ -142,7 +150,16 @@ func Open(opts Options) (*Project, error) {
 			return nil, err
 		}
 	}
-	if len(res.Clusters) > 1 || opts.Cluster != "" {
+	if !opts.Shard.Whole() {
+		var keep []*check.Cluster
+		for _, cl := range p.Clusters {
+			if opts.Shard.Has(cl.Name) {
+				keep = append(keep, cl)
+			}
+		}
+		p.Clusters = keep
+	}
+	if len(res.Clusters) > 1 || opts.Cluster != "" || !opts.Shard.Whole() {
 		// Set is what the selected clusters read, so a broken cluster does
 		// not stop commands working on another one.
 		p.Set = p.unionSet()
