@@ -24,6 +24,10 @@ var (
 		Name:  "allow-net",
 		Usage: "let policies use the network builtins (http.send, net.lookup_ip_addr); off by default so a lint run is hermetic",
 	}
+	strictFlag = &cli.BoolFlag{
+		Name:  "strict",
+		Usage: "a policy builtin that fails (to_number(\"abc\"), a bad regex) is an error with its file:line:col, not a quietly undefined rule (also strict: in the config)",
+	}
 	policyTimeoutFlag = &cli.DurationFlag{
 		Name:  "policy-timeout",
 		Usage: "stop a policy evaluation that runs longer than `DURATION` (per cluster, e.g. 30s)",
@@ -32,7 +36,7 @@ var (
 )
 
 func policyFlags() []cli.Flag {
-	return []cli.Flag{policyFlag, dataFlag, allowNetFlag, policyTimeoutFlag}
+	return []cli.Flag{policyFlag, dataFlag, allowNetFlag, policyTimeoutFlag, strictFlag}
 }
 
 // policyOptions merges the flags over the config file; flags add to the
@@ -43,6 +47,7 @@ func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
 		return o, &project.UsageError{Err: err}
 	}
 	o.AllowNet = o.AllowNet || c.Bool(allowNetFlag.Name)
+	o.Strict = o.Strict || c.Bool(strictFlag.Name)
 	if cfg == nil || cfg.PolicyTimeout == "" || c.IsSet(policyTimeoutFlag.Name) {
 		o.Timeout = c.Duration(policyTimeoutFlag.Name)
 	}

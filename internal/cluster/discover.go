@@ -137,7 +137,27 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 	for _, c := range res.Clusters {
 		c.res = d.res
 	}
+	res.Set.Objects = dropUnheld(res.Set.Objects, res.Clusters)
 	return res, nil
+}
+
+// dropUnheld leaves out of the loaded objects those of unmodelled kinds no
+// cluster holds (a workload in a directory without mirror objects): no
+// rule or policy reads them, and on a large tree they are most of it.
+func dropUnheld(objs []*manifest.Object, clusters []*Cluster) []*manifest.Object {
+	held := map[*manifest.Object]bool{}
+	for _, c := range clusters {
+		for _, o := range c.Objects {
+			held[o] = true
+		}
+	}
+	out := objs[:0:0]
+	for _, o := range objs {
+		if !o.Unmodelled || held[o] {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // kustDirs finds the kustomization directories of a tree: the directories
@@ -222,7 +242,14 @@ func (d *discoverer) plainClusters(r root, set *manifest.Set, kdirs []string, re
 		}
 		return byFile[a]
 	}
+	// Objects of other kinds (kept for the rules about image pulls and for
+	// policies) join the cluster of their directory but make none.
+	var unmodelled []*manifest.Object
 	for _, o := range set.Objects {
+		if o.Unmodelled {
+			unmodelled = append(unmodelled, o)
+			continue
+		}
 		if c := holding(o.File); c != nil {
 			c.Objects = append(c.Objects, o)
 		}
@@ -278,6 +305,13 @@ func (d *discoverer) plainClusters(r root, set *manifest.Set, kdirs []string, re
 			cl := group(filepath.Dir(f))
 			cl.Objects = append(cl.Objects, byFile[f].Objects...)
 			cl.Problems = append(cl.Problems, byFile[f].Problems...)
+		}
+	}
+	for _, o := range unmodelled {
+		if a := abs(o.File); a != "" && d.graph.get(filepath.Dir(a)) == nil {
+			if cl := groups[top(filepath.Dir(a))]; cl != nil {
+				cl.Objects = append(cl.Objects, o)
+			}
 		}
 	}
 	// Every file the group's directories hold is an input, objects or not.

@@ -78,12 +78,29 @@ func newResolver(opts manifest.Options, n *namer) *resolver {
 
 // index records what a load found, file by file. A file already indexed
 // (two declared paths overlapping) keeps its first objects.
-func (r *resolver) index(set *manifest.Set) {
+//
+// A file holding objects of unmodelled kinds (workloads kept for the rules
+// about image pulls, or for policies) is not indexed when the whole tree is
+// loaded: only the files kustomize builds read are asked for again (to
+// place built objects), and holding every workload of a large tree for
+// them would hold the whole tree. objects reads such a file again when
+// asked.
+func (r *resolver) index(set *manifest.Set) { r.indexSet(set, false) }
+
+func (r *resolver) indexSet(set *manifest.Set, all bool) {
 	fresh := map[string]bool{}
 	for _, f := range set.Files {
 		if abs, err := filepath.Abs(f); err == nil && !r.loaded[abs] {
 			r.loaded[abs] = true
 			fresh[abs] = true
+		}
+	}
+	if !all {
+		for _, o := range set.Objects {
+			if abs, err := filepath.Abs(o.File); err == nil && fresh[abs] && o.Unmodelled {
+				delete(fresh, abs)
+				delete(r.loaded, abs)
+			}
 		}
 	}
 	for _, o := range set.Objects {
@@ -107,7 +124,7 @@ func (r *resolver) problems(abs string) []manifest.Problem {
 func (r *resolver) objects(abs string) []*manifest.Object {
 	if !r.loaded[abs] {
 		if set, err := manifest.Load([]string{r.names.display(abs)}, r.opts); err == nil {
-			r.index(set)
+			r.indexSet(set, true)
 		}
 		r.loaded[abs] = true
 	}

@@ -15,19 +15,8 @@ const RefusedRuleID = "render-refused"
 const UnreadableRuleID = "unreadable-manifest"
 
 // RefusedRule documents the refusal findings of `diff --format
-// sarif|github|junit`. It is not a lint rule (lint reports a refusal on the
-// rule that explains it); it exists so that report formats can describe it.
-var RefusedRule = &check.Rule{
-	ID:       RefusedRuleID,
-	Severity: check.Error,
-	Origin:   check.OriginMCO,
-	Summary:  "MCO would refuse to render one side of the change (only in diff reports).",
-	Doc: `MCO refuses to render the registry files for this tree: it logs the reason and keeps
-the previous MachineConfig, so the change would not reach the nodes and every later
-registry change stops applying until it is fixed. No drain verdict can be given.
-
-Fix: ` + "`mirrorlint lint`" + ` reports the offending value under the rule that explains it.`,
-}
+// sarif|github|junit`; it is registered with the built-in rules.
+var RefusedRule = check.RefusedRule
 
 // Findings turns the comparison of two trees into report findings, for the
 // formats made for CI (SARIF, GitHub annotations, JUnit): one

@@ -35,6 +35,9 @@ type Options struct {
 	// Stdin is what the path "-" reads; nil means os.Stdin. The command
 	// line passes its own reader so that tests drive it in-process.
 	Stdin io.Reader
+	// Unmodelled says which objects of other kinds than the mirror kinds
+	// are kept (see Unmodelled); the zero value keeps none.
+	Unmodelled Unmodelled
 }
 
 func (o Options) maxFileSize() int64 {
@@ -127,5 +130,5 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	if it.template {
 		return templateFile(it.name, buf.Bytes())
 	}
-	return parseFile(it.name, buf.Bytes())
+	return parseFile(it.name, buf.Bytes(), opts.Unmodelled)
 }

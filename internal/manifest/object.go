@@ -128,6 +128,12 @@ type Object struct {
 	// object with a mirror kind under a wrong apiVersion is kept (Known
 	// false) so rules can say so, but the renderer ignores it.
 	Known bool
+	// Unmodelled marks an object of a kind mirrorlint has no type for,
+	// kept on request (Options.Unmodelled): Known is false. Partial is set
+	// when only its identity and image fields were kept: Node and Content
+	// hold apiVersion, kind, metadata and the image fields, nothing else.
+	Unmodelled bool
+	Partial    bool
 
 	// File is the path as given on the command line joined with the path
 	// inside it ("-" for stdin). Origin is the file named by a

@@ -57,6 +57,9 @@ type walker struct {
 	seenFiles map[string]bool
 	seenDirs  map[string]bool
 	stdinUsed bool
+	// notApplied holds the chart and source-crs directories already
+	// reported, by real path: each is reported once.
+	notApplied map[string]bool
 }
 
 func newWalker(opts Options) *walker {
@@ -66,7 +69,7 @@ func newWalker(opts Options) *walker {
 			ex = append(ex, p)
 		}
 	}
-	return &walker{opts: opts, exclude: ex, seenFiles: map[string]bool{}, seenDirs: map[string]bool{}}
+	return &walker{opts: opts, exclude: ex, seenFiles: map[string]bool{}, seenDirs: map[string]bool{}, notApplied: map[string]bool{}}
 }
 
 // manifestExt reports whether a file found inside a directory is read.
@@ -105,6 +108,22 @@ func (w *walker) skip(name, code, msg string) {
 	w.items = append(w.items, walkItem{name: name, problem: &Problem{Pos: Position{File: name}, Code: code, Message: msg, Warning: true}})
 }
 
+// skipUnapplied leaves out a directory no tool applies as written (see
+// unappliedDir), reporting it once.
+func (w *walker) skipUnapplied(u *unapplied) {
+	key := u.osDir
+	if real, err := filepath.EvalSymlinks(u.osDir); err == nil {
+		key = real
+	}
+	if w.notApplied[key] {
+		return
+	}
+	w.notApplied[key] = true
+	if p := u.problem(); p != nil {
+		w.items = append(w.items, walkItem{name: p.Pos.File, problem: p})
+	}
+}
+
 // root walks one path argument.
 func (w *walker) root(arg string) error {
 	if arg == "-" {
@@ -128,6 +147,12 @@ func (w *walker) root(arg string) error {
 	}
 	if err != nil {
 		w.problem(displayName(arg, ""), "read-error", fsMessage(err))
+		return nil
+	}
+	if u := unappliedAncestor(real, displayName(arg, "")); u != nil {
+		if !w.excludedPath(displayName(arg, "")) {
+			w.skipUnapplied(u)
+		}
 		return nil
 	}
 	if !info.IsDir() {
@@ -165,6 +190,10 @@ func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
 	if err != nil {
 		w.problem(displayName(arg, rel), "read-error", "cannot read directory: "+fsMessage(err))
 		// ReadDir returns what it could read before the error.
+	}
+	if u := unappliedDir(osPath, displayName(arg, rel), entries); u != nil {
+		w.skipUnapplied(u)
+		return
 	}
 	for _, e := range entries {
 		name := e.Name()

@@ -6,6 +6,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/rules"
 )
@@ -76,4 +77,25 @@ func (c *Checks) lint(reg *check.Registry, clusters []*check.Cluster, cfg *confi
 	}
 	all = append(all, engine.Finish())
 	return check.Merge(all...), contexts, nil
+}
+
+// unmodelled is how much of the objects of other kinds than the mirror
+// kinds the load keeps for these checks: every object whole when a policy
+// reads objects of any kind, the image fields of the image-pulling kinds
+// while image-pull-fails is on, else nothing (the cheapest load).
+func (c *Checks) unmodelled(cfg *config.Config) manifest.Unmodelled {
+	if c.Policies != nil && c.Policies.ReadsAnyKind() {
+		return manifest.UnmodelledAll
+	}
+	if c.Rules.Get(rules.ImagePullFailsID) == nil {
+		return manifest.UnmodelledNone
+	}
+	if cfg != nil {
+		if sev, ok := cfg.Rules[rules.ImagePullFailsID]; ok {
+			if s, err := check.ParseSeverity(sev); err == nil && s == check.Off {
+				return manifest.UnmodelledNone
+			}
+		}
+	}
+	return manifest.UnmodelledImages
 }

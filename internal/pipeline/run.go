@@ -121,6 +121,7 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 		Shard:            req.Shard,
 		Stdin:            req.Stdin,
 		Files:            req.Files,
+		Unmodelled:       checks.unmodelled(req.Config),
 	}
 	p, err := project.Open(opts)
 	if err != nil {
@@ -145,7 +146,7 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	if roots == nil {
 		roots = sc.originRoots()
 	}
-	findings, contexts, err := checks.lint(res.Rules, p.Clusters, p.Config, relocator(p, roots), p.AllReadersLinted, ctx.Err)
+	findings, contexts, err := checks.lint(res.Rules, p.Clusters, p.Config, relocator(p, roots, opts.Unmodelled), p.AllReadersLinted, ctx.Err)
 	if err != nil {
 		return nil, err
 	}

@@ -124,8 +124,10 @@ func (s *scope) reportedFiles(p *project.Project) []string {
 // relocator moves a cluster's findings to where their values are written:
 // the kustomize patch that set a value, or the origin file of an object
 // read from a stream. The engine calls it before matching suppressions.
-func relocator(p *project.Project, roots []string) func(*check.Cluster, []check.Finding) []check.Finding {
-	remap := &origin.Remapper{Roots: roots, Discover: true}
+func relocator(p *project.Project, roots []string, keep manifest.Unmodelled) func(*check.Cluster, []check.Finding) []check.Finding {
+	// Origin files are read keeping what the stream kept, so that a
+	// finding on a workload's image finds the workload there too.
+	remap := &origin.Remapper{Roots: roots, Discover: true, Load: manifest.Options{Unmodelled: keep}}
 	objs := projectObjects(p)
 	return func(cl *check.Cluster, fs []check.Finding) []check.Finding {
 		p.Relocate(cl, fs)

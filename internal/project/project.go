@@ -40,6 +40,9 @@ type Options struct {
 	// manifest.Options.Files): what git holds, so that a scratch or
 	// ignored file is not part of the tree. The caller asks git.
 	Files *manifest.FileSet
+	// Unmodelled says which objects of kinds other than the mirror kinds
+	// are kept: lint keeps what its rules and policies read.
+	Unmodelled manifest.Unmodelled
 }
 
 // Project is an opened tree.
@@ -127,7 +130,7 @@ func Open(opts Options) (*Project, error) {
 	res, err := cluster.Discover(cluster.Options{
 		Paths:  opts.Paths,
 		Config: cfg,
-		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Files: opts.Files},
+		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Files: opts.Files, Unmodelled: opts.Unmodelled},
 	})
 	if err != nil {
 		return nil, &UsageError{Err: err}

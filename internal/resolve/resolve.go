@@ -74,6 +74,19 @@ type Source struct {
 // conf is registries.conf, dropIn the search-registries drop-in (nil when
 // MCO writes none).
 func Resolve(conf, dropIn []byte, image string) (*Result, error) {
+	if _, _, err := Parse(image); err != nil {
+		return nil, err
+	}
+	c, err := Load(conf, dropIn, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return c.Resolve(image)
+}
+
+// Resolve is the package's Resolve under c's configuration.
+func (c *Config) Resolve(image string) (*Result, error) {
 	named, dropped, err := Parse(image)
 	if err != nil {
 		return nil, err
@@ -83,12 +96,7 @@ func Resolve(conf, dropIn []byte, image string) (*Result, error) {
 	if dropped != "" {
 		res.Notes = append(res.Notes, fmt.Sprintf("%q has both a tag and a digest: containers/image refuses that form, so CRI-O drops the tag (:%s) and pulls by digest", image, dropped))
 	}
-
-	sys, cleanup, err := loadConfig(conf, dropIn)
-	if err != nil {
-		return nil, err
-	}
-	defer cleanup()
+	sys := c.sys
 	if res.ShortName {
 		res.SearchRegistries, _ = sysregistriesv2.UnqualifiedSearchRegistries(sys)
 		res.Notes = append(res.Notes, fmt.Sprintf("%q is a short name: CRI-O tries it under each unqualified-search registry in order (%s); shown here as %s, the docker.io normalisation, which is what a fully qualified pull spec should use", image, strings.Join(res.SearchRegistries, ", "), named.Name()))
