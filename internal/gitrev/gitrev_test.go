@@ -39,16 +39,7 @@ func gitRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	run := gittest.Runner(t, dir)
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := gittest.Writer(t, dir)
 	run("init", "-q", "-b", "main")
 	write("clusters/prod/idms.yaml", idmsV1)
 	write("README.md", "not a manifest\n")

@@ -1,7 +1,6 @@
 package impact
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,16 +16,7 @@ import (
 func TestCompareWithCheckout(t *testing.T) {
 	dir := t.TempDir()
 	run := gittest.Runner(t, dir)
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := gittest.Writer(t, dir)
 	run("init", "-q", "-b", "main")
 	write("clusters/prod/idms.yaml", idmsV1)
 	run("add", ".")
