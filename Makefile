@@ -12,7 +12,7 @@ KUSTOMIZE_VERSION  := v5.8.2
 ACTIONLINT_VERSION := v1.7.12
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build install test tools test-integration bench fuzz lint vet fmt clean
+.PHONY: all build install test tools test-integration bench fuzz lint vet fmt clean docs
 
 all: build
 
@@ -36,8 +36,13 @@ $(TOOLS)/actionlint:
 $(TOOLS)/staticcheck:
 	GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
+# Packages that start goroutines (or whose API promises concurrent use)
+# also run under the race detector.
+RACE_PKGS := ./internal/manifest ./internal/gitrev ./lint
+
 test: tools vet lint
 	$(GO) test -count=1 $(PKG)
+	$(GO) test -race -count=1 $(RACE_PKGS)
 
 # Every integration driven by its real client (kustomize, pre-commit,
 # actionlint, action-validator); fails rather than skips when one is missing.
@@ -66,6 +71,10 @@ fuzz:
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+# docs/rules.md is generated from the rules; a test fails when it is stale.
+docs:
+	$(GO) run ./cmd/mirrorlint rules --config none --format markdown > docs/rules.md
 
 clean:
 	rm -rf $(BIN)

@@ -206,6 +206,39 @@ func TestKustomizeKRMFunction(t *testing.T) {
 	})
 }
 
+// `kustomize fn run` writes every resource back to its file, reformatted:
+// the README recommends --dry-run, which prints them instead. The test
+// keeps both halves of that advice true: with --dry-run the user's file is
+// untouched and the findings still fail the run; without it kustomize
+// rewrites the file.
+func TestKustomizeFnRunDryRun(t *testing.T) {
+	kustomize := lookTool(t, "kustomize", "go install sigs.k8s.io/kustomize/kustomize/v5@v5.8.2")
+	bin := mirrorlintBinary(t)
+	// Flow style and two spaces before a comment: kyaml writes both back
+	// differently.
+	styled := "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: release-mirrors}\nspec:\n  imageDigestMirrors:\n" +
+		"  - source: quay.io/openshift-release-dev/ocp-release\n    mirrors: [mirror.example.com/ocp/release]   # primary\n"
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"idms.yaml": styled})
+	args := []string{"fn", "run", ".", "--enable-exec", "--exec-path", bin, "--dry-run", "--", "failOn=warning"}
+	r := runIn(t, dir, nil, "", kustomize, args...)
+	if got, _ := os.ReadFile(filepath.Join(dir, "idms.yaml")); r.code != 0 || string(got) != styled {
+		t.Errorf("--dry-run: exit %d, file changed: %v\n%s", r.code, string(got) != styled, r.stderr)
+	}
+	writeFiles(t, dir, map[string]string{"bad.yaml": strings.Replace(badIDMS, "release-mirrors", "bad", 1)})
+	r = runIn(t, dir, nil, "", kustomize, args...)
+	if r.code == 0 || !strings.Contains(r.stderr, "bad.yaml:8:13: error source-format") {
+		t.Errorf("--dry-run with a bad file: exit %d\n%s", r.code, r.stderr)
+	}
+	if err := os.Remove(filepath.Join(dir, "bad.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	r = runIn(t, dir, nil, "", kustomize, "fn", "run", ".", "--enable-exec", "--exec-path", bin)
+	if got, _ := os.ReadFile(filepath.Join(dir, "idms.yaml")); r.code != 0 || string(got) == styled {
+		t.Skipf("this kustomize no longer rewrites files on fn run (exit %d): the README's --dry-run advice can be relaxed", r.code)
+	}
+}
+
 func TestKustomizeBuildPipedToLint(t *testing.T) {
 	kustomize := lookTool(t, "kustomize", "go install sigs.k8s.io/kustomize/kustomize/v5@v5.8.2")
 	bin := mirrorlintBinary(t)
@@ -323,6 +356,20 @@ func TestPreCommitHook(t *testing.T) {
 	if fixed.code != 0 {
 		t.Errorf("pre-commit on good manifests: exit %d, want 0\n%s%s", fixed.code, fixed.stdout, fixed.stderr)
 	}
+
+	// An untracked scratch file that contradicts good.yaml (another
+	// mirrorSourcePolicy for its source) is not part of the commit: it
+	// does not block it.
+	writeFiles(t, work, map[string]string{"clusters/scratch.yaml": strings.Replace(goodIDMS, "release-mirrors", "scratch", 1) + "    mirrorSourcePolicy: NeverContactSource\n"})
+	scratch := runIn(t, work, env, "", preCommit, "run", "--files", "clusters/good.yaml")
+	if scratch.code != 0 || strings.Contains(scratch.stdout, "scratch.yaml") {
+		t.Errorf("an untracked scratch file blocked the commit: exit %d\n%s%s", scratch.code, scratch.stdout, scratch.stderr)
+	}
+	git(t, work, "add", "clusters/scratch.yaml")
+	staged := runIn(t, work, env, "", preCommit, "run", "--files", "clusters/good.yaml", "clusters/scratch.yaml")
+	if staged.code != 1 || !strings.Contains(staged.stdout, "conflicting-source-policy") {
+		t.Errorf("committing the contradiction: exit %d, want 1\n%s%s", staged.code, staged.stdout, staged.stderr)
+	}
 }
 
 // --- GitHub Actions --------------------------------------------------------
@@ -334,6 +381,7 @@ func TestWorkflowActionlint(t *testing.T) {
 	// action.yml.
 	dir := t.TempDir()
 	copyFile(t, "github-workflow.yml", filepath.Join(dir, ".github", "workflows", "mirrorlint.yml"))
+	copyFile(t, "github-matrix-workflow.yml", filepath.Join(dir, ".github", "workflows", "mirrorlint-fleet.yml"))
 	copyFile(t, filepath.Join("..", "action.yml"), filepath.Join(dir, "action.yml"))
 	git(t, dir, "init", "-q")
 	r := runIn(t, dir, nil, "", actionlint, "-no-color")
@@ -358,60 +406,10 @@ func TestActionSchema(t *testing.T) {
 // would, with the inputs in the environment: actionlint and the schema check
 // read the script but never execute it.
 func TestActionRunStep(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash not found")
-	}
-	bin := mirrorlintBinary(t)
-	data, err := os.ReadFile(filepath.Join("..", "action.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var action struct {
-		Runs struct {
-			Steps []struct {
-				ID    string            `yaml:"id"`
-				Shell string            `yaml:"shell"`
-				Run   string            `yaml:"run"`
-				Env   map[string]string `yaml:"env"`
-			} `yaml:"steps"`
-		} `yaml:"runs"`
-	}
-	if err := yaml.Unmarshal(data, &action); err != nil {
-		t.Fatal(err)
-	}
-	script := ""
-	for _, s := range action.Runs.Steps {
-		if s.ID == "lint" {
-			script = s.Run
-		}
-		if s.Run != "" && s.Shell == "" {
-			t.Errorf("a run step without shell: %q", s.Run)
-		}
-	}
-	if script == "" {
-		t.Fatal("no step with id lint in action.yml")
-	}
-
-	runner := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(runner, "mirrorlint-bin"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyFile(t, bin, filepath.Join(runner, "mirrorlint-bin", "mirrorlint"))
-	if err := os.Chmod(filepath.Join(runner, "mirrorlint-bin", "mirrorlint"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	script, runner := actionLintStep(t)
 	work := t.TempDir()
 	writeFiles(t, work, map[string]string{"clusters/a/idms.yaml": badIDMS, "clusters/b/idms.yaml": strings.Replace(goodIDMS, "release-mirrors", "b", 1)})
-	env := []string{
-		"RUNNER_TEMP=" + runner,
-		"GITHUB_OUTPUT=" + filepath.Join(runner, "output"),
-		"GITHUB_STEP_SUMMARY=" + filepath.Join(runner, "summary.md"),
-		"MIRRORLINT_PATHS=clusters/a\nclusters/b",
-		"MIRRORLINT_CONFIG=", "MIRRORLINT_POLICY=", "MIRRORLINT_RELEASE_IMAGE=",
-		"MIRRORLINT_OPENSHIFT_VERSION=4.16",
-		"MIRRORLINT_FAIL_ON=error",
-		"MIRRORLINT_SARIF=out/mirrorlint.sarif",
-	}
+	env := actionEnv(runner, "MIRRORLINT_PATHS=clusters/a\nclusters/b")
 	if err := os.MkdirAll(filepath.Join(work, "out"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -433,6 +431,108 @@ func TestActionRunStep(t *testing.T) {
 	if sum, _ := os.ReadFile(filepath.Join(runner, "summary.md")); !strings.Contains(string(sum), "## mirrorlint") {
 		t.Errorf("job summary not written: %q", sum)
 	}
+}
+
+// The action's base input runs the drain check against the pull request's
+// base: a removed mirror becomes a drain-on-change annotation. In a shallow
+// checkout (actions/checkout's default) the base commit is missing: the
+// step says so, as an annotation naming fetch-depth: 0, and fails.
+func TestActionRunStepBase(t *testing.T) {
+	lookTool(t, "git", "apt-get install -y git")
+	script, runner := actionLintStep(t)
+	origin := t.TempDir()
+	writeFiles(t, origin, map[string]string{"clusters/prod/idms.yaml": strings.Replace(goodIDMS, "    - mirror.example.com/ocp/release\n",
+		"    - mirror.example.com/ocp/release\n    - mirror2.example.com/ocp/release\n", 1)})
+	git(t, origin, "init", "-q")
+	git(t, origin, "add", "-A")
+	git(t, origin, "commit", "-q", "-m", "two mirrors")
+	base := strings.TrimSpace(git(t, origin, "rev-parse", "HEAD"))
+	writeFiles(t, origin, map[string]string{"clusters/prod/idms.yaml": goodIDMS})
+	git(t, origin, "commit", "-q", "-am", "drop a mirror")
+
+	full := t.TempDir()
+	git(t, full, "clone", "-q", "file://"+origin, ".")
+	sarif := "MIRRORLINT_SARIF=" + filepath.Join(runner, "out", "base.sarif")
+	r := runIn(t, full, actionEnv(runner, "MIRRORLINT_PATHS=clusters", "MIRRORLINT_BASE="+base, sarif), "", "bash", "-e", "-c", script)
+	if r.code != 0 || !strings.Contains(r.stdout, "::warning file=clusters/prod/idms.yaml,line=10,") || !strings.Contains(r.stdout, "title=drain-on-change [cluster clusters/prod]::nodes drain") {
+		t.Errorf("full clone: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	shallow := t.TempDir()
+	git(t, shallow, "clone", "-q", "--depth=1", "file://"+origin, ".")
+	r = runIn(t, shallow, actionEnv(runner, "MIRRORLINT_PATHS=clusters", "MIRRORLINT_BASE="+base, sarif), "", "bash", "-e", "-c", script)
+	if r.code != 2 || !strings.Contains(r.stdout, "::error title=mirrorlint base::the base revision "+base+" is not in this shallow checkout") || !strings.Contains(r.stdout, "fetch-depth: 0") {
+		t.Errorf("shallow clone: exit %d, want 2 with an annotation naming fetch-depth: 0\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// actionEnv is the environment the runner gives the lint step: every
+// input, empty unless set in extra ("NAME=value").
+func actionEnv(runner string, extra ...string) []string {
+	env := []string{
+		"RUNNER_TEMP=" + runner,
+		"GITHUB_OUTPUT=" + filepath.Join(runner, "output"),
+		"GITHUB_STEP_SUMMARY=" + filepath.Join(runner, "summary.md"),
+		"MIRRORLINT_PATHS=.",
+		"MIRRORLINT_CONFIG=", "MIRRORLINT_POLICY=", "MIRRORLINT_RELEASE_IMAGE=",
+		"MIRRORLINT_OPENSHIFT_VERSION=4.16",
+		"MIRRORLINT_FAIL_ON=error",
+		"MIRRORLINT_SARIF=out/mirrorlint.sarif",
+		"MIRRORLINT_BASE=", "MIRRORLINT_SHARD=", "MIRRORLINT_CLUSTER=",
+	}
+	return append(env, extra...) // later entries win
+}
+
+// actionLintStep returns the action's lint step script and a runner
+// temporary directory holding the mirrorlint binary where the build step
+// puts it.
+func actionLintStep(t *testing.T) (script, runner string) {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not found")
+	}
+	bin := mirrorlintBinary(t)
+	data, err := os.ReadFile(filepath.Join("..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action struct {
+		Runs struct {
+			Steps []struct {
+				ID    string            `yaml:"id"`
+				Shell string            `yaml:"shell"`
+				Run   string            `yaml:"run"`
+				Env   map[string]string `yaml:"env"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	if err := yaml.Unmarshal(data, &action); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range action.Runs.Steps {
+		if s.ID == "lint" {
+			script = s.Run
+		}
+		if s.Run != "" && s.Shell == "" {
+			t.Errorf("a run step without shell: %q", s.Run)
+		}
+	}
+	if script == "" {
+		t.Fatal("no step with id lint in action.yml")
+	}
+
+	runner = t.TempDir()
+	if err := os.MkdirAll(filepath.Join(runner, "mirrorlint-bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, bin, filepath.Join(runner, "mirrorlint-bin", "mirrorlint"))
+	if err := os.Chmod(filepath.Join(runner, "mirrorlint-bin", "mirrorlint"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(runner, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return script, runner
 }
 
 func copyFile(t *testing.T, src, dst string) {

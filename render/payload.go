@@ -18,7 +18,7 @@ type payloadResult struct {
 	policyBlocked     []indexedScope // for policy.json
 	allowed           []string       // for policy.json
 	allowedIndex      []int          // index into allowedRegistries, -1 for the payload repo MCO adds
-	warnings          []Finding
+	warnings          []Warning
 }
 
 // applyPayloadRule reproduces how MCO keeps the release payload pullable:
@@ -51,7 +51,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 			var err error
 			hasMirror, err = payloadHasUnblockedMirror(payload, blocked, insecure, digest, v)
 			if err != nil {
-				return payloadResult{warnings: []Finding{{
+				return payloadResult{warnings: []Warning{{
 					Message: err.Error(),
 					Subject: imageSubject("blockedRegistries", i),
 				}}}
@@ -65,7 +65,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 			}
 			continue
 		}
-		res.warnings = append(res.warnings, Finding{
+		res.warnings = append(res.warnings, Warning{
 			Message: fmt.Sprintf("%q matches the payload repository, but will add it to the list of blocked registries as there are mirror rules configured for it", reg),
 			Subject: imageSubject("blockedRegistries", i),
 		})
@@ -77,7 +77,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 		res.allowedIndex = append(res.allowedIndex, -1)
 	}
 	if len(blockErr) > 0 {
-		res.warnings = append(res.warnings, Finding{
+		res.warnings = append(res.warnings, Warning{
 			Message: fmt.Sprintf("error adding %q to blocked registries, cannot block the repository being used by the payload", blockErr),
 			Subject: imageSubject("blockedRegistries", firstErr),
 		})

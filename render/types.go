@@ -1,7 +1,3 @@
-// Package render computes what the Machine Config Operator writes to every
-// node's /etc/containers/registries.conf (and the search-registries drop-in)
-// from the cluster's mirror objects and Image config, including the cases in
-// which MCO refuses to render at all.
 package render
 
 import (
@@ -40,7 +36,7 @@ type Output struct {
 	// rule): the node then keeps the template.
 	PolicyJSON []byte
 	// Warnings are what MCO logs while still rendering (payload rule).
-	Warnings []Finding
+	Warnings []Warning
 }
 
 // Subject points at the value a refusal or warning is about: the object
@@ -53,8 +49,8 @@ type Subject struct {
 	Path  string
 }
 
-// Finding is a message about a subject (a warning MCO logs).
-type Finding struct {
+// Warning is what MCO logs about a subject while it still renders.
+type Warning struct {
 	Message string
 	Subject Subject
 }

@@ -26,6 +26,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/.github/workflows"
 cp examples/github-workflow.yml "$tmp/.github/workflows/mirrorlint.yml"
+cp examples/github-matrix-workflow.yml "$tmp/.github/workflows/mirrorlint-fleet.yml"
 cp action.yml "$tmp/action.yml"
 (cd "$tmp" && git init -q && actionlint -no-color)  # actionlint looks for the repository root
 npx --yes @action-validator/cli@0.6.0 action.yml

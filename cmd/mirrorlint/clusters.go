@@ -46,7 +46,7 @@ Examples:
   mirrorlint clusters --format json gitops/`,
 		Flags: append(treeFlags(), &cli.StringFlag{
 			Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json",
-		}, &cli.BoolFlag{
+		}, shardFlag, &cli.BoolFlag{
 			Name: "build", Usage: "also build every kustomization and report the ones that fail",
 		}),
 		Action: runClusters,
@@ -77,6 +77,8 @@ func runClusters(c *cli.Context) error {
 	}
 	opts := projectOptions(c)
 	opts.Static = !c.Bool("build")
+	opts.Root = gitTopLevel()
+	opts.Files = gitFiles(c, opts.Root, false, nil)
 	p, err := project.Open(opts)
 	if err != nil {
 		return err

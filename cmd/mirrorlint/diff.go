@@ -16,6 +16,8 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
+	"github.com/mirrorlint/mirrorlint/internal/rules"
+	"github.com/mirrorlint/mirrorlint/internal/shard"
 )
 
 func diffCommand() *cli.Command {
@@ -34,29 +36,45 @@ repository the working directory is in, read with git ls-tree/cat-file: the work
 tree, index and HEAD are left alone. A path that does not exist on one side is an
 empty tree (added or deleted by the change).
 
+Each cluster of the tree is compared on its own and gets its own verdict. A cluster
+whose input does not load on either side (a kustomization that does not build, a
+remote resource, a helmCharts entry, a file that does not parse) is not compared and
+says so, where the problem is; the other clusters are still compared. Clusters with
+the same result are printed once, with their names.
+
 --format json prints one object:
-  {"drain": bool, "reboot": bool, "action": "none|reload|drain|reboot|refused",
-   "reasons": [{"file", "scope", "message", "drain"}],
+  {"drain": bool, "reboot": bool, "action": "none|reload|drain|reboot|refused|unreadable",
+   "reasons": [{"cluster", "file", "scope", "message", "drain"}],
    "files": {"/etc/containers/registries.conf": {"changed", "old", "new",
              "oldSource", "newSource", "diff"}, "/etc/containers/policy.json": {...}, ...},
-   "refused": [{"side": "old|new", "reason", "position": {"file", "line", ...}}]}
+   "refused": [{"side": "old|new", "cluster", "reason", "position": {"file", "line", ...}, "rev"}],
+   "unreadable": ["CLUSTER", ...],
+   "clusters": [{"name", "action", "drain", "reboot", "reasons", "refused",
+                 "problems": [{"side", "message", "position", "rev"}]}]}
+The top-level fields answer for every cluster compared (drain: any cluster drains);
+with several clusters, files are keyed "CLUSTER:PATH". Positions in the old tree of a
+--base comparison are paths from the repository's top level at "rev".
 
 --format sarif, github or junit prints findings instead, for CI: a drain-on-change
 warning per change that drains the nodes, on the value in the new tree that carries
-it, and a render-refused error per side MCO would refuse. The exit codes are the same.
+it (a removed value: on what removed it, naming where it was as path:line (at REV)),
+a render-refused error per side MCO would refuse, and an unreadable-manifest error
+per input that keeps a cluster from being compared. The exit codes are the same.
 
-Exit codes: 0 compared (drain or not); 1 MCO would refuse either side (the cluster
-keeps its current files), or --fail-on-drain and the nodes would drain; 2 usage error
-or unreadable input.
+Exit codes: 0 compared (drain or not); 1 MCO would refuse either side of a cluster
+(it keeps its current files), or --fail-on-drain and a cluster's nodes would drain;
+2 usage error, or a cluster not compared because its input does not load.
 
 Examples:
   mirrorlint diff old/manifests new/manifests
   mirrorlint diff --base origin/main --fail-on-drain clusters/prod
-  mirrorlint diff --base origin/main --format github clusters/prod   # PR annotations`,
+  mirrorlint diff --base origin/main --format github clusters/prod   # PR annotations
+  mirrorlint diff --base origin/main --shard 2/4 .                    # one job of a CI matrix`,
 		Flags: append(treeFlags(),
 			&cli.StringFlag{Name: "base", Usage: "compare PATHs with the same paths at git revision `REV`"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text, json, sarif, github or junit"},
 			&cli.BoolFlag{Name: "fail-on-drain", Usage: "exit 1 when the change makes the nodes drain"},
+			shardFlag,
 		),
 		Action: runDiff,
 	}
@@ -71,9 +89,11 @@ func runDiff(c *cli.Context) error {
 	if !slices.Contains(diffFormats, format) {
 		return fail(exitUsage, "diff --format %q: want one of %s", format, strings.Join(diffFormats, ", "))
 	}
+	top := gitTopLevel()
 	opts := projectOptions(c)
+	opts.Shard = shard.Shard{} // applied to the pairs: old-side names are not the new side's
 	oldOpts, newOpts := opts, opts
-	rename := func(s string) string { return s }
+	var iopts impact.Options
 	oldLabel := "OLD"
 	if rev := c.String("base"); rev != "" {
 		snap, err := gitrev.Checkout(rev, opts.Paths)
@@ -81,8 +101,7 @@ func runDiff(c *cli.Context) error {
 			return fail(exitUsage, "%v", err)
 		}
 		defer snap.Close()
-		oldOpts.Paths, rename, oldLabel = snap.Paths, snap.Name, rev
-		oldOpts.Root = snap.Dir // cluster names relative to each side's top level
+		oldOpts.Paths, oldLabel = snap.Paths, rev
 		for _, m := range snap.Missing {
 			// A path on neither side is a typo, not an empty tree: a
 			// check that compares nothing must not pass.
@@ -94,27 +113,42 @@ func runDiff(c *cli.Context) error {
 		if len(newOpts.Paths) == 0 {
 			newOpts.Paths = []string{"."}
 		}
+		// The new side is the working tree as git sees it; the old one
+		// holds only what was committed, and its clusters are those the
+		// config declared then.
+		newOpts.Files = gitFiles(c, top, false, nil)
+		cfg, err := project.LoadConfig(opts)
+		if err != nil {
+			return err
+		}
+		newOpts.Config = cfg
+		if oldOpts.Config, err = baseConfig(snap, cfg); err != nil {
+			return err
+		}
+		iopts = impact.Options{OldRoots: snap.Roots, NewRoots: newOpts.Paths,
+			Old: impact.Old{Rev: rev, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir}}
 	} else {
 		if c.NArg() != 2 {
 			return fail(exitUsage, "diff takes OLD and NEW, or --base REV [PATH...] (see mirrorlint diff --help)")
 		}
 		oldOpts.Paths, newOpts.Paths = opts.Paths[:1], opts.Paths[1:]
-		// Two trees: cluster names are relative to each tree, so that
-		// OLD/overlays/prod pairs with NEW/overlays/prod.
-		oldOpts.Root, newOpts.Root = "", ""
 		_, oldErr := os.Lstat(opts.Paths[0])
 		_, newErr := os.Lstat(opts.Paths[1])
 		if oldErr != nil && newErr != nil {
 			return fail(exitUsage, "neither %s nor %s exists", opts.Paths[0], opts.Paths[1])
 		}
+		iopts = impact.Options{OldRoots: oldOpts.Paths, NewRoots: newOpts.Paths, Old: impact.Dirs(opts.Paths[0], opts.Paths[1])}
+	}
+	if s := shardOf(c); !s.Whole() {
+		iopts.Keep = s.Has
 	}
 
-	oldP, err := openDiffSide(c, oldOpts, oldLabel, rename)
+	oldP, err := openDiffSide(c, oldOpts, oldLabel)
 	if err != nil {
 		return err
 	}
 	defer oldP.cleanup()
-	newP, err := openDiffSide(c, newOpts, "NEW", nil)
+	newP, err := openDiffSide(c, newOpts, "NEW")
 	if err != nil {
 		return err
 	}
@@ -123,39 +157,42 @@ func runDiff(c *cli.Context) error {
 	if len(oldP.Set.Files)+len(newP.Set.Files) == 0 {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: no YAML or JSON files found on either side\n")
 	}
-	iopts := impact.Options{OldRoots: oldP.roots, NewRoots: newP.roots, OldName: rename}
 	res := impact.Compare(oldP.Project, newP.Project, iopts)
 	if format == "text" || format == "json" {
 		err = writeDiff(c.App.Writer, format, res)
 	} else {
-		err = writeDiffReport(c.App.Writer, format, res.Findings())
+		err = writeDiffReport(c.App.Writer, format, res.Findings(), report.Options{Base: top})
 	}
 	if err != nil {
 		return fail(exitUsage, "%v", err)
 	}
+	if format != "text" {
+		// The text output shows these in each cluster's section.
+		writeDiffProblems(c.App.ErrWriter, res)
+	}
 	switch {
 	case len(res.Refused) > 0:
-		if format != "text" {
-			for _, r := range res.Refused {
-				fmt.Fprintf(c.App.ErrWriter, "%s: error: MCO would refuse to render the %s tree: %s\n", where(r.Position), r.Side, r.Reason)
-			}
-		}
 		return fail(exitFindings, "")
 	case res.Drain && c.Bool("fail-on-drain"):
 		return fail(exitFindings, "this change drains the nodes (--fail-on-drain)")
+	case len(res.Unreadable) == len(res.Clusters):
+		return fail(exitUsage, "cannot compare: an input does not load (see above)")
+	case len(res.Unreadable) > 0:
+		return fail(exitUsage, "%d of %d clusters not compared, an input of theirs does not load: %s; the others are compared",
+			len(res.Unreadable), len(res.Clusters), strings.Join(res.Unreadable, ", "))
 	}
 	return nil
 }
 
 type diffSide struct {
 	*project.Project
-	roots   []string
 	cleanup func()
 }
 
-// openDiffSide opens one tree; unreadable files stop the comparison (exit
-// 2), as they do for render, because half a tree gives a wrong verdict.
-func openDiffSide(c *cli.Context, opts project.Options, label string, rename func(string) string) (*diffSide, error) {
+// openDiffSide opens one tree. Input that does not load is no reason to
+// stop: the clusters it belongs to are not compared (Compare says so on
+// each), the others are. Warnings (input skipped on purpose) are printed.
+func openDiffSide(c *cli.Context, opts project.Options, label string) (*diffSide, error) {
 	p, missing, cleanup, err := impact.OpenSide(opts)
 	if err != nil {
 		return nil, err
@@ -163,33 +200,42 @@ func openDiffSide(c *cli.Context, opts project.Options, label string, rename fun
 	for _, m := range missing {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: %s does not exist: compared as an empty tree\n", m)
 	}
-	// Cluster problems count too: an overlay whose kustomization does not
-	// build has no objects, and would otherwise be compared as empty.
 	for _, pr := range p.Problems() {
-		if pr.Warning {
+		if pr.Warning && label == "NEW" {
 			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", pr.Pos, pr.Message)
 		}
 	}
-	if problems := manifest.Errors(p.Problems()); len(problems) > 0 {
-		for _, pr := range problems {
-			file := pr.Pos.String()
-			if rename != nil && pr.Pos.File != "" {
-				pos := pr.Pos
-				pos.File = rename(pos.File)
-				file = pos.String()
-			}
-			fmt.Fprintf(c.App.ErrWriter, "%s: error: %s\n", file, pr.Message)
+	return &diffSide{Project: p, cleanup: cleanup}, nil
+}
+
+// writeDiffProblems prints on stderr, for the formats made for machines,
+// what kept a cluster from being compared and what MCO would refuse.
+func writeDiffProblems(w io.Writer, res *impact.Result) {
+	for _, cr := range res.Clusters {
+		prefix := clusterPrefix(cr.Name)
+		for _, p := range cr.Problems {
+			fmt.Fprintf(w, "%s%s: error: the %s tree does not load: %s\n", prefix, oldAt(p.Position, p.Rev), p.Side, p.Message)
 		}
-		cleanup()
-		return nil, fail(exitUsage, "cannot compare: %d unreadable input(s) in %s (see above)", len(problems), label)
+		for _, r := range cr.Refused {
+			fmt.Fprintf(w, "%s%s: error: MCO would refuse to render the %s tree: %s\n", prefix, oldAt(r.Position, r.Rev), r.Side, r.Reason)
+		}
 	}
-	return &diffSide{Project: p, roots: opts.Paths, cleanup: cleanup}, nil
+}
+
+// oldAt shows a position, with the revision it is at for the old side of
+// a --base comparison.
+func oldAt(p manifest.Position, rev string) string {
+	s := where(p)
+	if rev != "" && p.File != "" {
+		s += " (at " + rev + ")"
+	}
+	return s
 }
 
 // writeDiffReport prints the comparison as findings in one of package
 // report's formats: drain-on-change warnings and render-refused errors,
 // documented by their rules.
-func writeDiffReport(w io.Writer, format string, fs []check.Finding) error {
+func writeDiffReport(w io.Writer, format string, fs []check.Finding, o report.Options) error {
 	rw, err := report.New(format)
 	if err != nil {
 		return err
@@ -197,7 +243,11 @@ func writeDiffReport(w io.Writer, format string, fs []check.Finding) error {
 	if fs == nil {
 		fs = []check.Finding{}
 	}
-	return rw.Write(w, &report.Report{Findings: fs, Rules: []*check.Rule{impact.DrainRule(nil), impact.RefusedRule}})
+	documented := []*check.Rule{impact.DrainRule(nil), impact.RefusedRule}
+	if r := rules.Registry().Get(impact.UnreadableRuleID); r != nil {
+		documented = append(documented, r)
+	}
+	return report.Configure(rw, o).Write(w, &report.Report{Findings: fs, Rules: documented})
 }
 
 func writeDiff(w io.Writer, format string, res *impact.Result) error {

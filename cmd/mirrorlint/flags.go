@@ -1,9 +1,14 @@
 package main
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/shard"
 )
 
 // Flags shared by the commands that load a tree.
@@ -33,6 +38,29 @@ var (
 	}
 )
 
+// shardFlag splits the clusters between the jobs of a CI matrix.
+var shardFlag = &cli.StringFlag{
+	Name:  "shard",
+	Usage: "only the clusters of shard `K/N` (1 ≤ K ≤ N): a stable part chosen by a hash of each cluster's name, so that N CI jobs together check every cluster once",
+}
+
+// checkShardFlag refuses a malformed --shard before anything is read.
+func checkShardFlag(c *cli.Context) error {
+	if !slices.Contains(c.Command.Flags, cli.Flag(shardFlag)) {
+		return nil
+	}
+	if _, err := shard.Parse(c.String(shardFlag.Name)); err != nil {
+		return &project.UsageError{Err: err}
+	}
+	return nil
+}
+
+// shardOf is the --shard value, checked by checkShardFlag.
+func shardOf(c *cli.Context) shard.Shard {
+	s, _ := shard.Parse(c.String(shardFlag.Name))
+	return s
+}
+
 func treeFlags() []cli.Flag {
 	return []cli.Flag{releaseImageFlag, versionFlag, configFlag, clusterFlag, maxFileSizeFlag}
 }
@@ -45,7 +73,57 @@ func projectOptions(c *cli.Context) project.Options {
 		OpenShiftVersion: c.String(versionFlag.Name),
 		MaxFileSize:      c.Int64(maxFileSizeFlag.Name),
 		Cluster:          c.String(clusterFlag.Name),
+		Shard:            shardOf(c),
 		Stdin:            c.App.Reader,
-		Root:             gitTopLevel(),
 	}
+}
+
+// stdinAlone refuses "-" (a stream on standard input) next to other paths:
+// a run reads either a stream or trees, and silently dropping one of them
+// would pass a check that looked at nothing.
+func stdinAlone(c *cli.Context) error {
+	paths := c.Args().Slice()
+	if c.Command.Name == "resolve" && len(paths) > 0 {
+		paths = paths[1:] // IMAGE [PATH...]
+	}
+	if len(paths) > 1 && slices.Contains(paths, "-") {
+		return &project.UsageError{Err: fmt.Errorf(`"-" (standard input) cannot be combined with other paths (%s): lint the stream and the trees in separate runs`,
+			strings.Join(slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" }), " "))}
+	}
+	return nil
+}
+
+// checkReleaseImageFlag refuses a --release-image (or
+// $MIRRORLINT_RELEASE_IMAGE) that cannot be an image reference at all: a
+// space, a quote or a scheme is a mistake on the command line, not a value a
+// cluster's ClusterVersion could hold. A reference-shaped value that MCO's
+// parser still rejects (upper case in the repository, a truncated digest)
+// is left to the rules, which report MCO's refusal as the cluster would
+// meet it.
+func checkReleaseImageFlag(c *cli.Context) error {
+	if !slices.Contains(c.Command.Flags, cli.Flag(releaseImageFlag)) {
+		return nil
+	}
+	if ref := c.String(releaseImageFlag.Name); ref != "" && !referenceShaped(ref) {
+		return &project.UsageError{Err: fmt.Errorf("--release-image %q is not an image reference (want e.g. quay.io/openshift-release-dev/ocp-release@sha256:<64 hex digits>)", ref)}
+	}
+	return nil
+}
+
+// referenceShaped reports whether s holds only characters an image
+// reference can (letters of either case, digits, ".", "_", "-", ":", "/",
+// "@", "+" for a digest algorithm) and no scheme.
+func referenceShaped(s string) bool {
+	if strings.Contains(s, "://") {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case strings.ContainsRune("._-:/@+", r):
+		default:
+			return false
+		}
+	}
+	return true
 }

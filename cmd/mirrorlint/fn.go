@@ -5,8 +5,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/krm"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 )
 
 func fnCommand() *cli.Command {
@@ -39,7 +39,7 @@ kustomize skips the function silently and exits 0.
 Exit codes: 0 nothing at or above failOn; 1 findings at or above failOn (the
 runner fails the build); 2 bad input or functionConfig.`,
 		Action: func(c *cli.Context) error {
-			p := &krm.Processor{Checks: checks.FromConfig, Stderr: c.App.ErrWriter}
+			p := &krm.Processor{Checks: pipeline.ChecksFromConfig, Stderr: c.App.ErrWriter}
 			err := p.Run(c.App.Reader, c.App.Writer)
 			var fe *krm.FindingsError
 			switch {

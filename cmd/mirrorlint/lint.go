@@ -3,16 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/checks"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 )
@@ -44,7 +42,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT[=FILE]`, repeatable: " + strings.Join(report.Formats(), ", ") + " (default text on stdout)"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `SEVERITY`: error, warning, info (default error, or failOn in the config)"},
 			&cli.StringFlag{Name: "render", Usage: "also write the rendered registries.conf to `FILE` (an artifact for reviewers); with several clusters FILE is a directory and each cluster gets FILE/<cluster>/registries.conf"},
-			contextFlag, summaryFlag,
+			contextFlag, summaryFlag, shardFlag,
 			&cli.StringFlag{Name: "base", Usage: "also compare with the same paths at git revision `REV` and warn (drain-on-change) when the change makes the nodes drain or reboot"},
 		), policyFlags()...),
 		Action: runLint,
@@ -52,10 +50,6 @@ Examples:
 }
 
 func runLint(c *cli.Context) error {
-	scope, err := newLintScope(c)
-	if err != nil {
-		return err
-	}
 	// Flags are checked before anything is read: a usage error should not
 	// come after a page of loading messages.
 	outputs, err := parseFormats(c.StringSlice("format"))
@@ -67,57 +61,68 @@ func runLint(c *cli.Context) error {
 			return err
 		}
 	}
-	opts := scope.options(projectOptions(c))
-	reg, pe, err := scope.narrow(c, &opts)
+	top := gitTopLevel()
+	req, err := lintRequest(c, top)
 	if err != nil {
 		return err
 	}
-	p, err := project.Open(opts)
+	threshold, err := failOn(c.String("fail-on"), req.Config)
 	if err != nil {
 		return err
 	}
-	warnIfEmpty(c, p)
-	if scope.only != nil {
-		// Given files (pre-commit): lint the clusters that read them.
-		p.Narrow(scope.only)
-	}
-	threshold, err := failOn(c.String("fail-on"), p.Config)
+	popts, err := policyOptions(c, req.Config)
 	if err != nil {
 		return err
 	}
-	if reg == nil {
-		popts, err := policyOptions(c, p.Config)
+	checks, err := loadChecks(popts)
+	if err != nil {
+		return err
+	}
+	if rev := c.String("base"); rev != "" {
+		snap, err := baseSnapshot(rev, req)
 		if err != nil {
 			return err
 		}
-		if reg, pe, err = loadChecks(popts); err != nil {
+		defer snap.Close()
+		cfg, err := baseConfig(snap, req.Config)
+		if err != nil {
 			return err
 		}
+		req.Base = &pipeline.Base{Rev: rev, Paths: snap.Paths, Roots: snap.Roots, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir, Config: cfg}
 	}
-	closeBase, err := addDrainRule(c, reg, p, opts)
+	res, err := pipeline.Run(c.Context, checks, req)
 	if err != nil {
-		return err
+		return lintError(err)
 	}
-	defer closeBase()
-	res, err := checks.Run(p.Clusters, p.Config, checks.RunOptions{
-		Rules: reg, Policies: pe, Relocate: scope.relocator(p), AllReadersLinted: p.AllReadersLinted,
-	})
-	if err != nil {
-		return fail(exitUsage, "%v", err)
+	warnNothingRead(c.App.ErrWriter, res.Project, c.Args().Slice())
+	for _, n := range res.Notices {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s\n", n)
 	}
-	rep := &report.Report{Rules: reg.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}}
-	for i, cl := range p.Clusters {
-		if ctx := res.Contexts[i]; ctx.Rendered != nil {
+	rep := &report.Report{Rules: res.Rules.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}, Unreadable: map[string]string{}}
+	for i, cl := range res.Project.Clusters {
+		switch ctx := res.Contexts[i]; {
+		case len(manifest.Errors(cl.Problems)) > 0:
+			// Rendered from what did load: not what the nodes would get.
+			rep.Unreadable[cl.Name] = manifest.Errors(cl.Problems)[0].String()
+		case ctx.Rendered != nil:
 			rep.Rendered[cl.Name] = ctx.Rendered.RegistriesConf
-		} else if ctx.Refusal != nil {
+		case ctx.Refusal != nil:
 			rep.Refused[cl.Name] = ctx.Refusal.Error()
 		}
 	}
-	rep.Findings = scope.apply(p, res.Findings)
-	repOpts := scope.reportOptions(p)
+	// Files are named the way people read them: relative to the working
+	// directory (report.DisplayPaths); SARIF, annotations and the job
+	// summary relative to the repository, which GitHub resolves them
+	// against.
+	rep.Findings = report.DisplayPaths(res.Findings, top)
+	repOpts := report.Options{Base: top, Files: res.Files}
 
 	if path := c.String("render"); path != "" {
-		if err := writeRenderArtifact(path, rep); err != nil {
+		notes, err := report.WriteRendered(path, rep)
+		for _, n := range notes {
+			fmt.Fprintf(c.App.ErrWriter, "mirrorlint: --render: %s\n", n)
+		}
+		if err != nil {
 			return fail(exitUsage, "--render: %v", err)
 		}
 	}
@@ -127,7 +132,7 @@ func runLint(c *cli.Context) error {
 			return fail(exitUsage, "%v", err)
 		}
 	}
-	scope.writeSummary(c, rep, repOpts)
+	writeSummary(c, rep, repOpts)
 	if check.Fails(rep.Findings, threshold) {
 		return fail(exitFindings, "")
 	}
@@ -189,27 +194,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// writeRenderArtifact writes the rendered registries.conf for reviewers:
-// to path itself for a single cluster, to path/<cluster>/registries.conf
-// when the tree holds several. A refused cluster gets no file (its refusal
-// is among the findings).
-func writeRenderArtifact(path string, rep *report.Report) error {
-	if len(rep.Rendered)+len(rep.Refused) <= 1 {
-		for _, b := range rep.Rendered {
-			return writeFileAtomic(path, b)
-		}
-		return nil
-	}
-	for _, name := range slices.Sorted(maps.Keys(rep.Rendered)) {
-		dir := filepath.Join(path, filepath.FromSlash(name))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		if err := writeFileAtomic(filepath.Join(dir, registriesConfFile), rep.Rendered[name]); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -1,16 +1,18 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
+	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/origin"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 )
@@ -29,157 +31,123 @@ var (
 	}
 )
 
-// lintScope is what --context changes: which tree is loaded and which
-// findings are kept. Report paths do not depend on it: people see paths
-// relative to the working directory, code scanning relative to the
-// repository.
-type lintScope struct {
-	dir string // the context directory; "" for none
-	// only holds the cleaned absolute paths of the PATH arguments whose
-	// findings are kept; nil keeps everything.
-	only []string
-	// load replaces the PATH arguments when the context tree is loaded.
-	load []string
-	// gitTop caches the git top level ("" outside a repository): the
-	// context default and the report base both need it.
-	gitTop *string
-}
-
-// top returns the git top level of the working directory, asking git once.
-func (s *lintScope) top() string {
-	if s.gitTop == nil {
-		t := gitTopLevel()
-		s.gitTop = &t
+// lintRequest turns the command line into a run: the config file, the
+// flags, and the context directory, which defaults to the git top level
+// when every path is a file (the way pre-commit calls a hook).
+func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
+	po := projectOptions(c)
+	cfg, err := project.LoadConfig(po)
+	if err != nil {
+		return pipeline.Request{}, err
 	}
-	return *s.gitTop
-}
-
-func newLintScope(c *cli.Context) (*lintScope, error) {
-	args := c.Args().Slice()
-	dir := c.String(contextFlag.Name)
-	base := &lintScope{}
-	switch {
+	req := pipeline.Request{
+		Paths:            po.Paths,
+		Stdin:            po.Stdin,
+		Config:           cfg,
+		ReleaseImage:     po.ReleaseImage,
+		OpenShiftVersion: po.OpenShiftVersion,
+		MaxFileSize:      po.MaxFileSize,
+		Cluster:          po.Cluster,
+		Shard:            po.Shard,
+		Root:             top,
+	}
+	switch dir := c.String(contextFlag.Name); {
 	case dir == "none":
-		return base, nil
-	case dir == "" && allFiles(args):
-		dir = base.top()
+	case dir != "":
+		req.Context = dir
+	case allFiles(po.Paths) && top != "":
+		req.Context = relativeToWorkingDir(top)
 	}
-	if dir == "" {
-		return base, nil
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, &project.UsageError{Err: fmt.Errorf("--context %s: not a directory", dir)}
-	}
-	s := &lintScope{dir: dir, gitTop: base.gitTop}
-	if len(args) == 1 && args[0] == "-" {
-		// A stream: the context only resolves origin annotations.
-		return s, nil
-	}
-	absDir := manifest.RealPath(dir)
-	for _, a := range args {
-		if a == "-" {
-			return nil, &project.UsageError{Err: fmt.Errorf("--context: \"-\" cannot be mixed with paths")}
-		}
-		p := manifest.RealPath(a)
-		if !inside(absDir, p) {
-			return nil, &project.UsageError{Err: fmt.Errorf("%s is outside the context directory %s (see --context)", a, dir)}
-		}
-		s.only = append(s.only, p)
-	}
-	// Load the context as the working directory sees it, so findings name
-	// files the way the user would type them.
-	load := dir
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(manifest.RealPath(wd), absDir); err == nil {
-			load = rel
-		}
-	}
-	s.load = []string{load}
-	return s, nil
+	// A commit check (files given, the repository as context) reads what
+	// is committed plus the files given; a tree honours .gitignore.
+	req.Files = gitFiles(c, top, req.Context != "" && allFiles(po.Paths), po.Paths)
+	return req, nil
 }
 
-func (s *lintScope) options(o project.Options) project.Options {
-	if s.load != nil {
-		o.Paths = s.load
+// gitFiles asks git which files make up the tree when the working
+// directory is in a repository: the tracked files, plus the untracked ones
+// .gitignore does not exclude, or with commit only the tracked files plus
+// given (the files a pre-commit hook is called with), so that an untracked
+// scratch file cannot block a commit that does not contain it. Outside a
+// repository it returns nil: everything under the paths is read.
+func gitFiles(c *cli.Context, top string, commit bool, given []string) *manifest.FileSet {
+	if top == "" {
+		return nil
 	}
-	return o
-}
-
-// relocator moves a cluster's findings to where their values are written:
-// the kustomize patch that set a value, or the origin file of an object read
-// from a stream. The engine calls it before matching suppressions.
-func (s *lintScope) relocator(p *project.Project) func(*check.Cluster, []check.Finding) []check.Finding {
-	roots := []string{"."}
-	if s.dir != "" {
-		roots = []string{s.dir, "."}
+	files, err := gitrev.Files(top, !commit)
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: cannot list the repository's files (%v): reading every file under the paths\n", err)
+		return nil
 	}
-	remap := &origin.Remapper{Roots: roots, Discover: true}
-	objs := projectObjects(p)
-	return func(cl *check.Cluster, fs []check.Finding) []check.Finding {
-		p.Relocate(cl, fs)
-		return remap.Remap(objs, fs)
-	}
-}
-
-// apply drops findings outside the PATH arguments, then names every file
-// the way people read it (report.DisplayPaths): files pulled in by the
-// context or by a kustomize base otherwise come out absolute or relative to
-// wherever they were loaded from. A cross-object finding is kept when any
-// of its places is in the PATH arguments: the file being committed took
-// part in it. Filtering compares real absolute paths, so it comes first.
-func (s *lintScope) apply(p *project.Project, fs []check.Finding) []check.Finding {
-	return report.DisplayPaths(s.filter(fs))
-}
-
-func (s *lintScope) filter(fs []check.Finding) []check.Finding {
-	if s.only == nil {
-		return fs
-	}
-	var out []check.Finding
-	for _, f := range fs {
-		keep := f.File == "" || s.covers(f.File)
-		for _, r := range f.Related {
-			keep = keep || s.covers(r.File)
-		}
-		if keep {
-			out = append(out, f)
+	set := manifest.NewFileSet(manifest.RealPath(top), files)
+	if commit {
+		for _, g := range given {
+			set.Add(manifest.RealPath(g))
 		}
 	}
-	return out
+	return set
 }
 
-func (s *lintScope) covers(file string) bool {
-	if file == "" || file == "-" {
-		return false
+// relativeToWorkingDir names dir as the working directory sees it, so that
+// files loaded from it are named the way the user would type them.
+func relativeToWorkingDir(dir string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return dir
 	}
-	p := manifest.RealPath(file)
-	for _, o := range s.only {
-		if inside(o, p) {
-			return true
-		}
+	if rel, err := filepath.Rel(manifest.RealPath(wd), manifest.RealPath(dir)); err == nil {
+		return rel
 	}
-	return false
+	return dir
 }
 
-// reportOptions makes SARIF, annotation and job-summary paths relative to
-// the repository (the git top level of the working directory), which is
-// what GitHub resolves them against, whether or not --context was given
-// and wherever below the top level mirrorlint runs. Outside a repository
-// they are relative to the working directory.
-func (s *lintScope) reportOptions(p *project.Project) report.Options {
-	o := report.Options{Base: s.top()}
-	for _, f := range p.Set.Files {
-		if f != "-" && (s.only == nil || s.covers(f)) {
-			o.Files = append(o.Files, f)
-		}
+// baseSnapshot extracts the repository at rev for --base: the same paths
+// the run loads (the context tree when there is one, so that both sides
+// hold the same clusters).
+func baseSnapshot(rev string, req pipeline.Request) (*gitrev.Snapshot, error) {
+	paths := req.Paths
+	if req.Context != "" && !(len(paths) == 1 && paths[0] == "-") {
+		paths = []string{req.Context}
 	}
-	return o
+	snap, err := gitrev.Checkout(rev, paths)
+	if err != nil {
+		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", rev, err)}
+	}
+	return snap, nil
+}
+
+// baseConfig is the config file as it was at the snapshot's revision (or
+// the current one, read from its place in the snapshot), so that declared
+// clusters are read from the base tree.
+func baseConfig(snap *gitrev.Snapshot, cfg *config.Config) (*config.Config, error) {
+	if cfg == nil || cfg.Path == "" {
+		return cfg, nil
+	}
+	at, ok := snap.InCopy(cfg.Path)
+	if !ok {
+		return cfg, nil // a config outside the repository reads the same either way
+	}
+	old, err := impact.ConfigAt(cfg, at)
+	if err != nil {
+		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", snap.Rev, err)}
+	}
+	return old, nil
+}
+
+// lintError maps a run error to an exit: the caller's mistakes are usage
+// errors, anything else an internal one (both exit 2).
+func lintError(err error) error {
+	var ue *project.UsageError
+	if errors.As(err, &ue) {
+		return err
+	}
+	return fail(exitUsage, "%v", err)
 }
 
 // writeSummary appends the job summary when asked or under GitHub Actions.
 // A summary that cannot be written is a warning: the findings and the exit
 // code matter more.
-func (s *lintScope) writeSummary(c *cli.Context, rep *report.Report, o report.Options) {
+func writeSummary(c *cli.Context, rep *report.Report, o report.Options) {
 	path := report.SummaryPath(c.String(summaryFlag.Name), os.Getenv)
 	if path == "" {
 		return
@@ -187,28 +155,6 @@ func (s *lintScope) writeSummary(c *cli.Context, rep *report.Report, o report.Op
 	if err := report.AppendSummary(path, rep, o); err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: job summary: %v\n", err)
 	}
-}
-
-// projectObjects lists every loaded object, including those only the
-// clusters hold (built in-process from kustomizations).
-func projectObjects(p *project.Project) []*manifest.Object {
-	seen := map[*manifest.Object]bool{}
-	var out []*manifest.Object
-	add := func(objs []*manifest.Object) {
-		for _, o := range objs {
-			if !seen[o] {
-				seen[o] = true
-				out = append(out, o)
-			}
-		}
-	}
-	if p.Set != nil {
-		add(p.Set.Objects)
-	}
-	for _, cl := range p.Clusters {
-		add(cl.Objects)
-	}
-	return out
 }
 
 // allFiles reports whether args name only existing regular files: the
@@ -232,9 +178,4 @@ func gitTopLevel() string {
 		return ""
 	}
 	return top
-}
-
-func inside(dir, p string) bool {
-	_, in := manifest.Within(dir, p)
-	return in
 }

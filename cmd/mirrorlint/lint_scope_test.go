@@ -24,7 +24,11 @@ func kustomizeRepo(t *testing.T) string {
 		"overlays/dev/icsp-legacy.yaml": "apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata:\n  name: legacy-tools\nspec:\n  repositoryDigestMirrors:\n" +
 			"  - source: registry.example.com/tools\n    mirrors: [mirror.dev.example/tools]\n",
 	})
-	gittest.Runner(t, repo)("init", "-q")
+	git := gittest.Runner(t, repo)
+	git("init", "-q")
+	// Staged, as the files of a commit in the making are when pre-commit
+	// runs: a commit check reads the files git holds.
+	git("add", ".")
 	// git reports its top level free of symlinks (macOS /var → /private/var).
 	real, err := filepath.EvalSymlinks(repo)
 	if err != nil {
@@ -60,8 +64,8 @@ func (j jsonFindings) files() []string {
 
 // Run from a subdirectory of the repository, SARIF and annotations name
 // files relative to the repository root (what GitHub resolves them
-// against), while people see them relative to the working directory when
-// below it and absolute otherwise.
+// against), while people see them by the shortest relative path from the
+// working directory.
 func TestLintPathsFromRepositorySubdirectory(t *testing.T) {
 	repo := kustomizeRepo(t)
 	out := t.TempDir()
@@ -110,7 +114,7 @@ func TestLintPathsFromRepositorySubdirectory(t *testing.T) {
 
 	var j jsonFindings
 	mustJSON(t, js, &j)
-	want := []string{filepath.Join(repo, "base", "idms-release.yaml"), filepath.Join("dev", "icsp-legacy.yaml")}
+	want := []string{filepath.Join("..", "base", "idms-release.yaml"), filepath.Join("dev", "icsp-legacy.yaml")}
 	sort.Strings(want)
 	if got := j.files(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("json files = %q, want %q", got, want)
@@ -139,5 +143,22 @@ func TestLintContextPathsAsTyped(t *testing.T) {
 	r = mlRun(t, "", "lint", "--config", "none", filepath.Join("base", "idms-release.yaml"))
 	if strings.Contains(r.stdout, "icsp-deprecated") || !strings.Contains(r.stdout, "base/idms-release.yaml:") {
 		t.Errorf("context filtering changed:\n%s", r.stdout)
+	}
+}
+
+// pre-commit from three levels below the top: the context is the top
+// level, and the file given as sub/a.yaml is reported as sub/a.yaml, not as
+// ../../../x/y/z/sub/a.yaml (up to the root and back down); a finding in a
+// file elsewhere in the repository is named relative to the working
+// directory as well.
+func TestLintDeepSubdirectoryNamesFilesAsTyped(t *testing.T) {
+	bad := "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: a\nspec:\n  imageDigestMirrors:\n" +
+		"  - source: quay.io/Acme/app\n    mirrors: [mirror.example.com/acme/app]\n"
+	repo := writeTree(t, map[string]string{"x/y/z/sub/a.yaml": bad, "x/y/z/sub/b.yaml": strings.ReplaceAll(bad, "name: a", "name: b")})
+	gittest.Runner(t, repo)("init", "-q")
+	t.Chdir(filepath.Join(repo, "x", "y", "z"))
+	r := mlRun(t, "", "lint", "--config", "none", filepath.Join("sub", "a.yaml"))
+	if r.code != exitFindings || !strings.HasPrefix(r.stdout, "sub/a.yaml:7:13: error repository-lowercase") || strings.Contains(r.stdout, "../") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -273,7 +273,7 @@ func TestLintBaseBrokenAtRevisionWarns(t *testing.T) {
 	}
 	t.Chdir(repo)
 	r := mlRun(t, "", "lint", "--config", "none", "--base", "HEAD", ".")
-	if !strings.Contains(r.stderr, "--base HEAD") || !strings.Contains(r.stderr, "HEAD:idms.yaml:") || !strings.Contains(r.stderr, "drain-on-change is not checked") {
+	if !strings.Contains(r.stderr, "--base HEAD") || !strings.Contains(r.stderr, "idms.yaml:2 (at HEAD)") || !strings.Contains(r.stderr, "drain-on-change is not checked") {
 		t.Fatalf("no warning about the unreadable base (exit %d):\n%s", r.code, r.stderr)
 	}
 }

@@ -29,9 +29,18 @@ const (
 var version = "dev"
 
 func init() {
-	if bi, ok := debug.ReadBuildInfo(); ok && version == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		version = bi.Main.Version
+	bi, _ := debug.ReadBuildInfo()
+	version = moduleVersion(version, bi)
+}
+
+// moduleVersion is the version --version reports: the one set with
+// -ldflags, else the module version `go install …@vX` records in the
+// binary, else "dev" (a build from a checkout records "(devel)").
+func moduleVersion(ldflags string, bi *debug.BuildInfo) string {
+	if ldflags != "dev" || bi == nil || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
+		return ldflags
 	}
+	return bi.Main.Version
 }
 
 func main() {
@@ -58,6 +67,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // to treat it as a help topic and exit 0.
 func checkCommand(app *cli.App, args []string) error {
 	if len(args) < 2 {
+		// Setup names the program in the help text (urfave/cli only does
+		// it when Run starts).
+		app.Setup()
 		_ = cli.ShowAppHelp(cli.NewContext(app, nil, nil))
 		return fail(exitUsage, "no command given")
 	}
@@ -97,6 +109,22 @@ func usageError(c *cli.Context, err error, _ bool) error {
 		msg += fmt.Sprintf("; see `mirrorlint %s --help`", c.Command.Name)
 	}
 	return &project.UsageError{Err: errors.New(msg)}
+}
+
+// checkArgs refuses, before anything is read, what a command line cannot
+// mean: a flag after the paths, standard input mixed with paths, a
+// release image that is no image reference at all.
+func checkArgs(c *cli.Context) error {
+	if err := flagsFirst(c); err != nil {
+		return err
+	}
+	if err := stdinAlone(c); err != nil {
+		return err
+	}
+	if err := checkShardFlag(c); err != nil {
+		return err
+	}
+	return checkReleaseImageFlag(c)
 }
 
 // flagsFirst refuses a flag written after the paths: urfave/cli stops
@@ -175,7 +203,7 @@ unreadable input or internal error.`,
 			c.OnUsageError = app.OnUsageError
 		}
 		if c.Before == nil {
-			c.Before = flagsFirst
+			c.Before = checkArgs
 		}
 	}
 	return app

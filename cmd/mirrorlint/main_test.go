@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -126,5 +127,28 @@ items:
 	code := run([]string{"mirrorlint"}, r, &out, &errb)
 	if code != exitFindings || !strings.Contains(errb.String(), "repository-lowercase") || !strings.Contains(out.String(), "kind: ResourceList") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out.String(), errb.String())
+	}
+}
+
+func TestModuleVersion(t *testing.T) {
+	installed := &debug.BuildInfo{Main: debug.Module{Path: "github.com/mirrorlint/mirrorlint", Version: "v1.2.3"}}
+	checkout := &debug.BuildInfo{Main: debug.Module{Path: "github.com/mirrorlint/mirrorlint", Version: "(devel)"}}
+	for _, tc := range []struct {
+		ldflags string
+		bi      *debug.BuildInfo
+		want    string
+	}{
+		{"dev", installed, "v1.2.3"}, // go install …@v1.2.3
+		{"dev", checkout, "dev"},     // go build in a clone
+		{"dev", nil, "dev"},
+		{"v9.9.9", installed, "v9.9.9"}, // -ldflags -X main.version wins
+	} {
+		if got := moduleVersion(tc.ldflags, tc.bi); got != tc.want {
+			t.Errorf("moduleVersion(%q, %v) = %q, want %q", tc.ldflags, tc.bi != nil, got, tc.want)
+		}
+	}
+	r := mlRun(t, "", "--version")
+	if r.code != 0 || !strings.Contains(r.stdout, "mirrorlint version "+version) {
+		t.Errorf("--version: exit %d, %q", r.code, r.stdout)
 	}
 }

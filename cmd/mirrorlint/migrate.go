@@ -34,7 +34,16 @@ Where the IDMSs go:
   -o DIR         DIR/FILE.idms.yaml instead
   --in-place     each ICSP document is replaced inside its own file; the other
                  documents are kept byte for byte
-Delete or replace the ICSP files yourself after the default or -o mode.
+Delete or replace the ICSP files yourself after the default or -o mode. In a kustomize
+tree use --in-place: the kustomizations already list the files it rewrites, whereas
+a new FILE.idms.yaml is applied by nothing until a kustomization lists it.
+
+Tags and digests in sources and mirrors (old oc adm catalog mirror output pinned
+every source to a digest), which the ImageDigestMirrorSet schema refuses, are
+removed, and the entries that then name the same source are merged (mirrors in the
+order MCO renders them); a note on stderr says so. An ICSP whose IDMS the API server
+would still refuse (an upper-case repository, a scheme...) stops the migration at
+its file:line:col, and nothing is written.
 
 Existing files are not overwritten without --force. Files are written atomically.
 --diff prints what would change as a unified diff and writes nothing.
@@ -106,6 +115,11 @@ func runMigrate(c *cli.Context) error {
 		fmt.Fprintln(c.App.ErrWriter, "mirrorlint: no ImageContentSourcePolicy found")
 		return nil
 	}
+	for _, ch := range changes {
+		for _, n := range ch.Notes {
+			fmt.Fprintf(c.App.ErrWriter, "mirrorlint: note: %s: %s\n", ch.From, n)
+		}
+	}
 	if c.Bool("diff") {
 		for _, ch := range changes {
 			if _, err := io.WriteString(c.App.Writer, ch.Diff()); err != nil {
@@ -139,7 +153,7 @@ func warnUnlisted(c *cli.Context, path string) {
 		return
 	}
 	if data, err := os.ReadFile(k); err == nil && !strings.Contains(string(data), filepath.Base(path)) {
-		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s does not list %s: add it to resources and remove the ImageContentSourcePolicy file there, or run migrate --in-place\n", k, filepath.Base(path))
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s does not list %s, so kustomize applies the old ImageContentSourcePolicy and not the new file: in a kustomize tree run migrate --in-place instead (it converts the ICSP where the kustomization already lists it), or add the file to resources and remove the ICSP file\n", k, filepath.Base(path))
 	}
 }
 

@@ -4,8 +4,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -24,6 +24,10 @@ var (
 		Name:  "allow-net",
 		Usage: "let policies use the network builtins (http.send, net.lookup_ip_addr); off by default so a lint run is hermetic",
 	}
+	strictFlag = &cli.BoolFlag{
+		Name:  "strict",
+		Usage: "a policy builtin that fails (to_number(\"abc\"), a bad regex) is an error with its file:line:col, not a quietly undefined rule (also strict: in the config)",
+	}
 	policyTimeoutFlag = &cli.DurationFlag{
 		Name:  "policy-timeout",
 		Usage: "stop a policy evaluation that runs longer than `DURATION` (per cluster, e.g. 30s)",
@@ -32,7 +36,7 @@ var (
 )
 
 func policyFlags() []cli.Flag {
-	return []cli.Flag{policyFlag, dataFlag, allowNetFlag, policyTimeoutFlag}
+	return []cli.Flag{policyFlag, dataFlag, allowNetFlag, policyTimeoutFlag, strictFlag}
 }
 
 // policyOptions merges the flags over the config file; flags add to the
@@ -43,6 +47,7 @@ func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
 		return o, &project.UsageError{Err: err}
 	}
 	o.AllowNet = o.AllowNet || c.Bool(allowNetFlag.Name)
+	o.Strict = o.Strict || c.Bool(strictFlag.Name)
 	if cfg == nil || cfg.PolicyTimeout == "" || c.IsSet(policyTimeoutFlag.Name) {
 		o.Timeout = c.Duration(policyTimeoutFlag.Name)
 	}
@@ -54,12 +59,12 @@ func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
 // loadChecks compiles the built-in library and the user's policies once
 // and returns every rule a run can report: the built-in Go rules and the
 // policies' rules. A policy that does not compile is a usage error (exit 2).
-func loadChecks(o policy.Options) (*check.Registry, *policy.Engine, error) {
-	reg, pe, err := checks.Load(o)
+func loadChecks(o policy.Options) (*pipeline.Checks, error) {
+	c, err := pipeline.LoadChecks(o)
 	if err != nil {
-		return nil, nil, &project.UsageError{Err: err}
+		return nil, &project.UsageError{Err: err}
 	}
-	return reg, pe, nil
+	return c, nil
 }
 
 // failOn is check.FailOn, a bad value being a usage error.

@@ -46,7 +46,7 @@ Example:
   mirrorlint render -o out --release-image quay.io/openshift-release-dev/ocp-release@sha256:… clusters/prod`,
 		Flags: append(treeFlags(), &cli.StringFlag{
 			Name: "output", Aliases: []string{"o"}, Usage: "write the node files under `DIR` instead of printing registries.conf",
-		}),
+		}, shardFlag),
 		Action: func(c *cli.Context) error {
 			p, err := openProject(c)
 			if err != nil {
@@ -165,8 +165,14 @@ func writeFileAtomic(path string, data []byte) error {
 	return atomicfile.Write(path, data, 0o644)
 }
 
+// openProject opens the tree the command's paths name; in a git
+// repository, the files .gitignore leaves out are not part of it, and
+// cluster names are relative to its top level.
 func openProject(c *cli.Context) (*project.Project, error) {
-	return project.Open(projectOptions(c))
+	opts := projectOptions(c)
+	opts.Root = gitTopLevel()
+	opts.Files = gitFiles(c, opts.Root, false, nil)
+	return project.Open(opts)
 }
 
 func clusterPrefix(name string) string {

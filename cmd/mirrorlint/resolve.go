@@ -47,8 +47,13 @@ func runResolve(c *cli.Context) error {
 		return fail(exitUsage, "resolve needs an IMAGE reference (see mirrorlint resolve --help)")
 	}
 	image := c.Args().First()
+	if _, _, err := resolve.Parse(image); err != nil {
+		return fail(exitUsage, "%v", err)
+	}
 	opts := projectOptions(c)
 	opts.Paths = opts.Paths[1:]
+	opts.Root = gitTopLevel()
+	opts.Files = gitFiles(c, opts.Root, false, nil)
 	p, err := project.Open(opts)
 	if err != nil {
 		return err

@@ -2,16 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/ruledoc"
 )
 
 func rulesCommand() *cli.Command {
@@ -30,7 +28,7 @@ Examples:
   mirrorlint rules conflicting-source-policy
   mirrorlint rules --policy policy/ --format json`,
 		Flags: []cli.Flag{configFlag, policyFlag, dataFlag,
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, markdown (the README's rule table) or json"}},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, markdown (the page docs/rules.md) or json"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return fail(exitUsage, "rules takes at most one rule id")
@@ -44,14 +42,13 @@ Examples:
 				if r == nil {
 					return fail(exitUsage, "no rule %q; `mirrorlint rules` lists them", id)
 				}
-				fmt.Fprintf(c.App.Writer, "%s (%s, %s)\n\n%s\n\n%s\n", r.ID, r.Severity, r.Origin, r.Summary, strings.TrimSpace(r.Doc))
-				return nil
+				return ruledoc.One(c.App.Writer, r)
 			}
 			switch c.String("format") {
 			case "text":
-				return listRules(c.App.Writer, reg.All())
+				return ruledoc.Text(c.App.Writer, reg.All())
 			case "markdown":
-				return markdownRules(c.App.Writer, reg.All())
+				return ruledoc.Markdown(c.App.Writer, reg.All())
 			case "json":
 				return jsonRules(c.App.Writer, reg.All())
 			}
@@ -70,32 +67,11 @@ func allRules(c *cli.Context) (*check.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, _, err := loadChecks(o)
+	checks, err := loadChecks(o)
 	if err != nil {
 		return nil, err
 	}
-	return reg, reg.Add(impact.DrainRule(nil))
-}
-
-func listRules(w io.Writer, all []*check.Rule) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSEVERITY\tORIGIN\tSUMMARY")
-	for _, r := range all {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Origin, r.Summary)
-	}
-	return tw.Flush()
-}
-
-// markdownRules prints the rule table the README embeds; a test keeps the
-// README in step with the registry.
-func markdownRules(w io.Writer, all []*check.Rule) error {
-	var b strings.Builder
-	b.WriteString("| rule | severity | origin | summary |\n|---|---|---|---|\n")
-	for _, r := range all {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, r.Severity, r.Origin, strings.ReplaceAll(r.Summary, "|", `\|`))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return checks.Rules, nil
 }
 
 func jsonRules(w io.Writer, all []*check.Rule) error {

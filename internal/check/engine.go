@@ -58,14 +58,12 @@ Raise the size limit with ` + "`--max-file-size`" + ` if a large file is legitim
 func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 	c := NewContext(cl)
 	for _, p := range cl.Problems {
-		def := ProblemRule.Severity
-		if p.Warning {
-			def = Warning // a deliberate skip (a symlink leaving the tree...), nothing unreadable
+		r, def := problemRule(p)
+		sev := e.severity(r.ID, def)
+		if sev == Off {
+			continue
 		}
-		if p.Info {
-			def = Info // a note: a value only the cluster knows
-		}
-		c.use(ProblemRule, e.severity(ProblemRule.ID, def))
+		c.use(r, sev)
 		c.ReportAt(p.Pos, "%s", p.Message)
 	}
 	for _, r := range e.Rules.All() {
@@ -158,5 +156,30 @@ func CheckConfig(cfg *config.Config, reg *Registry, known func(id string) bool) 
 	return nil
 }
 
-// Objects of a cluster that a rule may want regardless of kind.
-func (c *Context) All() []*manifest.Object { return c.Cluster.Objects }
+// All returns the cluster's objects of the kinds mirrorlint reads, known
+// or not (a wrong apiVersion, a misspelt kind), in load order.
+func (c *Context) All() []*manifest.Object {
+	return c.Memo("check.all", func() any {
+		out := make([]*manifest.Object, 0, len(c.Cluster.Objects))
+		for _, o := range c.Cluster.Objects {
+			if !o.Unmodelled {
+				out = append(out, o)
+			}
+		}
+		return out
+	}).([]*manifest.Object)
+}
+
+// Unmodelled returns the cluster's objects of other kinds, kept when the
+// load asked for them (manifest.Options.Unmodelled), in load order.
+func (c *Context) Unmodelled() []*manifest.Object {
+	return c.Memo("check.unmodelled", func() any {
+		var out []*manifest.Object
+		for _, o := range c.Cluster.Objects {
+			if o.Unmodelled {
+				out = append(out, o)
+			}
+		}
+		return out
+	}).([]*manifest.Object)
+}

@@ -13,9 +13,11 @@ type Input struct {
 }
 
 // BuildInput collects what MCO would read: every known ICSP, IDMS and ITMS,
-// and the Image named "cluster" (MCO reads no other; the first one wins if a
-// tree holds several). With no Image/cluster the spec is taken as empty,
-// because every cluster has that object.
+// and the Image named "cluster" (MCO reads no other). Of several objects
+// with one kind and name only the last one counts, as in the cluster, where
+// each apply replaces the object the previous one created (see Applied).
+// With no Image/cluster the spec is taken as empty, because every cluster
+// has that object.
 func BuildInput(objs []*manifest.Object, s Settings) *Input {
 	in := &Input{}
 	in.Version = s.Version
@@ -23,10 +25,7 @@ func BuildInput(objs []*manifest.Object, s Settings) *Input {
 		in.Version = render.Newest
 	}
 	in.ReleaseImage = s.ReleaseImage
-	for _, o := range objs {
-		if !o.Known {
-			continue
-		}
+	for _, o := range Applied(objs) {
 		switch o.Kind {
 		case manifest.KindICSP:
 			in.ICSPs = append(in.ICSPs, o.ICSP)
@@ -38,7 +37,7 @@ func BuildInput(objs []*manifest.Object, s Settings) *Input {
 			in.ITMSs = append(in.ITMSs, o.ITMS)
 			in.itmss = append(in.itmss, o)
 		case manifest.KindImage:
-			if o.Name == "cluster" && in.image == nil {
+			if o.Name == "cluster" {
 				in.image = o
 				in.Image = &o.Image.Spec
 			}

@@ -65,6 +65,26 @@ func (r *Registry) Add(rule *Rule) error {
 	return nil
 }
 
+// Replace returns a copy of r in which rule takes the place of the rule with
+// the same id (or is added): a run that needs a rule built for it (one that
+// compares with a base revision, say) leaves the shared registry untouched.
+func (r *Registry) Replace(rule *Rule) *Registry {
+	out := &Registry{byID: make(map[string]*Rule, len(r.byID)+1), order: make([]*Rule, 0, len(r.order)+1)}
+	replaced := false
+	for _, x := range r.order {
+		if x.ID == rule.ID {
+			x, replaced = rule, true
+		}
+		out.byID[x.ID] = x
+		out.order = append(out.order, x)
+	}
+	if !replaced {
+		out.byID[rule.ID] = rule
+		out.order = append(out.order, rule)
+	}
+	return out
+}
+
 // Get returns the rule with id, or nil.
 func (r *Registry) Get(id string) *Rule { return r.byID[id] }
 

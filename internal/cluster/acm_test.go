@@ -57,8 +57,8 @@ func TestPolicyWrappedObjects(t *testing.T) {
 		"icsp-deprecated " + at("ztp/common-ranGen.yaml", "", "DisconnectedICSP.yaml") + " " + ztp,
 		"repository-lowercase " + at("ztp/common-ranGen.yaml", "", "registry.ztp.example:5000/openshift-release-dev/ocp-V4") + " " + ztp,
 		// Templates are notes on the template.
-		"unreadable-manifest " + at("policies/mirrors.yaml", "", "'{{hub") + " []",
-		"unreadable-manifest " + at("policies/mirrors.yaml", "lab-per-cluster", "|") + " []",
+		"policy-template " + at("policies/mirrors.yaml", "", "'{{hub") + " []",
+		"policy-template " + at("policies/mirrors.yaml", "lab-per-cluster", "|") + " []",
 	} {
 		if !containsFinding(findings, want) {
 			t.Errorf("no %s in:\n%s", want, strings.Join(findings, "\n"))
@@ -70,7 +70,7 @@ func TestPolicyWrappedObjects(t *testing.T) {
 			t.Errorf("lab-mirrors is another policy, placed on its own: %s", f)
 		case strings.Contains(f, at("policies/mirrors.yaml", "", "legacy")) || strings.Contains(f, "registry.old.example"):
 			t.Errorf("the mustnothave ICSP is linted: %s", f)
-		case strings.Contains(f, "{{hub") && !strings.HasPrefix(f, "unreadable-manifest"):
+		case strings.Contains(f, "{{hub") && !strings.HasPrefix(f, "policy-template"):
 			t.Errorf("a templated value is linted: %s", f)
 		}
 	}

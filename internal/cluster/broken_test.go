@@ -65,11 +65,21 @@ patches:
 	write(t, filepath.Join(root, "overlays/remote/kustomization.yaml"), `resources:
   - https://github.com/example/mirrors//base?ref=v1
 `)
+	// A helmCharts entry: kustomize would run helm (only with
+	// --enable-helm); mirrorlint says what it does instead, on the entry.
+	write(t, filepath.Join(root, "overlays/helm/kustomization.yaml"), `resources:
+  - ../../base
+helmCharts:
+  - name: mirror-config
+    repo: https://charts.example.com
+    version: 1.0.0
+`)
 	res := discover(t, root)
 	want := map[string]string{
 		"overlays/missing":  "overlays/missing/kustomization.yaml:3:5",
 		"overlays/badpatch": "overlays/badpatch/kustomization.yaml:4:5",
 		"overlays/remote":   "overlays/remote/kustomization.yaml:2:5",
+		"overlays/helm":     "overlays/helm/kustomization.yaml:4:5",
 	}
 	for name, at := range want {
 		c := byName(t, res, name)
@@ -78,6 +88,9 @@ patches:
 			continue
 		}
 		t.Logf("%s: %s", name, c.Problems[0])
+	}
+	if msg := byName(t, res, "overlays/helm").Problems[0].Message; !strings.Contains(msg, `helmCharts entry "mirror-config" inflates a Helm chart, which mirrorlint does not do`) || strings.Contains(msg, "must specify --enable-helm") {
+		t.Errorf("helmCharts message: %s", msg)
 	}
 	for _, name := range []string{"overlays/prod", "overlays/dev", "clusters/lab"} {
 		if c := byName(t, res, name); len(c.Problems) != 0 || len(c.Objects) != 2 {

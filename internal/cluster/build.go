@@ -105,7 +105,7 @@ func readBuilt(m resmap.ResMap, name string, opts manifest.Options, needs manife
 	b := &built{}
 	var out bytes.Buffer
 	for _, r := range m.Resources() {
-		if !needs.Has(r.GetKind()) {
+		if !needs.Has(r.GetKind(), opts.Unmodelled) {
 			continue
 		}
 		path := ""

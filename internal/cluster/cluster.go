@@ -87,8 +87,20 @@ type Cluster struct {
 // Loaded reports whether Load (or Discover) has read the cluster's objects.
 func (c *Cluster) Loaded() bool { return c.loaded }
 
-// Empty reports a loaded cluster with neither objects nor problems.
-func (c *Cluster) Empty() bool { return c.loaded && len(c.Objects) == 0 && len(c.Problems) == 0 }
+// Empty reports a loaded cluster with no problem and no object of a kind
+// mirrorlint models: objects of other kinds (workloads kept for the rules
+// about image pulls) join the cluster of their directory but make none.
+func (c *Cluster) Empty() bool {
+	if !c.loaded || len(c.Problems) > 0 {
+		return false
+	}
+	for _, o := range c.Objects {
+		if !o.Unmodelled {
+			return false
+		}
+	}
+	return true
+}
 
 // Stats is the cost of discovery, for benchmarks and -v output. Durations
 // of work done in parallel are summed over the workers.

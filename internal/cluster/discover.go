@@ -596,6 +596,7 @@ func (r *Result) DropEmpty(keep func(*Cluster) bool) {
 	}
 	r.Clusters = drop(r.Clusters)
 	r.all = drop(r.all)
+	r.updateSet()
 }
 
 func onlyDot(paths []string) bool {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,7 +32,8 @@ import (
 //	    resources/bases, patches, patchesJson6902, patchesStrategicMerge
 //	    and buildMetadata, and no patch entry has options;
 //	(2) its resources are one kustomization directory M (its base) and
-//	    files whose every document is of a needed kind;
+//	    files whose every document is of a needed kind that takes no part
+//	    in name references (nameRefKinds);
 //	(3) every patch of O targets a needed kind: target.kind, or for a
 //	    patch without a target, the kind of each of its documents;
 //	(4) no kustomization of the closure writes configurations, crds,
@@ -40,7 +42,11 @@ import (
 //	(5) no needed kind takes part in kustomize's default name references
 //	    (nameRefKinds: as referrer or referral), the only transformation
 //	    that writes into one object what another one holds without failing
-//	    when that other one is absent;
+//	    when that other one is absent — unless the loader keeps only the
+//	    identity and image fields of objects of that kind (the
+//	    image-pulling kinds under manifest.UnmodelledImages), which no name
+//	    reference writes; and the loader does not keep every kind whole
+//	    (then nothing would be left out);
 //	(6) M builds on its own (`kustomize build M` succeeds; once per M);
 //	(7) the fast build succeeds.
 //
@@ -112,14 +118,18 @@ func (bc *buildCache) fastFS(dir string) (filesys.FileSystem, bool) {
 	for _, f := range resourceFiles(d.closureKusts(m)) {
 		filter[f] = true
 	}
-	return &filteredFS{FileSystem: filesys.MakeFsOnDisk(), filter: filter, kusts: kusts, needs: needs, cache: bc.filtered()}, true
+	return &filteredFS{FileSystem: filesys.MakeFsOnDisk(), filter: filter, kusts: kusts, needs: needs, u: d.opts.Load.Unmodelled, cache: bc.filtered()}, true
 }
 
 // fastBase checks conditions (1)–(5) for the overlay in dir and returns its
 // base directory M.
 func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, bool) {
+	u := d.opts.Load.Unmodelled
+	if u == manifest.UnmodelledAll {
+		return "", false
+	}
 	for _, k := range nameRefKinds {
-		if needs.Has(k) {
+		if needs.Has(k, u) && !(u == manifest.UnmodelledImages && slices.Contains(manifest.ImageKinds(), k)) {
 			return "", false
 		}
 	}
@@ -143,7 +153,7 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, bool) {
 				base = r.Abs
 				continue
 			}
-			if !d.allNeeded(r.Abs, needs) {
+			if !d.allNeeded(r.Abs, needs, u) {
 				return "", false
 			}
 		case "patches", "patchesJson6902", "patchesStrategicMerge":
@@ -162,7 +172,7 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, bool) {
 			continue
 		}
 		if e.HasTarget {
-			if e.Target.Kind == "" || !needs.Has(e.Target.Kind) || strings.HasSuffix(e.Target.Kind, "List") {
+			if e.Target.Kind == "" || !needs.Has(e.Target.Kind, u) || strings.HasSuffix(e.Target.Kind, "List") {
 				return "", false
 			}
 			continue
@@ -178,7 +188,7 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, bool) {
 			}
 			text = data
 		}
-		if !docsNeeded(text, needs) {
+		if !docsNeeded(text, needs, u, false) {
 			return "", false
 		}
 	}
@@ -196,15 +206,16 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, bool) {
 }
 
 // allNeeded reports whether every document of a resource file is an object
-// of a needed kind (condition 2).
-func (d *discoverer) allNeeded(abs string, needs manifest.Needs) bool {
+// of a needed kind that takes no part in name references (condition 2).
+func (d *discoverer) allNeeded(abs string, needs manifest.Needs, u manifest.Unmodelled) bool {
 	data, err := filesys.MakeFsOnDisk().ReadFile(abs)
-	return err == nil && docsNeeded(data, needs)
+	return err == nil && docsNeeded(data, needs, u, true)
 }
 
 // docsNeeded reports whether data parses and each of its documents is a
-// mapping of a needed kind, none of them a list.
-func docsNeeded(data []byte, needs manifest.Needs) bool {
+// mapping of a needed kind, none of them a list; with noRefs, none of a
+// kind in nameRefKinds either.
+func docsNeeded(data []byte, needs manifest.Needs, u manifest.Unmodelled, noRefs bool) bool {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var n yaml.Node
@@ -219,7 +230,7 @@ func docsNeeded(data []byte, needs manifest.Needs) bool {
 			return false
 		}
 		kind := scalar(root, "kind")
-		if kind == "" || strings.HasSuffix(kind, "List") || !needs.Has(kind) {
+		if kind == "" || strings.HasSuffix(kind, "List") || !needs.Has(kind, u) || noRefs && slices.Contains(nameRefKinds, kind) {
 			return false
 		}
 	}
@@ -260,6 +271,7 @@ type filteredFS struct {
 	filter map[string]bool      // absolute paths
 	kusts  map[string]*kustFile // the base's kustomizations, by file
 	needs  manifest.Needs
+	u      manifest.Unmodelled
 	cache  *sync.Map // absolute path → []byte, shared by a discovery's builds
 }
 
@@ -293,7 +305,7 @@ func (f *filteredFS) ReadFile(p string) ([]byte, error) {
 	if kf != nil {
 		out = f.withoutEmpty(kf, data)
 	} else {
-		out = filterDocuments(data, f.needs)
+		out = filterDocuments(data, f.needs, f.u)
 	}
 	f.cache.Store(abs, out)
 	return out, nil
@@ -351,11 +363,11 @@ var kustomizeSeparator = regexp.MustCompile(`\n---.*\n`)
 // is kept or dropped whole; a stream of several documents keeps at least
 // two, so that kustomize does not start unwrapping a List it kept as one
 // resource (it unwraps a List only in a single-document stream).
-func filterDocuments(data []byte, needs manifest.Needs) []byte {
+func filterDocuments(data []byte, needs manifest.Needs, u manifest.Unmodelled) []byte {
 	s := strings.ReplaceAll(string(data), "\r\n", "\n")
 	locs := kustomizeSeparator.FindAllStringIndex(s, -1)
 	if len(locs) == 0 {
-		if needs.MayHold(data) {
+		if needs.MayHold(data, u) {
 			return data
 		}
 		return nil
@@ -373,7 +385,7 @@ func filterDocuments(data []byte, needs manifest.Needs) []byte {
 	docs = append(docs, s[prev:])
 	var kept []string
 	for _, doc := range docs {
-		if needs.MayHold([]byte(doc)) {
+		if needs.MayHold([]byte(doc), u) {
 			kept = append(kept, doc)
 		}
 	}
@@ -386,7 +398,7 @@ func filterDocuments(data []byte, needs manifest.Needs) []byte {
 	// kustomize ends every document but the last with a newline: a kept
 	// document stays last, or not last, as it was; and two documents at
 	// least, so none is unwrapped as a lone List.
-	if !needs.MayHold([]byte(docs[len(docs)-1])) {
+	if !needs.MayHold([]byte(docs[len(docs)-1]), u) {
 		kept = append(kept, "")
 	}
 	if len(kept) == 1 {

@@ -223,7 +223,7 @@ func TestFilterDocuments(t *testing.T) {
 		{"kind: A\n--- x\nkind: Image\n", "kind: A\n--- x\nkind: Image\n"},
 		{"kind: A\n---\nkind: B\n", ""},
 	} {
-		if got := string(filterDocuments([]byte(tc.in), need)); got != tc.want {
+		if got := string(filterDocuments([]byte(tc.in), need, manifest.UnmodelledNone)); got != tc.want {
 			t.Errorf("filterDocuments(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}

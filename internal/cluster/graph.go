@@ -61,7 +61,7 @@ type resolved struct {
 func (kf *kustFile) local() []resolved {
 	kf.localOnce.Do(func() {
 		for _, e := range kf.Entries {
-			if e.Value == "" || e.isRemote() {
+			if e.Value == "" || e.isRemote() || e.isHelm() {
 				continue
 			}
 			p := filepath.Clean(filepath.Join(kf.Dir, e.Value))

@@ -68,6 +68,13 @@ func (e entry) isPatch() bool {
 	return false
 }
 
+// isHelm reports whether the entry inflates a Helm chart: kustomize runs
+// the helm program for it (only with --enable-helm), which mirrorlint never
+// does.
+func (e entry) isHelm() bool {
+	return e.Field == "helmCharts" || e.Field == "helmChartInflationGenerator"
+}
+
 // isRemote reports whether a resource entry names a remote location, which
 // kustomize would fetch with git or HTTP; mirrorlint runs offline.
 func (e entry) isRemote() bool {
@@ -126,6 +133,17 @@ func parseKustFile(path string) *kustFile {
 				e := entry{Field: field, Value: n.Value, Line: n.Line, Column: n.Column}
 				if field == "patchesStrategicMerge" && strings.ContainsAny(n.Value, "\n:") {
 					e.Value, e.Inline, e.InlineAt = "", n.Value, newInlineText(n, data)
+				}
+				kf.Entries = append(kf.Entries, e)
+			}
+		case field == "helmCharts" || field == "helmChartInflationGenerator":
+			for _, n := range seq(val) {
+				e := entry{Field: field, Line: n.Line, Column: n.Column}
+				if n.Kind == yaml.MappingNode {
+					e.Value = scalar(n, "name")
+					if e.Value == "" {
+						e.Value = scalar(n, "chartName")
+					}
 				}
 				kf.Entries = append(kf.Entries, e)
 			}

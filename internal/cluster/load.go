@@ -162,7 +162,13 @@ func (d *discoverer) notListed(files []string) []manifest.Problem {
 			continue // the kustomization's own problem says more
 		}
 		for _, f := range loose {
-			objs, probs := d.res.objects(f), d.res.problems(f)
+			var objs []*manifest.Object
+			for _, o := range d.res.objects(f) {
+				if !o.Unmodelled { // a workload alone is not worth the warning
+					objs = append(objs, o)
+				}
+			}
+			probs := d.res.problems(f)
 			if len(objs)+len(probs) == 0 {
 				continue
 			}

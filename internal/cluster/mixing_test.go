@@ -7,8 +7,9 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
 )
 
 // mixing lints every cluster of root and returns the icsp-mixed-with-sets
@@ -19,11 +20,11 @@ func mixing(t *testing.T, root string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, pe, err := checks.Builtin()
+	c, err := pipeline.LoadChecks(policy.Options{Builtin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &check.Engine{Rules: reg, Policies: pe}
+	e := &check.Engine{Rules: c.Rules, Policies: c.Policies}
 	var all [][]check.Finding
 	for _, c := range res.Clusters {
 		fs, _, err := e.Lint(&check.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})

@@ -101,6 +101,15 @@ func (r *resolver) indexLocked(set *manifest.Set) {
 			fresh[abs] = true
 		}
 	}
+	// What the walk itself reported (a directory left out on purpose, a
+	// symlink leaving the tree) names no file read: it is indexed under
+	// the name it is reported at.
+	for _, p := range set.Problems {
+		if abs, err := filepath.Abs(p.Pos.File); err == nil && !r.loaded[abs] && !fresh[abs] {
+			r.loaded[abs] = true
+			fresh[abs] = true
+		}
+	}
 	for _, o := range set.Objects {
 		if abs, err := filepath.Abs(o.File); err == nil && fresh[abs] {
 			r.byFile[abs] = append(r.byFile[abs], o)

@@ -80,7 +80,12 @@ func (d *discoverer) blocked(kusts []*kustFile) []manifest.Problem {
 			out = append(out, d.kustProblem(k, yamlErrLine(k.Err), 1, "kustomization does not parse: "+k.Err.Error()))
 		}
 		for _, e := range k.Entries {
-			if e.isRemote() {
+			switch {
+			case e.isHelm():
+				out = append(out, d.kustProblem(k, e.Line, e.Column,
+					fmt.Sprintf("%s entry %q inflates a Helm chart, which mirrorlint does not do (it runs no helm, offline or not): this cluster is not checked; "+
+						"lint the rendered output instead (`kustomize build --enable-helm DIR | mirrorlint lint -`), or commit the chart's rendered manifests", e.Field, e.Value)))
+			case e.isRemote():
 				out = append(out, d.kustProblem(k, e.Line, e.Column,
 					fmt.Sprintf("%s entry %q is remote; mirrorlint runs offline and does not fetch it: vendor it, or lint the `kustomize build` output with `mirrorlint lint -`", e.Field, e.Value)))
 			}

@@ -9,8 +9,9 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
 )
 
 func writeFiles(t *testing.T, root string, files map[string]string) {
@@ -84,11 +85,11 @@ func lintTree(t *testing.T, root string, paths ...string) (findings, clusters []
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, pe, err := checks.Builtin()
+	c, err := pipeline.LoadChecks(policy.Options{Builtin: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &check.Engine{Rules: reg, Policies: pe}
+	e := &check.Engine{Rules: c.Rules, Policies: c.Policies}
 	var all [][]check.Finding
 	for _, c := range res.Clusters {
 		var objs []string

@@ -33,6 +33,7 @@ type Config struct {
 	Data             []string          `yaml:"data,omitempty" json:"data,omitempty"`
 	AllowNet         bool              `yaml:"allowNet,omitempty" json:"allowNet,omitempty"`
 	PolicyTimeout    string            `yaml:"policyTimeout,omitempty" json:"policyTimeout,omitempty"`
+	Strict           bool              `yaml:"strict,omitempty" json:"strict,omitempty"`
 	Clusters         []Cluster         `yaml:"clusters,omitempty" json:"clusters,omitempty"`
 
 	// Path is where the file was read from ("" when built in code); paths
@@ -118,7 +119,7 @@ func indexLines(n *yaml.Node, prefix string, out map[string]int) {
 
 // knownKeys lists the top-level keys, for "unknown key" messages.
 var knownKeys = []string{"openshiftVersion", "releaseImage", "failOn", "rules", "exclude", "ignore",
-	"policies", "data", "allowNet", "policyTimeout", "clusters"}
+	"policies", "data", "allowNet", "policyTimeout", "strict", "clusters"}
 
 var fieldNotFound = regexp.MustCompile(`line (\d+): field (\S+) not found in type config\.(\w+)`)
 

@@ -37,6 +37,13 @@ type Snapshot struct {
 	Dir     string
 	Paths   []string
 	Missing []string
+	// Roots has one entry per requested path, in order: the path inside
+	// the copy whether or not it existed at Rev, so that the two sides of a
+	// comparison line up argument by argument.
+	Roots []string
+	// Top is the repository's top level in the working tree: a file of
+	// the copy at Dir/x is the working tree's Top/x.
+	Top string
 }
 
 // Checkout materialises the repository the working directory is in at
@@ -55,6 +62,10 @@ func Checkout(rev string, paths []string) (*Snapshot, error) {
 	}
 	commit, err := git(topDir, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
+		if shallow(topDir) {
+			return nil, fmt.Errorf("--base %q: no such commit in %s, which is a shallow clone: the base revision was not fetched. "+
+				"Fetch the history (actions/checkout with `fetch-depth: 0`, or `git fetch --unshallow`), or at least the base commit (`git fetch --depth=1 origin %s`)", rev, topDir, rev)
+		}
 		return nil, fmt.Errorf("--base %q: no such commit in %s", rev, topDir)
 	}
 	commitID := strings.TrimSpace(string(commit))
@@ -69,7 +80,7 @@ func Checkout(rev string, paths []string) (*Snapshot, error) {
 		}
 	}
 
-	s := &Snapshot{Rev: rev}
+	s := &Snapshot{Rev: rev, Top: topDir}
 	if s.Dir, err = os.MkdirTemp("", "mirrorlint-base-"); err != nil {
 		return nil, err
 	}
@@ -79,6 +90,7 @@ func Checkout(rev string, paths []string) (*Snapshot, error) {
 	}
 	for i, rel := range rels {
 		p := filepath.Join(s.Dir, filepath.FromSlash(rel))
+		s.Roots = append(s.Roots, p)
 		// The top level always existed, even if empty; anything else
 		// exists iff git had a blob at or under it (git has no empty
 		// directories).
@@ -100,14 +112,45 @@ func (s *Snapshot) Close() {
 	}
 }
 
-// Name maps a path inside the snapshot back to git's REV:path notation
-// (path from the repository's top level), for positions in messages.
+// Name maps a path inside the copy back to its path from the repository's
+// top level (what `git show REV:path` takes), for positions in messages;
+// a path outside the copy is returned as is. Messages add "(at REV)": a
+// temporary directory is never shown.
 func (s *Snapshot) Name(p string) string {
 	rel, in := manifest.Within(s.Dir, p)
 	if !in {
 		return p
 	}
-	return s.Rev + ":" + filepath.ToSlash(rel)
+	return filepath.ToSlash(rel)
+}
+
+// InCopy maps a path of the working tree (absolute, or relative to the
+// working directory) to the same path inside the copy; false for a path
+// outside the repository.
+func (s *Snapshot) InCopy(p string) (string, bool) {
+	rel, err := relativeToTop(s.Top, p)
+	if err != nil {
+		return "", false
+	}
+	return filepath.Join(s.Dir, filepath.FromSlash(rel)), true
+}
+
+// WorkTree maps a path inside the copy to the same path in the working
+// tree (which may not exist there any more); "" for a path outside the copy.
+func (s *Snapshot) WorkTree(p string) string {
+	rel, in := manifest.Within(s.Dir, p)
+	if !in {
+		return ""
+	}
+	return filepath.Join(s.Top, rel)
+}
+
+// shallow reports whether the repository at top is a shallow clone (what
+// actions/checkout makes by default): its history stops short, so a base
+// revision may simply not have been fetched.
+func shallow(top string) bool {
+	out, err := git(top, nil, "rev-parse", "--is-shallow-repository")
+	return err == nil && strings.TrimSpace(string(out)) == "true"
 }
 
 // relativeToTop turns a user path into a slash path from the top level

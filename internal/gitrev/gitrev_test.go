@@ -39,16 +39,7 @@ func gitRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	run := gittest.Runner(t, dir)
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := gittest.Writer(t, dir)
 	run("init", "-q", "-b", "main")
 	write("clusters/prod/idms.yaml", idmsV1)
 	write("README.md", "not a manifest\n")
@@ -83,8 +74,15 @@ func TestCheckoutFromSubdirectory(t *testing.T) {
 	if err != nil || string(got) != idmsV1 {
 		t.Fatalf("old file: %q, %v", got, err)
 	}
-	if n := snap.Name(filepath.Join(snap.Paths[0], "idms.yaml")); n != "HEAD~1:clusters/prod/idms.yaml" {
+	if n := snap.Name(filepath.Join(snap.Paths[0], "idms.yaml")); n != "clusters/prod/idms.yaml" {
 		t.Fatalf("display name %q", n)
+	}
+	if w := snap.WorkTree(filepath.Join(snap.Paths[0], "idms.yaml")); w != filepath.Join(dir, "clusters", "prod", "idms.yaml") {
+		t.Fatalf("working-tree path %q", w)
+	}
+	// Roots line up with the requested paths, the missing one included.
+	if len(snap.Roots) != 2 || snap.Roots[0] != snap.Paths[0] || snap.Roots[1] != filepath.Join(snap.Dir, "clusters", "new") {
+		t.Fatalf("roots %q", snap.Roots)
 	}
 	after, _ := exec.Command("git", "status", "--porcelain").Output()
 	if string(before) != string(after) {
@@ -116,4 +114,26 @@ func TestCheckoutErrors(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(snap.Dir, "clusters", "prod", "idms.yaml")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// A shallow clone (actions/checkout's default) lacks the base revision:
+// the error says so and how to fetch it.
+func TestCheckoutShallowCloneSaysSo(t *testing.T) {
+	origin := gitRepo(t)
+	clone := filepath.Join(t.TempDir(), "clone")
+	run := gittest.Runner(t, t.TempDir())
+	run("clone", "-q", "--depth=1", "file://"+origin, clone)
+	t.Chdir(clone)
+	base := strings.TrimSpace(string(must(exec.Command("git", "-C", origin, "rev-parse", "HEAD~1").Output())))
+	_, err := Checkout(base, nil)
+	if err == nil || !strings.Contains(err.Error(), "shallow clone") || !strings.Contains(err.Error(), "fetch-depth: 0") {
+		t.Fatalf("error %v, want one naming the shallow clone and fetch-depth: 0", err)
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -5,13 +5,29 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
-// BaseOf returns, for lint --base, the function that maps each cluster of
-// the new tree to the same cluster at the base revision, paired the way
-// diff pairs them. A cluster new in this change maps to an empty cluster.
-func BaseOf(oldP, newP *project.Project, opts Options) func(*check.Cluster) *check.Cluster {
-	byNew := map[*check.Cluster]*check.Cluster{}
+// Baseline is what lint --base compares the linted clusters with: each
+// cluster of the new tree paired with the same cluster at the base
+// revision, the way diff pairs them. A cluster new in this change pairs
+// with an empty cluster.
+type Baseline struct {
+	of   map[*check.Cluster]*check.Cluster
+	old  Old
+	newP *project.Project
+}
+
+// BaseOf pairs the clusters of the new tree with those of the base.
+func BaseOf(oldP, newP *project.Project, opts Options) *Baseline {
+	b := &Baseline{of: map[*check.Cluster]*check.Cluster{}, old: opts.Old, newP: newP}
 	for _, pair := range pairClusters(oldP, newP, opts) {
-		byNew[pair[1]] = pair[0]
+		b.of[pair.new] = pair.old
 	}
-	return func(cl *check.Cluster) *check.Cluster { return byNew[cl] }
+	return b
+}
+
+// Of returns cl at the base revision (nil for a cluster Open did not make).
+func (b *Baseline) Of(cl *check.Cluster) *check.Cluster {
+	if b == nil {
+		return nil
+	}
+	return b.of[cl]
 }

@@ -1,7 +1,6 @@
 package impact
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,16 +16,7 @@ import (
 func TestCompareWithCheckout(t *testing.T) {
 	dir := t.TempDir()
 	run := gittest.Runner(t, dir)
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := gittest.Writer(t, dir)
 	run("init", "-q", "-b", "main")
 	write("clusters/prod/idms.yaml", idmsV1)
 	run("add", ".")
@@ -50,7 +40,7 @@ func TestCompareWithCheckout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c2()
-	res := Compare(oldP, newP, Options{OldRoots: snap.Paths, NewRoots: []string{"prod"}, OldName: snap.Name})
+	res := Compare(oldP, newP, Options{OldRoots: snap.Paths, NewRoots: []string{"prod"}, Old: Old{Rev: "HEAD~1", Name: snap.Name}})
 	if !res.Drain || res.Action != ActionDrain {
 		t.Fatalf("removing a mirror must drain: %+v", res)
 	}
@@ -58,7 +48,7 @@ func TestCompareWithCheckout(t *testing.T) {
 		t.Fatalf("diff:\n%s", f.Diff)
 	}
 
-	fs := drainAgainst(oldP.Clusters[0], project.Render(newP.Clusters[0]))
+	fs := drainAgainst(oldP.Clusters[0], project.Render(newP.Clusters[0]), placer{newP: newP})
 	if len(fs) == 0 {
 		t.Fatal("no drain-on-change finding")
 	}

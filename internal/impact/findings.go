@@ -1,8 +1,6 @@
 package impact
 
 import (
-	"fmt"
-
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -11,39 +9,50 @@ import (
 // refuse to render one side.
 const RefusedRuleID = "render-refused"
 
-// RefusedRule documents the refusal findings of `diff --format
-// sarif|github|junit`. It is not a lint rule (lint reports a refusal on the
-// rule that explains it); it exists so that report formats can describe it.
-var RefusedRule = &check.Rule{
-	ID:       RefusedRuleID,
-	Severity: check.Error,
-	Origin:   check.OriginMCO,
-	Summary:  "MCO would refuse to render one side of the change (only in diff reports).",
-	Doc: `MCO refuses to render the registry files for this tree: it logs the reason and keeps
-the previous MachineConfig, so the change would not reach the nodes and every later
-registry change stops applying until it is fixed. No drain verdict can be given.
+// UnreadableRuleID is the rule of the findings diff reports for an input
+// that does not load, which keeps its cluster from being compared: the
+// loader's own rule.
+const UnreadableRuleID = "unreadable-manifest"
 
-Fix: ` + "`mirrorlint lint`" + ` reports the offending value under the rule that explains it.`,
-}
+// RefusedRule documents the refusal findings of `diff --format
+// sarif|github|junit`; it is registered with the built-in rules.
+var RefusedRule = check.RefusedRule
 
 // Findings turns the comparison of two trees into report findings, for the
 // formats made for CI (SARIF, GitHub annotations, JUnit): one
 // drain-on-change warning per draining change, positioned in the new tree
-// as DrainFindings does, and one render-refused error per side MCO would
-// refuse. An old-side refusal names its place (a REV:path for --base) in
-// the message rather than as the position: that file is not in the
-// checkout a CI viewer annotates. It reuses the renders and verdicts
-// Compare made.
+// as drainFindings does; one render-refused error per side MCO would
+// refuse; and for a cluster that could not be compared, one
+// unreadable-manifest error per input that does not load. What lies in the
+// old tree (a REV:path for --base) is named in the message rather than
+// used as the position: that file is not in the checkout a CI viewer
+// annotates. Findings that several clusters share (a base) are reported
+// once, listing the clusters. It reuses the renders and verdicts Compare
+// made.
 func (res *Result) Findings() []check.Finding {
-	var out []check.Finding
+	var all [][]check.Finding
 	for _, pair := range res.pairs {
 		var fs []check.Finding
+		for _, pb := range pair.unreadable {
+			f := check.Finding{Rule: UnreadableRuleID, Severity: check.Error}
+			if pb.Side == "new" {
+				f.Message = "this cluster is not compared: " + pb.Message
+				f.Position = pb.Position
+			} else {
+				f.Message = "this cluster is not compared: the old tree does not load: " + pb.Message
+				if pb.Position.File != "" {
+					f.Message += "; in " + res.old.at(pb.Position)
+					f.Position = res.old.inNewTree(pb.oldFile)
+				}
+			}
+			fs = append(fs, f)
+		}
 		for _, side := range []struct {
 			name string
 			r    *project.Rendered
 		}{{"old", pair.old}, {"new", pair.new}} {
 			r := side.r
-			if r.Refusal == nil {
+			if r == nil || r.Refusal == nil {
 				continue
 			}
 			pos := r.Where(r.Refusal.Subject)
@@ -52,26 +61,23 @@ func (res *Result) Findings() []check.Finding {
 				f.Message = "MCO would refuse to render the new tree, so the change would not reach the nodes: " + r.Refusal.Error()
 				f.Position = pos
 			} else {
-				f.Message = "MCO would refuse to render the old tree, so no drain verdict can be given: " + r.Refusal.Error()
+				f.Message = "MCO would refuse to render the old tree, so no drain verdict can be given: " + res.old.Message(r.Refusal.Error())
 				if pos.File != "" {
-					if res.oldName != nil {
-						pos.File = res.oldName(pos.File)
-					}
-					f.Message += fmt.Sprintf(" (at %s)", pos)
+					f.Message += "; in " + res.old.position(pos)
+					f.Position = res.old.inNewTree(pos.File)
 				}
 			}
 			fs = append(fs, f)
 		}
-		if len(fs) == 0 {
-			fs = DrainFindings(pair.old, pair.new, pair.verdict)
+		if len(fs) == 0 && pair.old != nil {
+			fs = drainFindings(pair.old, pair.new, pair.verdict, placer{old: res.old, newP: pair.newP})
 		}
 		for i := range fs {
 			if pair.label != "" {
 				fs[i].Clusters = []string{pair.label}
 			}
 		}
-		out = append(out, fs...)
+		all = append(all, fs)
 	}
-	check.Sort(out)
-	return out
+	return check.Merge(all...)
 }

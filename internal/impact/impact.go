@@ -6,6 +6,8 @@
 package impact
 
 import (
+	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -31,9 +33,14 @@ const (
 	ActionDrain   = "drain"   // cordon and drain before applying
 	ActionReboot  = "reboot"  // drain and reboot
 	ActionRefused = "refused" // MCO refuses one side: no verdict
+	// ActionUnreadable: an input does not load on one side (a
+	// kustomization that does not build): the cluster is not compared.
+	ActionUnreadable = "unreadable"
 )
 
-// Result is the whole answer; its JSON form is `diff --format json`.
+// Result is the whole answer; its JSON form is `diff --format json`. The
+// top-level fields answer for every cluster compared (the change drains if
+// it drains any cluster); Clusters answers for each one.
 type Result struct {
 	Drain  bool   `json:"drain"`
 	Reboot bool   `json:"reboot"`
@@ -45,10 +52,47 @@ type Result struct {
 	Files map[string]*File `json:"files"`
 	// Refused lists the sides MCO would refuse to render.
 	Refused []Refusal `json:"refused,omitempty"`
+	// Unreadable names the clusters that could not be compared because an
+	// input of theirs does not load on either side (a kustomization that
+	// does not build, a remote resource, a file that does not parse): no
+	// verdict is given for them, and the others are still compared.
+	Unreadable []string `json:"unreadable,omitempty"`
+	// Clusters is the verdict of each cluster, in order.
+	Clusters []ClusterResult `json:"clusters"`
 
 	// pairs keeps each pair's renders and verdict for Findings.
-	pairs   []pairResult
-	oldName func(string) string
+	pairs []pairResult
+	old   Old
+}
+
+// ClusterResult is one cluster's verdict.
+type ClusterResult struct {
+	// Name is the cluster's name ("" for the single cluster of a tree
+	// that is one cluster).
+	Name string `json:"name"`
+	// Action is ActionNone … ActionReboot, ActionRefused, or
+	// ActionUnreadable when the cluster could not be compared.
+	Action  string    `json:"action"`
+	Drain   bool      `json:"drain"`
+	Reboot  bool      `json:"reboot"`
+	Reasons []Reason  `json:"reasons"`
+	Refused []Refusal `json:"refused,omitempty"`
+	// Problems are the inputs that do not load, on either side, when the
+	// cluster could not be compared.
+	Problems []Problem `json:"problems,omitempty"`
+}
+
+// Problem is an input of one side that does not load.
+type Problem struct {
+	Side    string `json:"side"` // "old" or "new"
+	Message string `json:"message"`
+	// Position is where the problem is; on the old side of a --base
+	// comparison the file is relative to the repository's top level, at
+	// Rev.
+	Position manifest.Position `json:"position"`
+	Rev      string            `json:"rev,omitempty"`
+
+	oldFile string // the file as the old tree was read (a temporary copy)
 }
 
 // pairResult is one pair of clusters as Compare rendered and judged it.
@@ -56,6 +100,12 @@ type pairResult struct {
 	label    string // the cluster's name when the trees hold several
 	old, new *project.Rendered
 	verdict  drain.Verdict // zero when either side is refused
+	// newP is the project the new side was opened from, to place findings
+	// about values the new tree no longer has.
+	newP *project.Project
+	// unreadable holds the problems that kept the pair from being
+	// compared (old and new are nil then).
+	unreadable []Problem
 }
 
 // Reason is one change and what it makes the node do.
@@ -90,8 +140,11 @@ type Refusal struct {
 	Side    string `json:"side"` // "old" or "new"
 	Cluster string `json:"cluster,omitempty"`
 	Reason  string `json:"reason"`
-	// Position is where the offending value is, when it names one.
+	// Position is where the offending value is, when it names one; on the
+	// old side of a --base comparison the file is relative to the
+	// repository's top level, at Rev.
 	Position manifest.Position `json:"position"`
+	Rev      string            `json:"rev,omitempty"`
 }
 
 // Options tell Compare how the two sides were given.
@@ -99,93 +152,193 @@ type Options struct {
 	// OldRoots and NewRoots are the path arguments each side was opened
 	// with; cluster names start with them when a cluster sits at an
 	// argument, so pairing strips them (old/manifests pairs new/manifests).
+	// When both have the same length they line up argument by argument
+	// (diff --base REV a b: the old a pairs the new a, never b); an old
+	// root that did not exist still holds its place.
 	OldRoots, NewRoots []string
-	// OldName maps file names of the old side for display (e.g. a
-	// temporary checkout back to "REV:path"); nil keeps them.
-	OldName func(string) string
+	// Old says where the old tree comes from, for messages.
+	Old Old
+	// Keep, when set, selects the clusters to compare by name (a CI
+	// shard); the others are left out of the result.
+	Keep func(name string) bool
 }
 
-// Compare renders every cluster of both projects and combines the
-// verdicts. Clusters pair by name relative to their side's arguments; when
-// each side holds one cluster they pair whatever their names. A cluster on
-// one side only is compared with an empty cluster (no mirror objects).
+// Compare renders every cluster of both projects and gives each its own
+// verdict, then combines them. Clusters pair by name relative to their
+// side's arguments; when each side holds one cluster they pair whatever
+// their names. A cluster on one side only is compared with an empty cluster
+// (no mirror objects). A cluster that does not load whole on either side
+// is not compared: it is listed in Unreadable with its problems, and the
+// other clusters are still compared.
 func Compare(oldP, newP *project.Project, opts Options) *Result {
-	res := &Result{Files: map[string]*File{}, Reasons: []Reason{}, oldName: opts.OldName}
+	res := &Result{Files: map[string]*File{}, Reasons: []Reason{}, Clusters: []ClusterResult{}, old: opts.Old}
 	pairs := pairClusters(oldP, newP, opts)
 	for _, pair := range pairs {
 		label := ""
 		if len(pairs) > 1 {
-			label = pair[1].Name
+			label = pair.name
 		}
-		res.pairs = append(res.pairs, res.compareCluster(pair[0], pair[1], label, opts.OldName))
+		if opts.Keep != nil && !opts.Keep(pair.name) {
+			continue
+		}
+		res.pairs = append(res.pairs, res.compareCluster(pair, label, newP))
 	}
 	res.Action = action(res)
 	return res
 }
 
-// relName is a cluster's name with its side's argument prefix removed.
-func relName(name string, roots []string) string {
-	for _, r := range roots {
-		arg := filepath.ToSlash(filepath.Clean(r))
-		if name == arg {
-			return "."
-		}
-		if rest, ok := strings.CutPrefix(name, arg+"/"); ok {
-			return rest
-		}
-	}
-	return name
+// clusterPair is one cluster on both sides; name is how the new side names
+// it (or would, for a cluster the change deleted).
+type clusterPair struct {
+	name     string
+	old, new *check.Cluster
 }
 
-func pairClusters(oldP, newP *project.Project, opts Options) [][2]*check.Cluster {
-	if len(oldP.Clusters) == 1 && len(newP.Clusters) == 1 {
-		return [][2]*check.Cluster{{oldP.Clusters[0], newP.Clusters[0]}}
+// pairKey is a cluster's name relative to the argument it was found
+// under: the argument's index (when the sides line up argument by argument)
+// and the name with the argument removed.
+func pairKey(name string, roots []string, indexed bool) (key string, root int) {
+	best, rest := -1, name
+	for i, r := range roots {
+		if r == "" {
+			continue
+		}
+		arg := filepath.ToSlash(filepath.Clean(r))
+		switch {
+		case name == arg:
+			if best < 0 || len(arg) > len(filepath.ToSlash(filepath.Clean(roots[best]))) {
+				best, rest = i, "."
+			}
+		case strings.HasPrefix(name, arg+"/"):
+			if best < 0 || len(arg) > len(filepath.ToSlash(filepath.Clean(roots[best]))) {
+				best, rest = i, strings.TrimPrefix(name, arg+"/")
+			}
+		}
 	}
+	if indexed && best >= 0 {
+		return fmt.Sprintf("%d\x00%s", best, rest), best
+	}
+	return rest, best
+}
+
+func pairClusters(oldP, newP *project.Project, opts Options) []clusterPair {
+	if len(oldP.Clusters) == 1 && len(newP.Clusters) == 1 && found(newP) == 1 {
+		return []clusterPair{{newP.Clusters[0].Name, oldP.Clusters[0], newP.Clusters[0]}}
+	}
+	indexed := len(opts.OldRoots) == len(opts.NewRoots) && len(opts.NewRoots) > 1
 	oldBy := map[string]*check.Cluster{}
 	for _, c := range oldP.Clusters {
-		oldBy[relName(c.Name, opts.OldRoots)] = c
+		k, _ := pairKey(c.Name, opts.OldRoots, indexed)
+		oldBy[k] = c
 	}
-	var pairs [][2]*check.Cluster
+	var pairs []clusterPair
 	seen := map[string]bool{}
 	for _, n := range newP.Clusters {
-		key := relName(n.Name, opts.NewRoots)
+		key, _ := pairKey(n.Name, opts.NewRoots, indexed)
 		o := oldBy[key]
 		if o == nil {
 			o = &check.Cluster{Name: n.Name, Settings: n.Settings}
 		}
-		pairs = append(pairs, [2]*check.Cluster{o, n})
+		pairs = append(pairs, clusterPair{n.Name, o, n})
 		seen[key] = true
 	}
 	for _, o := range oldP.Clusters {
-		if !seen[relName(o.Name, opts.OldRoots)] {
-			pairs = append(pairs, [2]*check.Cluster{o, {Name: o.Name, Settings: o.Settings}})
+		key, root := pairKey(o.Name, opts.OldRoots, indexed)
+		if seen[key] {
+			continue
 		}
+		// Deleted by the change: named as the new side would name it, not
+		// by its place in the old tree (a temporary directory for --base).
+		name := newSideName(key, root, opts, indexed)
+		pairs = append(pairs, clusterPair{name, o, &check.Cluster{Name: name, Settings: o.Settings}})
 	}
 	return pairs
 }
 
-// compareCluster adds one pair's verdict; label is the cluster's name when
-// the trees hold several (it then prefixes file keys and tags reasons).
-func (res *Result) compareCluster(oldCl, newCl *check.Cluster, label string, oldName func(string) string) pairResult {
-	oldR, newR := project.Render(oldCl), project.Render(newCl)
-	pr := pairResult{label: label, old: oldR, new: newR}
-	refused := false
+// found is how many clusters discovery found in p, before --cluster,
+// --shard or a commit's files selected some: a tree of one cluster pairs
+// with the other side's single cluster whatever the names, a selection of
+// one cluster among several does not.
+func found(p *project.Project) int {
+	if p.Discovery == nil {
+		return len(p.Clusters)
+	}
+	return len(p.Discovery.All())
+}
+
+// newSideName names a cluster that exists on the old side only, from its
+// pairing key, the way discovery names the new side's clusters: relative
+// to the argument, prefixed with it when there are several.
+func newSideName(key string, root int, opts Options, indexed bool) string {
+	rest := key
+	if indexed {
+		_, rest, _ = strings.Cut(key, "\x00")
+	}
+	arg := "."
+	switch {
+	case root >= 0 && root < len(opts.NewRoots):
+		arg = filepath.ToSlash(filepath.Clean(opts.NewRoots[root]))
+	case len(opts.NewRoots) == 1:
+		arg = filepath.ToSlash(filepath.Clean(opts.NewRoots[0]))
+	}
+	if len(opts.NewRoots) > 1 && arg != "." {
+		return path.Join(arg, rest)
+	}
+	if rest == "." {
+		return arg
+	}
+	return rest
+}
+
+// compareCluster judges one pair; label is the cluster's name when the
+// trees hold several (it then prefixes file keys and tags reasons).
+func (res *Result) compareCluster(pair clusterPair, label string, newP *project.Project) pairResult {
+	pr := pairResult{label: label, newP: newP}
+	cr := ClusterResult{Name: label, Reasons: []Reason{}}
+	for _, side := range []struct {
+		name string
+		cl   *check.Cluster
+	}{{"old", pair.old}, {"new", pair.new}} {
+		for _, p := range manifest.Errors(side.cl.Problems) {
+			pb := Problem{Side: side.name, Message: p.Message, Position: p.Pos}
+			if side.name == "old" {
+				pb.oldFile = p.Pos.File
+				pb.Position.File, pb.Rev, pb.Message = res.old.name(p.Pos.File), res.old.Rev, res.old.Message(p.Message)
+			}
+			pr.unreadable = append(pr.unreadable, pb)
+		}
+	}
+	if len(pr.unreadable) > 0 {
+		// Half a cluster would make every object in the other half look
+		// added or removed: no verdict rather than a wrong one.
+		cr.Action, cr.Problems = ActionUnreadable, pr.unreadable
+		res.Unreadable = append(res.Unreadable, pair.name)
+		res.Clusters = append(res.Clusters, cr)
+		return pr
+	}
+
+	oldR, newR := project.Render(pair.old), project.Render(pair.new)
+	pr.old, pr.new = oldR, newR
 	for _, side := range []struct {
 		name string
 		r    *project.Rendered
-		ren  func(string) string
-	}{{"old", oldR, oldName}, {"new", newR, nil}} {
+	}{{"old", oldR}, {"new", newR}} {
 		if side.r.Refusal == nil {
 			continue
 		}
-		refused = true
-		pos := side.r.Where(side.r.Refusal.Subject)
-		if side.ren != nil && pos.File != "" {
-			pos.File = side.ren(pos.File)
+		ref := Refusal{Side: side.name, Cluster: label, Reason: side.r.Refusal.Error(), Position: side.r.Where(side.r.Refusal.Subject)}
+		if side.name == "old" {
+			ref.Reason = res.old.Message(ref.Reason)
+			if ref.Position.File != "" {
+				ref.Position.File, ref.Rev = res.old.name(ref.Position.File), res.old.Rev
+			}
 		}
-		res.Refused = append(res.Refused, Refusal{Side: side.name, Cluster: label, Reason: side.r.Refusal.Error(), Position: pos})
+		res.Refused = append(res.Refused, ref)
+		cr.Refused = append(cr.Refused, ref)
 	}
-	if refused {
+	if len(cr.Refused) > 0 {
+		cr.Action = ActionRefused
+		res.Clusters = append(res.Clusters, cr)
 		return pr
 	}
 	key := func(path string) string {
@@ -195,17 +348,38 @@ func (res *Result) compareCluster(oldCl, newCl *check.Cluster, label string, old
 		return path
 	}
 	o, n := oldR.Output, newR.Output
-	res.Files[key(RegistriesConfPath)] = fileChange(RegistriesConfPath, o.NodeRegistriesConf(), n.NodeRegistriesConf(), source(o), source(n))
-	res.Files[key(SearchDropInPath)] = fileChange(SearchDropInPath, o.NodeSearchRegistriesConf(), n.NodeSearchRegistriesConf(), dropInSource(o), dropInSource(n))
-	res.Files[key(PolicyJSONPath)] = fileChange(PolicyJSONPath, o.NodePolicyJSON(), n.NodePolicyJSON(), policySource(o), policySource(n))
+	files := map[string]*File{
+		RegistriesConfPath: fileChange(RegistriesConfPath, o.NodeRegistriesConf(), n.NodeRegistriesConf(), source(o), source(n)),
+		SearchDropInPath:   fileChange(SearchDropInPath, o.NodeSearchRegistriesConf(), n.NodeSearchRegistriesConf(), dropInSource(o), dropInSource(n)),
+		PolicyJSONPath:     fileChange(PolicyJSONPath, o.NodePolicyJSON(), n.NodePolicyJSON(), policySource(o), policySource(n)),
+	}
+	changed := false
+	for p, f := range files {
+		res.Files[key(p)] = f
+		changed = changed || f.Changed
+	}
 
 	v := drain.Compare(o, n)
 	pr.verdict = v
 	res.Drain = res.Drain || v.Drain
 	res.Reboot = res.Reboot || v.Reboot
+	cr.Drain, cr.Reboot = v.Drain, v.Reboot
 	for _, r := range v.Reasons {
-		res.Reasons = append(res.Reasons, Reason{Cluster: label, File: r.File, Scope: r.Scope, Message: r.Message, Drain: r.Drain})
+		reason := Reason{Cluster: label, File: r.File, Scope: r.Scope, Message: r.Message, Drain: r.Drain}
+		res.Reasons = append(res.Reasons, reason)
+		cr.Reasons = append(cr.Reasons, reason)
 	}
+	switch {
+	case v.Reboot:
+		cr.Action = ActionReboot
+	case v.Drain:
+		cr.Action = ActionDrain
+	case changed:
+		cr.Action = ActionReload
+	default:
+		cr.Action = ActionNone
+	}
+	res.Clusters = append(res.Clusters, cr)
 	return pr
 }
 
@@ -254,10 +428,15 @@ func text(b []byte) *string {
 	return &s
 }
 
+// action is the verdict over every cluster: refused when MCO refuses any
+// side, else the most disruptive action of the clusters compared;
+// unreadable only when no cluster could be compared at all.
 func action(res *Result) string {
 	switch {
 	case len(res.Refused) > 0:
 		return ActionRefused
+	case len(res.Clusters) > 0 && len(res.Unreadable) == len(res.Clusters):
+		return ActionUnreadable
 	case res.Reboot:
 		return ActionReboot
 	case res.Drain:

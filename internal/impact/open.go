@@ -2,9 +2,11 @@ package impact
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 
+	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -43,4 +45,25 @@ func OpenSide(opts project.Options) (p *project.Project, missing []string, clean
 		return nil, nil, func() {}, err
 	}
 	return p, missing, cleanup, nil
+}
+
+// ConfigAt is the config of the old tree, so that the clusters it declares
+// are read from the old tree, not from the working tree: the config file
+// found at path (where the working tree's config file, cfg, sits in the
+// old tree), or when the old tree has none there, cfg read as if it were
+// at path. A run without a config file keeps cfg.
+func ConfigAt(cfg *config.Config, path string) (*config.Config, error) {
+	if cfg == nil || cfg.Path == "" || path == "" {
+		return cfg, nil
+	}
+	if _, err := os.Stat(path); err == nil {
+		old, err := config.Load(path)
+		if err != nil {
+			return nil, fmt.Errorf("the config file as it was: %w", err)
+		}
+		return old, nil
+	}
+	moved := *cfg
+	moved.Path = path
+	return &moved, nil
 }

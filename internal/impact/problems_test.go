@@ -48,14 +48,14 @@ func TestDrainFindingsSkipUnreadableSides(t *testing.T) {
 	full := p.Clusters[0]
 	broken := &check.Cluster{Name: full.Name, Settings: full.Settings,
 		Problems: []manifest.Problem{{Code: "kustomize-error", Message: "boom", Pos: manifest.Position{File: "kustomization.yaml", Line: 1}}}}
-	if fs := drainAgainst(full, project.Render(broken)); len(fs) != 0 {
+	if fs := drainAgainst(full, project.Render(broken), placer{}); len(fs) != 0 {
 		t.Errorf("broken new side: %+v", fs)
 	}
-	if fs := drainAgainst(broken, project.Render(full)); len(fs) != 0 {
+	if fs := drainAgainst(broken, project.Render(full), placer{}); len(fs) != 0 {
 		t.Errorf("broken old side: %+v", fs)
 	}
 	empty := &check.Cluster{Name: full.Name, Settings: full.Settings}
-	if fs := drainAgainst(full, project.Render(empty)); len(fs) == 0 {
+	if fs := drainAgainst(full, project.Render(empty), placer{}); len(fs) == 0 {
 		t.Error("removing every object must still drain when both sides load")
 	}
 }

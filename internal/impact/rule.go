@@ -13,10 +13,10 @@ import (
 // RuleID is the lint rule that warns about draining changes.
 const RuleID = "drain-on-change"
 
-// DrainRule returns the drain-on-change rule. base maps a linted cluster to
-// the same cluster at the base revision (lint --base REV); with base nil or
-// returning nil the rule reports nothing, since there is nothing to compare.
-func DrainRule(base func(*check.Cluster) *check.Cluster) *check.Rule {
+// DrainRule returns the drain-on-change rule. base pairs each linted
+// cluster with the same cluster at the base revision (lint --base REV);
+// with base nil the rule reports nothing, since there is nothing to compare.
+func DrainRule(base *Baseline) *check.Rule {
 	return &check.Rule{
 		ID:       RuleID,
 		Severity: check.Warning,
@@ -36,15 +36,12 @@ Fix: nothing is wrong; plan the rollout (maintenance window, PodDisruptionBudget
 split the change so that its safe part lands first. ` + "`mirrorlint diff --base REV`" + ` shows
 the node files and every reason.`,
 		Check: func(c *check.Context) {
-			if base == nil {
-				return
-			}
-			old := base(c.Cluster)
+			old := base.Of(c.Cluster)
 			if old == nil {
 				return
 			}
 			cur := &project.Rendered{Cluster: c.Cluster, Input: c.Input, Output: c.Rendered, Refusal: c.Refusal}
-			for _, f := range drainAgainst(old, cur) {
+			for _, f := range drainAgainst(old, cur, placer{old: base.old, newP: base.newP}) {
 				g := c.ReportAt(f.Position, "%s", f.Message)
 				g.Object, g.Path, g.Related = f.Object, f.Path, f.Related
 			}
@@ -52,15 +49,17 @@ the node files and every reason.`,
 	}
 }
 
-// DrainFindings turns the verdict v on two renders of one cluster into one
+// drainFindings turns the verdict v on two renders of one cluster into one
 // warning per change that drains the nodes, positioned on the object in the
 // new state that carries the changed scope (the source, mirror or Image list
-// entry) when there is one. Nothing is returned when either side is refused
-// by MCO (the render rules report that) or does not load whole (a side
-// missing a file or a failed kustomize build would make every object in it
-// look removed or added). Warnings (input skipped on purpose, a file the
+// entry) when there is one. A value the change removed is placed where a
+// reviewer sees the removal (see placer.removed) and its message names
+// where it was. Nothing is returned when either side is refused by MCO
+// (the render rules report that) or does not load whole (a side missing a
+// file or a failed kustomize build would make every object in it look
+// removed or added). Warnings (input skipped on purpose, a file the
 // kustomization does not list) leave the cluster whole.
-func DrainFindings(oldR, newR *project.Rendered, v drain.Verdict) []check.Finding {
+func drainFindings(oldR, newR *project.Rendered, v drain.Verdict, at placer) []check.Finding {
 	if !whole(oldR.Cluster) || !whole(newR.Cluster) || oldR.Refusal != nil || newR.Refusal != nil || !v.Drain {
 		return nil
 	}
@@ -76,10 +75,21 @@ func DrainFindings(oldR, newR *project.Rendered, v drain.Verdict) []check.Findin
 		}
 		f := check.Finding{Rule: RuleID, Severity: check.Warning, Message: fmt.Sprintf("%s: %s", effect, r.Message)}
 		if o, path := locate(r, oldCl, newCl); o != nil {
+			if r.Field == drain.FieldMirrorRemoved && len(path) > 0 && path[len(path)-1] == "source" {
+				// The mirror is gone from its entry, which is still
+				// there: the finding sits on the entry's mirrors, and
+				// says where the mirror was.
+				path = path[:len(path)-1].Child("mirrors")
+				if oo, op := locate(r, nil, oldCl); oo != nil {
+					f.Message += "; it was at " + at.old.position(oo.Locate(op))
+				}
+			}
 			f.Position, f.Object, f.Path = o.Locate(path), check.ObjectRef{Kind: string(o.Kind), Name: o.Name}, path.String()
 		} else if o, path := locate(r, nil, oldCl); o != nil {
-			// Gone from the new tree: say where it used to be.
-			f.Message += fmt.Sprintf(" (it was at %s in the base)", o.Locate(path))
+			// Gone from the new tree: say where it used to be, and put the
+			// finding where the removal shows in the new tree.
+			f.Message += "; it was at " + at.old.position(o.Locate(path))
+			at.removed(&f, o, path, newCl)
 		}
 		out = append(out, f)
 	}
@@ -90,10 +100,10 @@ func DrainFindings(oldR, newR *project.Rendered, v drain.Verdict) []check.Findin
 // whole reports whether a cluster loaded without errors.
 func whole(cl *check.Cluster) bool { return len(manifest.Errors(cl.Problems)) == 0 }
 
-// drainAgainst is DrainFindings for a cluster's old state and its current
+// drainAgainst is drainFindings for a cluster's old state and its current
 // render: the old side is rendered, and compared, only when the new side
 // can be.
-func drainAgainst(oldCl *check.Cluster, newR *project.Rendered) []check.Finding {
+func drainAgainst(oldCl *check.Cluster, newR *project.Rendered, at placer) []check.Finding {
 	if !whole(oldCl) || !whole(newR.Cluster) || newR.Refusal != nil {
 		return nil
 	}
@@ -101,7 +111,7 @@ func drainAgainst(oldCl *check.Cluster, newR *project.Rendered) []check.Finding 
 	if oldR.Refusal != nil {
 		return nil
 	}
-	return DrainFindings(oldR, newR, drain.Compare(oldR.Output, newR.Output))
+	return drainFindings(oldR, newR, drain.Compare(oldR.Output, newR.Output), at)
 }
 
 // locate finds the value a reason is about in cl, preferring objects that

@@ -8,48 +8,168 @@ import (
 )
 
 // WriteText prints the diffs of the changed node files, then the verdict
-// and every reason, for a reviewer reading a CI log.
+// and every reason, for a reviewer reading a CI log. A tree of one cluster
+// prints just that; with several clusters each cluster gets its own
+// section and verdict, clusters with the same result (a base change that
+// reaches 144 sites alike) share one section that lists them, and a last
+// line sums up.
 func (res *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
-	keys := make([]string, 0, len(res.Files))
-	for k := range res.Files {
-		keys = append(keys, k)
+	if len(res.Clusters) == 1 && res.Clusters[0].Name == "" {
+		res.writeCluster(&b, res.Clusters[0])
+		fmt.Fprintf(&b, "verdict: %s\n", headline(res.Clusters[0].Action))
+		writeReasons(&b, res.Clusters[0].Reasons)
+	} else {
+		for _, g := range res.groups() {
+			b.WriteString(groupHeading(g.names))
+			res.writeCluster(&b, g.result)
+			fmt.Fprintf(&b, "verdict: %s\n", headline(g.result.Action))
+			writeReasons(&b, g.result.Reasons)
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "verdict: %s\n", res.overall())
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if f := res.Files[k]; f.Changed {
-			if cluster, _, ok := strings.Cut(k, ":"); ok {
-				fmt.Fprintf(&b, "# cluster %s\n", cluster)
-			}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeCluster prints one cluster's changed files, refusals and problems.
+func (res *Result) writeCluster(b *strings.Builder, cr ClusterResult) {
+	for _, path := range []string{RegistriesConfPath, PolicyJSONPath, SearchDropInPath} {
+		key := path
+		if cr.Name != "" {
+			key = cr.Name + ":" + path
+		}
+		if f := res.Files[key]; f != nil && f.Changed {
 			b.WriteString(f.Diff)
 		}
 	}
-	for _, r := range res.Refused {
+	for _, r := range cr.Refused {
 		side := "the old tree"
 		if r.Side == "new" {
 			side = "the new tree"
 		}
-		fmt.Fprintf(&b, "%s: error: MCO would refuse to render %s%s: %s\n", where(r.Position.String()), side, clusterSuffix(r.Cluster), r.Reason)
+		fmt.Fprintf(b, "%s: error: MCO would refuse to render %s: %s\n", res.where(r.Position, r.Rev), side, r.Reason)
 		if r.Side == "new" {
 			b.WriteString("  MCO only logs this and keeps the current registries.conf: the change would not reach the nodes\n")
 		} else {
 			b.WriteString("  the cluster cannot be running the old tree's configuration, so no drain verdict can be given\n")
 		}
 	}
-	fmt.Fprintf(&b, "verdict: %s\n", headline(res))
-	for _, r := range res.Reasons {
+	for _, p := range cr.Problems {
+		side := "the new tree"
+		if p.Side == "old" {
+			side = "the old tree"
+		}
+		fmt.Fprintf(b, "%s: error: %s does not load: %s\n", res.where(p.Position, p.Rev), side, p.Message)
+	}
+}
+
+func writeReasons(b *strings.Builder, reasons []Reason) {
+	for _, r := range reasons {
 		tag := "reload"
 		if r.Drain {
 			tag = "DRAIN "
 		}
-		fmt.Fprintf(&b, "  %s %s%s: %s\n", tag, r.File, clusterSuffix(r.Cluster), r.Message)
+		fmt.Fprintf(b, "  %s %s: %s\n", tag, r.File, r.Message)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
-func headline(res *Result) string {
-	switch res.Action {
+func (res *Result) where(p interface{ String() string }, rev string) string {
+	s := p.String()
+	if s == "" {
+		return "mirrorlint"
+	}
+	if rev != "" {
+		s += " (at " + rev + ")"
+	}
+	return s
+}
+
+// group is clusters with the same result, printed once.
+type group struct {
+	names  []string
+	result ClusterResult // the first cluster's
+}
+
+// groups gathers clusters whose printed result is the same: the same
+// changed files byte for byte, the same reasons, refusals and problems.
+func (res *Result) groups() []group {
+	var out []group
+	index := map[string]int{}
+	for _, cr := range res.Clusters {
+		var sig strings.Builder
+		res.writeCluster(&sig, cr)
+		fmt.Fprintf(&sig, "\x00%s\x00", cr.Action)
+		writeReasons(&sig, cr.Reasons)
+		k := sig.String()
+		i, ok := index[k]
+		if !ok {
+			i = len(out)
+			index[k] = i
+			out = append(out, group{result: cr})
+		}
+		out[i].names = append(out[i].names, cr.Name)
+	}
+	return out
+}
+
+// groupHeading names the clusters of a section: one, or the count and
+// every name, wrapped.
+func groupHeading(names []string) string {
+	if len(names) == 1 {
+		return "== cluster " + names[0] + "\n"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "== %d clusters with the same result:\n", len(names))
+	line := "  "
+	for i, n := range names {
+		item := n
+		if i < len(names)-1 {
+			item += ","
+		}
+		if len(line)+len(item)+1 > 100 && line != "  " {
+			b.WriteString(line + "\n")
+			line = "  "
+		}
+		if line != "  " {
+			line += " "
+		}
+		line += item
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// overall sums up the clusters' verdicts: the most disruptive action and
+// how many clusters it concerns, and the clusters not compared.
+func (res *Result) overall() string {
+	count := map[string][]string{}
+	for _, cr := range res.Clusters {
+		count[cr.Action] = append(count[cr.Action], cr.Name)
+	}
+	var parts []string
+	for _, a := range []string{ActionRefused, ActionReboot, ActionDrain, ActionReload, ActionNone} {
+		if n := len(count[a]); n > 0 {
+			parts = append(parts, fmt.Sprintf("%s in %d of %d clusters", headline(a), n, len(res.Clusters)))
+		}
+	}
+	if n := count[ActionUnreadable]; len(n) > 0 {
+		sort.Strings(n)
+		names := strings.Join(n, ", ")
+		if len(n) > 3 {
+			names = fmt.Sprintf("%s and %d more", strings.Join(n[:3], ", "), len(n)-3)
+		}
+		parts = append(parts, fmt.Sprintf("%d not compared (input that does not load: %s)", len(n), names))
+	}
+	if len(parts) == 0 {
+		return "no cluster to compare"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func headline(action string) string {
+	switch action {
 	case ActionRefused:
 		return "MCO refuses to render (see above); nothing is applied"
 	case ActionReboot:
@@ -58,20 +178,8 @@ func headline(res *Result) string {
 		return "nodes drain (cordon, evict, then CRI-O reload)"
 	case ActionReload:
 		return "CRI-O reload only, no drain"
+	case ActionUnreadable:
+		return "not compared: an input does not load (see above)"
 	}
 	return "no change to the node files"
-}
-
-func clusterSuffix(name string) string {
-	if name == "" {
-		return ""
-	}
-	return " [cluster " + name + "]"
-}
-
-func where(pos string) string {
-	if pos == "" {
-		return "mirrorlint"
-	}
-	return pos
 }

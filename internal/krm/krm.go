@@ -5,6 +5,7 @@
 package krm
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -14,12 +15,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/origin"
-	"github.com/mirrorlint/mirrorlint/internal/policy"
-	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 )
 
@@ -44,8 +42,8 @@ type Processor struct {
 	// Rules are the rules run when Checks is nil.
 	Rules *check.Registry
 	// Checks, when set, returns the rules and the compiled policies for
-	// the functionConfig's settings (checks.FromConfig).
-	Checks func(cfg *config.Config) (*check.Registry, *policy.Engine, error)
+	// the functionConfig's settings (pipeline.ChecksFromConfig).
+	Checks func(cfg *config.Config) (*pipeline.Checks, error)
 	// Stderr receives the findings as text.
 	Stderr io.Writer
 	// Roots are where origin paths are looked up; nil means the working
@@ -65,15 +63,11 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 		return err
 	}
 	cfg := fc.Config
-	reg, pe := p.Rules, (*policy.Engine)(nil)
+	checks := &pipeline.Checks{Rules: p.Rules}
 	if p.Checks != nil {
-		if reg, pe, err = p.Checks(cfg); err != nil {
+		if checks, err = p.Checks(cfg); err != nil {
 			return err
 		}
-	}
-	settings, err := project.ResolveSettings(project.Options{}, cfg)
-	if err != nil {
-		return err
 	}
 	failOn, err := check.FailOn("", cfg)
 	if err != nil {
@@ -82,26 +76,20 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 
 	// The items are linted as one stream. Their text is regenerated from
 	// the nodes, so stream lines are only a stop on the way to the source
-	// file named by each item's path or origin annotation; the findings are
-	// moved there before suppressions are matched, so a
+	// file named by each item's path or origin annotation; the pipeline
+	// moves the findings there before suppressions are matched, so a
 	// "# mirrorlint:ignore" comment in that file applies.
 	stream, err := itemsStream(rl.Items)
 	if err != nil {
 		return err
 	}
-	set, err := manifest.LoadReader(streamName, strings.NewReader(stream), manifest.Options{})
-	if err != nil {
-		return err
-	}
-	cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: settings}
-	remap := &origin.Remapper{Roots: p.Roots, Discover: true}
-	res, err := checks.Run([]*check.Cluster{cl}, cfg, checks.RunOptions{
-		Rules: reg, Policies: pe,
-		Relocate: func(_ *check.Cluster, fs []check.Finding) []check.Finding { return remap.Remap(set.Objects, fs) },
+	res, err := pipeline.Run(context.Background(), checks, pipeline.Request{
+		Paths: []string{streamName}, Stdin: strings.NewReader(stream), Config: cfg, OriginRoots: p.Roots,
 	})
 	if err != nil {
 		return err
 	}
+	set := res.Project.Set
 	// Files are named as `lint` names them, with the kustomization root
 	// kustomize runs the function in as the working directory: a file of
 	// the overlay reads as in kustomize's own messages (idms.yaml), a base

@@ -21,8 +21,12 @@ import (
 //
 // Values written as policy templates ({{hub … hub}} resolved on the hub,
 // {{ … }} on each managed cluster) are known only there: an object holding
-// one is not linted, and each template is reported (code
-// "policy-template", a note), so that it is neither an error nor silent.
+// one is not linted, and each template is reported (CodePolicyTemplate, a
+// warning problem that the policy-template rule reports as info), so that
+// it is neither an error nor silent.
+
+// CodePolicyTemplate is the Problem code of a policy template.
+const CodePolicyTemplate = "policy-template"
 
 const policyGroup = "policy.open-cluster-management.io/"
 
@@ -212,7 +216,7 @@ func (fp *fileParse) templateNote(n *yaml.Node, what, text, notLinted string) {
 	}
 	fp.res.problems = append(fp.res.problems, Problem{
 		Pos:  Position{File: fp.name, Line: n.Line, Column: n.Column},
-		Code: "policy-template", Warning: true, Info: true,
+		Code: CodePolicyTemplate, Warning: true,
 		Message: fmt.Sprintf("%s holds %s, `%s`, resolved %s: %s not linted, since only the cluster knows the value (lint what the template gives, or write the value out)",
 			what, kind, shown, where, notLinted),
 	})

@@ -23,13 +23,13 @@ type fileResult struct {
 // into documents first, as kio.ByteReader does, restarts line numbers at
 // each document). Every document is parsed, so malformed YAML is reported
 // in any file, but only mirror-related objects are converted and kept.
-func parseFile(name string, data []byte) fileResult {
+func parseFile(name string, data []byte, keep Unmodelled) fileResult {
 	var res fileResult
 	if p := checkText(name, data); p != nil {
 		res.problems = append(res.problems, *p)
 		return res
 	}
-	fp := &fileParse{name: name, data: data, res: &res}
+	fp := &fileParse{name: name, data: data, res: &res, keep: keep}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for doc := 0; ; doc++ {
 		var n yaml.Node
@@ -54,6 +54,7 @@ type fileParse struct {
 	src      *source // shared by the objects kept from this file
 	lastLine int     // the last line seen in a decoded document
 	wrapSeq  int     // objects read inside policies so far (see acm.go)
+	keep     Unmodelled
 }
 
 func (fp *fileParse) source() *source {
@@ -89,9 +90,9 @@ func (fp *fileParse) document(n *yaml.Node, doc int) {
 		fp.template(root)
 		return
 	}
-	if fp.unwrapPolicy(root, doc, apiVersion, kind) {
-		return
-	}
+	// A policy delivers objects (read in place, see acm.go); the policy
+	// itself is an object of another kind, kept or not as such.
+	fp.unwrapPolicy(root, doc, apiVersion, kind)
 	fp.object(root, doc, -1, apiVersion, kind, false)
 }
 
@@ -156,9 +157,7 @@ func (fp *fileParse) list(apiVersion, kind string, items *yaml.Node, doc, depth 
 			fp.template(it)
 			continue
 		}
-		if fp.unwrapPolicy(it, doc, av, k) {
-			continue
-		}
+		fp.unwrapPolicy(it, doc, av, k)
 		fp.object(it, doc, item, av, k, inferred)
 	}
 }
@@ -211,17 +210,22 @@ func classify(apiVersion, kind string) (k Kind, known, keep bool) {
 			return k, true, true
 		}
 		// image.openshift.io/v1 Image is another API (an image stream
-		// image); only config.openshift.io at the wrong version is ours.
-		return k, false, strings.HasPrefix(apiVersion, "config.openshift.io/")
+		// image); only config.openshift.io at the wrong version, or a
+		// misspelling of that group, is ours.
+		_, _, near := NearMiss(apiVersion, kind)
+		return k, false, strings.HasPrefix(apiVersion, "config.openshift.io/") || near
 	case KindMachineConfig:
 		return k, true, apiVersion == k.APIVersion()
 	}
-	return k, false, false
+	// A misspelt mirror kind is kept, unknown, so that it is reported.
+	_, _, near := NearMiss(apiVersion, kind)
+	return k, false, near
 }
 
 func (fp *fileParse) object(n *yaml.Node, doc, item int, apiVersion, kind string, inferred bool) {
 	k, known, keep := classify(apiVersion, kind)
 	if !keep {
+		fp.unmodelled(n, doc, item, apiVersion, kind, inferred)
 		return
 	}
 	o := &Object{

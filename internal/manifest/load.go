@@ -27,6 +27,11 @@ type Options struct {
 	// name at any depth, like .gitignore. A matching directory is not
 	// entered. Explicit file arguments are matched as given.
 	Exclude []string
+	// Files, when set, restricts what a directory walk reads to its
+	// members (see FileSet): in a git repository, the files git holds.
+	// Explicit file arguments are read whatever the set says, and so is a
+	// directory argument none of whose files is in it (the user named it).
+	Files *FileSet
 	// Stdin is what the path "-" reads; nil means os.Stdin. The command
 	// line passes its own reader so that tests drive it in-process.
 	Stdin io.Reader
@@ -41,6 +46,9 @@ type Options struct {
 	// List reports (Listing.Named) without reading them: kustomize's
 	// extension-less "Kustomization".
 	ListNames map[string]bool
+	// Unmodelled says which objects of other kinds than the mirror kinds
+	// are kept (see Unmodelled); the zero value keeps none.
+	Unmodelled Unmodelled
 }
 
 func (o Options) maxFileSize() int64 {
@@ -55,7 +63,7 @@ func (o Options) skips(it walkItem, data []byte) bool {
 	if o.Prefilter == nil || it.stdin || (o.ParseAll != nil && o.ParseAll(it.name)) {
 		return false
 	}
-	return !o.Prefilter.MayHold(data)
+	return !o.Prefilter.MayHold(data, o.Unmodelled)
 }
 
 func (o Options) workers() int {
@@ -144,5 +152,5 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	if opts.skips(it, buf.Bytes()) {
 		return fileResult{}
 	}
-	return parseFile(it.name, buf.Bytes())
+	return parseFile(it.name, buf.Bytes(), opts.Unmodelled)
 }

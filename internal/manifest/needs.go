@@ -57,10 +57,13 @@ func (n Needs) Kinds() []string {
 	return out
 }
 
-// Has reports whether objects of kind are needed and kept by the loader.
-// A typed list (ImageDigestMirrorSetList) is needed when its items are.
-func (n Needs) Has(kind string) bool {
-	if !Keeps(kind) {
+// Has reports whether objects of kind are needed and kept by a loader that
+// keeps u of the unmodelled kinds. A typed list (ImageDigestMirrorSetList)
+// is needed when its items are; a kind the loader keeps only to report it
+// (a misspelt mirror kind) and a policy wrapper are needed whenever
+// anything is.
+func (n Needs) Has(kind string, u Unmodelled) bool {
+	if !KeepsAs(kind, u) {
 		return false
 	}
 	if n.All() || n.kinds[kind] {
@@ -69,7 +72,47 @@ func (n Needs) Has(kind string) bool {
 	if base, ok := strings.CutSuffix(kind, "List"); ok && base != "" && n.kinds[base] {
 		return true
 	}
-	return wrapperKinds[kind]
+	if wrapperKinds[kind] {
+		return true
+	}
+	_, unmodelled := imageKinds[kind]
+	return Keeps(kind) && !modelledKind(kind) && !unmodelled
+}
+
+// modelledKind reports the kinds the loader decodes into API types.
+func modelledKind(kind string) bool {
+	switch Kind(kind) {
+	case KindICSP, KindIDMS, KindITMS, KindImage, KindMachineConfig:
+		return true
+	}
+	return false
+}
+
+// KeepsAs is Keeps for a loader that also keeps u of the unmodelled kinds:
+// the image-pulling kinds (UnmodelledImages), or every kind
+// (UnmodelledAll).
+func KeepsAs(kind string, u Unmodelled) bool {
+	switch {
+	case Keeps(kind):
+		return true
+	case u == UnmodelledAll:
+		return kind != ""
+	case u == UnmodelledImages:
+		_, ok := imageKinds[kind]
+		return ok
+	}
+	return false
+}
+
+// ImageKinds are the kinds whose image references a node pulls (what the
+// loader keeps with UnmodelledImages), sorted.
+func ImageKinds() []string {
+	out := make([]string, 0, len(imageKinds))
+	for k := range imageKinds {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // wrapperKinds are kinds the loader looks into for objects of other kinds
@@ -79,8 +122,9 @@ func (n Needs) Has(kind string) bool {
 var wrapperKinds = map[string]bool{}
 
 // Keeps reports whether the loader keeps (or looks inside) a document of
-// this kind under some apiVersion: the loader's own decision, asked by the
-// prefilter, so a kind the loader starts reading is never skipped.
+// this kind under some apiVersion, keeping no unmodelled kind: the
+// loader's own decision, asked by the prefilter, so a kind the loader
+// starts reading is never skipped.
 func Keeps(kind string) bool {
 	for _, av := range []string{Kind(kind).APIVersion(), "config.openshift.io/v1", ""} {
 		if _, _, keep := classify(av, kind); keep {

@@ -128,6 +128,12 @@ type Object struct {
 	// object with a mirror kind under a wrong apiVersion is kept (Known
 	// false) so rules can say so, but the renderer ignores it.
 	Known bool
+	// Unmodelled marks an object of a kind mirrorlint has no type for,
+	// kept on request (Options.Unmodelled): Known is false. Partial is set
+	// when only its identity and image fields were kept: Node and Content
+	// hold apiVersion, kind, metadata and the image fields, nothing else.
+	Unmodelled bool
+	Partial    bool
 
 	// File is the path as given on the command line joined with the path
 	// inside it ("-" for stdin). Origin is the file named by a
@@ -190,10 +196,6 @@ type Problem struct {
 	// content. Consumers may report warnings without failing (render
 	// goes on; lint reports them with severity warning).
 	Warning bool `json:"warning,omitempty"`
-	// Info marks a note rather than a warning (a policy template, whose
-	// value only the hub or the managed cluster knows); it implies
-	// Warning, so code that only tells failures apart is unchanged.
-	Info bool `json:"info,omitempty"`
 }
 
 func (p Problem) String() string { return p.Pos.String() + ": " + p.Message }

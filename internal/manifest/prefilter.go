@@ -26,7 +26,9 @@ import "bytes"
 //
 // Each value read is then judged by Needs.Has, which asks the loader's own
 // Keeps: the test never holds a list of kinds of its own.
-func (n Needs) MayHold(data []byte) bool {
+//
+// u is how much of the unmodelled kinds the loader keeps (Options.Unmodelled).
+func (n Needs) MayHold(data []byte, u Unmodelled) bool {
 	if len(data) >= 2 && (data[0] == 0xFE && data[1] == 0xFF || data[0] == 0xFF && data[1] == 0xFE) {
 		return true
 	}
@@ -42,7 +44,7 @@ func (n Needs) MayHold(data []byte) bool {
 		at += i
 		i = at + len(kindKey)
 		v, ok := kindValue(data, at)
-		if !ok || n.Has(v) {
+		if !ok || n.Has(v, u) {
 			return true
 		}
 	}

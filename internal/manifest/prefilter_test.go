@@ -45,13 +45,27 @@ func TestMayHoldShapes(t *testing.T) {
 		{"kind: ConfigMap\ndata: {x: \"kind of ImageDigestMirrorSet\"}\n", false},
 		{"", false},
 	} {
-		if got := need.MayHold([]byte(tc.doc)); got != tc.want {
+		if got := need.MayHold([]byte(tc.doc), UnmodelledNone); got != tc.want {
 			t.Errorf("MayHold(%q) = %v, want %v", tc.doc, got, tc.want)
 		}
 	}
 	only := NeedKinds("ImageTagMirrorSet")
-	if only.MayHold([]byte("kind: ImageDigestMirrorSet\n")) || !only.MayHold([]byte("kind: ImageTagMirrorSetList\n")) {
+	if only.MayHold([]byte("kind: ImageDigestMirrorSet\n"), UnmodelledNone) || !only.MayHold([]byte("kind: ImageTagMirrorSetList\n"), UnmodelledNone) {
 		t.Errorf("NeedKinds(ImageTagMirrorSet): an IDMS is not needed, a typed list of ITMS is")
+	}
+	// A misspelt mirror kind is kept to be reported: needed with any kind.
+	if !only.MayHold([]byte("kind: imageDigestMirrorSet\n"), UnmodelledNone) {
+		t.Errorf("a near miss of a mirror kind is skipped")
+	}
+	// Workloads are needed only when the loader keeps them.
+	deploy := []byte("apiVersion: apps/v1\nkind: Deployment\n")
+	for u, want := range map[Unmodelled]bool{UnmodelledNone: false, UnmodelledImages: true, UnmodelledAll: true} {
+		if got := NeedAll().MayHold(deploy, u); got != want {
+			t.Errorf("a Deployment with Unmodelled %d: %v, want %v", u, got, want)
+		}
+	}
+	if NeedKinds("ImageDigestMirrorSet").MayHold(deploy, UnmodelledImages) {
+		t.Errorf("a Deployment is not needed when only IDMS are")
 	}
 }
 
@@ -92,11 +106,13 @@ func TestPrefilterConservative(t *testing.T) {
 
 func checkConservative(t *testing.T, name string, data []byte) {
 	t.Helper()
-	res := parseFile(name, data)
-	for _, o := range res.objects {
-		for _, n := range []Needs{NeedAll(), NeedKinds(string(o.Kind))} {
-			if !n.MayHold(data) {
-				t.Errorf("%s: %s is kept by the loader, but MayHold(%v) skips the file", name, o.Ref(), n.Kinds())
+	for _, u := range []Unmodelled{UnmodelledNone, UnmodelledImages, UnmodelledAll} {
+		res := parseFile(name, data, u)
+		for _, o := range res.objects {
+			for _, n := range []Needs{NeedAll(), NeedKinds(string(o.Kind))} {
+				if !n.MayHold(data, u) {
+					t.Errorf("%s: %s is kept by the loader (unmodelled %d), but MayHold(%v) skips the file", name, o.Ref(), u, n.Kinds())
+				}
 			}
 		}
 	}

@@ -29,12 +29,22 @@ type walkItem struct {
 // through a link is reported under its real path.
 type pendingLink struct {
 	osPath, name, rel string
+	real              string // the link's own path in its real directory
 	root              *walkRoot
 }
 
 type walkRoot struct {
 	real string // the root argument with symlinks resolved, absolute
+	// files is Options.Files for this root: nil when there is none, or
+	// when the root argument holds none of its members.
+	files *FileSet
 }
+
+// reads reports whether the file at real (found inside the root) is read.
+func (r *walkRoot) reads(real string) bool { return r.files == nil || r.files.Contains(real) }
+
+// enters reports whether the walk descends into the directory real.
+func (r *walkRoot) enters(real string) bool { return r.files == nil || r.files.Enters(real) }
 
 type walker struct {
 	opts    Options
@@ -49,6 +59,9 @@ type walker struct {
 	stdinUsed bool
 	// named are the other files whose base name Options.ListNames holds.
 	named []string
+	// notApplied holds the chart and source-crs directories already
+	// reported, by real path: each is reported once.
+	notApplied map[string]bool
 }
 
 func newWalker(opts Options) *walker {
@@ -58,7 +71,7 @@ func newWalker(opts Options) *walker {
 			ex = append(ex, p)
 		}
 	}
-	return &walker{opts: opts, exclude: ex, seenFiles: map[string]bool{}, seenDirs: map[string]bool{}}
+	return &walker{opts: opts, exclude: ex, seenFiles: map[string]bool{}, seenDirs: map[string]bool{}, notApplied: map[string]bool{}}
 }
 
 // manifestExt reports whether a file found inside a directory is read.
@@ -97,6 +110,22 @@ func (w *walker) skip(name, code, msg string) {
 	w.items = append(w.items, walkItem{name: name, problem: &Problem{Pos: Position{File: name}, Code: code, Message: msg, Warning: true}})
 }
 
+// skipUnapplied leaves out a directory no tool applies as written (see
+// unappliedDir), reporting it once.
+func (w *walker) skipUnapplied(u *unapplied) {
+	key := u.osDir
+	if real, err := filepath.EvalSymlinks(u.osDir); err == nil {
+		key = real
+	}
+	if w.notApplied[key] {
+		return
+	}
+	w.notApplied[key] = true
+	if p := u.problem(); p != nil {
+		w.items = append(w.items, walkItem{name: p.Pos.File, problem: p})
+	}
+}
+
 // root walks one path argument.
 func (w *walker) root(arg string) error {
 	if arg == "-" {
@@ -122,6 +151,12 @@ func (w *walker) root(arg string) error {
 		w.problem(displayName(arg, ""), "read-error", fsMessage(err))
 		return nil
 	}
+	if u := unappliedAncestor(real, displayName(arg, "")); u != nil {
+		if !w.excludedPath(displayName(arg, "")) {
+			w.skipUnapplied(u)
+		}
+		return nil
+	}
 	if !info.IsDir() {
 		// An explicit file is read whatever its extension: the user named it.
 		name := displayName(arg, "")
@@ -132,7 +167,12 @@ func (w *walker) root(arg string) error {
 		w.items = append(w.items, walkItem{osPath: arg, name: name})
 		return nil
 	}
-	r := &walkRoot{real: real}
+	r := &walkRoot{real: real, files: w.opts.Files}
+	if r.files != nil && !r.files.Enters(real) {
+		// A directory named on the command line that holds nothing of
+		// the set (an ignored or foreign directory): read it as named.
+		r.files = nil
+	}
 	if !w.seenDirs[real] {
 		w.seenDirs[real] = true
 		w.dir(r, arg, arg, "", real)
@@ -153,6 +193,10 @@ func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
 		w.problem(displayName(arg, rel), "read-error", "cannot read directory: "+fsMessage(err))
 		// ReadDir returns what it could read before the error.
 	}
+	if u := unappliedDir(osPath, displayName(arg, rel), entries); u != nil {
+		w.skipUnapplied(u)
+		return
+	}
 	for _, e := range entries {
 		name := e.Name()
 		childRel := path.Join(rel, name)
@@ -163,9 +207,9 @@ func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
 		childReal := filepath.Join(real, name)
 		switch t := e.Type(); {
 		case t&fs.ModeSymlink != 0:
-			w.links = append(w.links, pendingLink{osPath: childOS, name: displayName(arg, childRel), rel: childRel, root: r})
+			w.links = append(w.links, pendingLink{osPath: childOS, name: displayName(arg, childRel), rel: childRel, real: childReal, root: r})
 		case t.IsDir():
-			if name == ".git" || w.seenDirs[childReal] {
+			if name == ".git" || w.seenDirs[childReal] || !r.enters(childReal) {
 				continue
 			}
 			w.seenDirs[childReal] = true
@@ -173,10 +217,10 @@ func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
 		case t.IsRegular():
 			// FIFOs, sockets and devices are skipped: opening a FIFO named
 			// x.yaml would block forever.
-			if (manifestExt(name) || templateExt(name)) && !w.seenFiles[childReal] {
+			if (manifestExt(name) || templateExt(name)) && !w.seenFiles[childReal] && r.reads(childReal) {
 				w.seenFiles[childReal] = true
 				w.items = append(w.items, walkItem{osPath: childOS, name: displayName(arg, childRel), template: !manifestExt(name)})
-			} else if w.opts.ListNames[name] {
+			} else if w.opts.ListNames[name] && r.reads(childReal) {
 				w.named = append(w.named, displayName(arg, childRel))
 			}
 		}
@@ -216,13 +260,14 @@ func (w *walker) follow(l pendingLink, arg string) {
 	}
 	switch {
 	case info.IsDir():
-		if path.Base(l.rel) == ".git" || w.seenDirs[target] {
+		if path.Base(l.rel) == ".git" || w.seenDirs[target] || !(l.root.enters(l.real) || l.root.enters(target)) {
 			return
 		}
 		w.seenDirs[target] = true
 		w.dir(l.root, arg, l.osPath, l.rel, target)
 	case info.Mode().IsRegular():
-		if manifestExt(l.name) && !w.seenFiles[target] {
+		// Git holds the link, not its target: either in the set will do.
+		if manifestExt(l.name) && !w.seenFiles[target] && (l.root.reads(l.real) || l.root.reads(target)) {
 			w.seenFiles[target] = true
 			w.items = append(w.items, walkItem{osPath: l.osPath, name: l.name})
 		}

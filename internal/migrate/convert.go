@@ -44,9 +44,27 @@ func IsICSP(n *yaml.Node) bool {
 // order. No mirrorSourcePolicy is set, which keeps what the ICSP meant (the
 // source stays contactable). Scalar and collection styles are reset so the
 // output does not depend on how the input was written.
-func Convert(icsp *yaml.Node) (*yaml.Node, error) {
+//
+// Tags and digests in sources and mirrors, which the ImageDigestMirrorSet
+// pattern refuses, are removed, and the entries that then name the same
+// source merged (unpinEntries); note says so, "" when there were none. An
+// IDMS the API server would still refuse is an error (*RefusedError): a
+// migration never writes what the cluster refuses.
+func Convert(icsp *yaml.Node) (out *yaml.Node, note string, err error) {
+	out, note, err = convert(icsp)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := checkAccepted(out); err != nil {
+		return nil, "", err
+	}
+	return out, note, nil
+}
+
+func convert(icsp *yaml.Node) (*yaml.Node, string, error) {
+	note := ""
 	if icsp.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: not a mapping", icsp.Line)
+		return nil, "", fmt.Errorf("line %d: not a mapping", icsp.Line)
 	}
 	out := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", HeadComment: icsp.HeadComment, FootComment: icsp.FootComment}
 	add := func(key *yaml.Node, value *yaml.Node) {
@@ -58,7 +76,7 @@ func Convert(icsp *yaml.Node) (*yaml.Node, error) {
 	add(keyLike(k, "kind"), str(idmsKind))
 	if k, v := entry(icsp, "metadata"); v != nil {
 		if v.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("line %d: metadata is not a mapping", v.Line)
+			return nil, "", fmt.Errorf("line %d: metadata is not a mapping", v.Line)
 		}
 		add(clone(k), metadata(v))
 	}
@@ -67,20 +85,22 @@ func Convert(icsp *yaml.Node) (*yaml.Node, error) {
 	add(keyLike(k, "spec"), spec)
 	if v != nil {
 		if v.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("line %d: spec is not a mapping", v.Line)
+			return nil, "", fmt.Errorf("line %d: spec is not a mapping", v.Line)
 		}
 		spec.HeadComment, spec.LineComment, spec.FootComment = v.HeadComment, v.LineComment, v.FootComment
 		if rk, rv := entry(v, "repositoryDigestMirrors"); rv != nil {
 			list, err := mirrors(rv)
 			if err != nil {
-				return nil, err
+				return nil, "", err
 			}
+			_, md := entry(icsp, "metadata")
+			note = unpinEntries(list, scalar(md, "name"))
 			nk := keyLike(rk, "imageDigestMirrors")
 			spec.Content = append(spec.Content, nk, list)
 		}
 	}
 	plain(out)
-	return out, nil
+	return out, note, nil
 }
 
 func metadata(m *yaml.Node) *yaml.Node {

@@ -37,6 +37,9 @@ type Change struct {
 	New []byte
 	// Names are the converted ICSPs, in file order.
 	Names []string
+	// Notes say what the conversion changed beyond the kind (tags and
+	// digests removed, entries merged), for the user to review.
+	Notes []string
 }
 
 // Diff is the unified diff of the change (from /dev/null for a new file).
@@ -82,6 +85,10 @@ func PlanFiles(files []File, opts Options) ([]Change, error) {
 		}
 		c, err := planFile(f, data, opts)
 		if err != nil {
+			var re *RefusedError
+			if errors.As(err, &re) {
+				return nil, fmt.Errorf("%s:%d:%d: %w", f, re.Line, re.Column, err)
+			}
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
 		if c == nil {
@@ -109,6 +116,7 @@ func planFile(path string, data []byte, opts Options) (*Change, error) {
 		docs     [][]byte // separate mode: the IDMS documents
 		rewrites = make([][]byte, len(chunks))
 		names    []string
+		notes    []string
 	)
 	for i, chunk := range chunks {
 		doc, err := decodeOne(chunk)
@@ -121,7 +129,7 @@ func planFile(path string, data []byte, opts Options) (*Change, error) {
 		if doc == nil {
 			continue
 		}
-		converted, idms, n, err := convertDocument(doc)
+		converted, idms, n, ns, err := convertDocument(doc)
 		if err != nil {
 			return nil, err
 		}
@@ -129,6 +137,7 @@ func planFile(path string, data []byte, opts Options) (*Change, error) {
 			continue
 		}
 		names = append(names, n...)
+		notes = append(notes, ns...)
 		for _, d := range idms {
 			b, err := encode(d)
 			if err != nil {
@@ -146,7 +155,7 @@ func planFile(path string, data []byte, opts Options) (*Change, error) {
 	if names == nil {
 		return nil, nil
 	}
-	c := &Change{From: path, Names: names}
+	c := &Change{From: path, Names: names, Notes: notes}
 	if opts.InPlace {
 		c.Path = path
 		var b bytes.Buffer
@@ -172,7 +181,7 @@ func planWholeFile(path string, data []byte, opts Options) (*Change, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var all []*yaml.Node
 	var idmsDocs [][]byte
-	var names []string
+	var names, notes []string
 	for {
 		var doc yaml.Node
 		if err := dec.Decode(&doc); err == io.EOF {
@@ -180,11 +189,12 @@ func planWholeFile(path string, data []byte, opts Options) (*Change, error) {
 		} else if err != nil {
 			return nil, err
 		}
-		converted, idms, n, err := convertDocument(&doc)
+		converted, idms, n, ns, err := convertDocument(&doc)
 		if err != nil {
 			return nil, err
 		}
 		names = append(names, n...)
+		notes = append(notes, ns...)
 		for _, d := range idms {
 			b, err := encode(d)
 			if err != nil {
@@ -200,7 +210,7 @@ func planWholeFile(path string, data []byte, opts Options) (*Change, error) {
 	if names == nil {
 		return nil, nil
 	}
-	c := &Change{From: path, Names: names}
+	c := &Change{From: path, Names: names, Notes: notes}
 	if !opts.InPlace {
 		c.Path, c.New = outputPath(path, opts.OutDir), bytes.Join(idmsDocs, []byte("---\n"))
 		return c, nil
@@ -278,33 +288,36 @@ func decodeOne(chunk []byte) (*yaml.Node, error) {
 // or the items of a List. It returns the document rewritten for in-place
 // mode, the IDMSs for separate files, and the ICSP names; names is nil
 // when the document holds no ICSP.
-func convertDocument(doc *yaml.Node) (rewritten *yaml.Node, idms []*yaml.Node, names []string, err error) {
+func convertDocument(doc *yaml.Node) (rewritten *yaml.Node, idms []*yaml.Node, names, notes []string, err error) {
 	root := doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, nil, nil, nil
+		return nil, nil, nil, nil, nil
 	}
 	name := func(n *yaml.Node) string {
 		_, md := entry(n, "metadata")
 		return scalar(md, "name")
 	}
 	if IsICSP(root) {
-		out, err := Convert(root)
+		out, note, err := Convert(root)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		copyDocComments(doc, out)
-		return out, []*yaml.Node{out}, []string{name(root)}, nil
+		if note != "" {
+			notes = []string{note}
+		}
+		return out, []*yaml.Node{out}, []string{name(root)}, notes, nil
 	}
 	kind := scalar(root, "kind")
 	if kind != "List" && kind != icspKind+"List" {
-		return nil, nil, nil, nil
+		return nil, nil, nil, nil, nil
 	}
 	_, items := entry(root, "items")
 	if items == nil || items.Kind != yaml.SequenceNode {
-		return nil, nil, nil, nil
+		return nil, nil, nil, nil, nil
 	}
 	list := clone(root)
 	_, newItems := entry(list, "items")
@@ -316,23 +329,26 @@ func convertDocument(doc *yaml.Node) (rewritten *yaml.Node, idms []*yaml.Node, n
 		if !IsICSP(it) {
 			continue
 		}
-		out, err := Convert(it)
+		out, note, err := Convert(it)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		newItems.Content[i] = out
 		idms = append(idms, out)
 		names = append(names, name(it))
+		if note != "" {
+			notes = append(notes, note)
+		}
 	}
 	if names == nil {
-		return nil, nil, nil, nil
+		return nil, nil, nil, nil, nil
 	}
 	if kind == icspKind+"List" {
 		setScalar(list, "apiVersion", idmsAPIVersion)
 		setScalar(list, "kind", idmsKind+"List")
 	}
 	copyDocComments(doc, list)
-	return list, idms, names, nil
+	return list, idms, names, notes, nil
 }
 
 func withTypeMeta(it *yaml.Node) *yaml.Node {

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -88,8 +89,23 @@ func roundTrip(t *testing.T, dir string) {
 		}
 	}
 	cs, err := Plan(files, Options{InPlace: true})
+	var re *RefusedError
+	if errors.As(err, &re) {
+		// migrate refuses what the API server would refuse in an IDMS;
+		// MCO 4.16+ (the default version here) refuses the same values
+		// in an ICSP, so such a tree never rendered.
+		if before.refused == "" {
+			t.Errorf("migrate refuses a tree MCO renders: %v", err)
+		}
+		t.Logf("refused by migrate: %v", err)
+		return
+	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	unpinned := false
+	for _, c := range cs {
+		unpinned = unpinned || len(c.Notes) > 0
 	}
 	if err := Apply(cs, false); err != nil {
 		t.Fatal(err)
@@ -100,7 +116,8 @@ func roundTrip(t *testing.T, dir string) {
 		// other refusal must survive the migration unchanged (an empty
 		// after.refused is a change too: the migration lost the bad entry).
 		mix := strings.Contains(before.refused, "error: both imagecontentsourcepolicy and")
-		if after.refused != before.refused && !(mix && after.refused == "") {
+		// Removing tags and digests fixes what MCO refused them for.
+		if after.refused != before.refused && !((mix || unpinned) && after.refused == "") {
 			t.Errorf("refusal changed:\n%s\n%s", before.refused, after.refused)
 		}
 		t.Logf("refused before migration: %s", before.refused)

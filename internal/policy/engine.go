@@ -27,11 +27,17 @@ var setOrder = []string{"deny", "warn", "info"}
 // Engine holds the compiled policies and the prepared query; it is safe for
 // concurrent Evaluate calls (one per cluster).
 type Engine struct {
+	// anyKind is set when user policies are loaded: they may read objects
+	// of any kind, so the load keeps every object (ReadsAnyKind).
+	anyKind bool
 	query   rego.PreparedEvalQuery
 	outputs []output // one per (package, set) the query reads, by binding
 	rules   []*check.Rule
 	known   map[string]bool
 	timeout time.Duration
+	strict  bool
+	// conftest are the packages run in conftest compatibility mode.
+	conftest []*conftestPackage
 }
 
 // output is one set of one package, bound to a query variable.
@@ -75,14 +81,33 @@ func Load(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	styles, err := classify(modules)
+	if err != nil {
+		return nil, compileError(err, opts.AllowNet)
+	}
+	modules.skip = map[string]bool{}
+	for pkg := range styles {
+		modules.skip[pkg] = true // run in conftest compatibility mode instead
+	}
 	compiler := newCompiler(caps)
 	if compiler.Compile(modules.byName); compiler.Failed() {
 		return nil, compileError(compiler.Errors, opts.AllowNet)
 	}
 
-	e := &Engine{timeout: opts.timeout(), known: map[string]bool{}}
+	e := &Engine{timeout: opts.timeout(), known: map[string]bool{}, strict: opts.Strict}
+	for _, name := range modules.order {
+		if !modules.builtin[name] {
+			e.anyKind = true
+		}
+	}
+	store := inmem.NewFromObject(data)
+	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
+	defer cancel()
+	if e.conftest, err = prepareConftest(ctx, compiler, store, caps, modules, styles); err != nil {
+		return nil, fmt.Errorf("prepare conftest policies: %w", compileError(err, opts.AllowNet))
+	}
 	e.outputs = modules.outputs()
-	e.rules = modules.pseudoRules(compiler)
+	e.rules = append(modules.pseudoRules(compiler), conftestPseudoRules(compiler, e.conftest)...)
 	for _, r := range e.rules {
 		e.known[r.ID] = true
 	}
@@ -94,11 +119,9 @@ func Load(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("policy query: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
-	defer cancel()
 	e.query, err = rego.New(
 		rego.Compiler(compiler),
-		rego.Store(inmem.NewFromObject(data)),
+		rego.Store(store),
 		rego.ParsedQuery(body),
 		rego.Capabilities(caps),
 		// Keep results as OPA terms: members often carry whole input
@@ -138,6 +161,12 @@ func queryBody(outs []output) (ast.Body, error) {
 // `mirrorlint rules`, SARIF and per-rule severities in the config know them.
 func (e *Engine) Rules() []*check.Rule { return e.rules }
 
+// ReadsAnyKind reports whether the policies may read objects of kinds
+// mirrorlint has no rules for (a Deployment, a CatalogSource): true as soon
+// as a policy of the team's own is loaded. The built-in library reads the
+// mirror kinds only.
+func (e *Engine) ReadsAnyKind() bool { return e != nil && e.anyKind }
+
 // Known reports whether id is one of Rules' ids; check.CheckConfig takes it.
 func (e *Engine) Known(id string) bool { return e.known[id] }
 
@@ -146,6 +175,7 @@ type packages struct {
 	byName  map[string]*ast.Module
 	order   []string
 	builtin map[string]bool // module name → from the embedded library
+	skip    map[string]bool // package path → not read the mirrorlint way (conftest mode)
 }
 
 // parse parses every source as Rego v1 with annotations, and refuses user
@@ -159,6 +189,15 @@ func parse(srcs []source, caps *ast.Capabilities, allowNet bool) (*packages, err
 			ProcessAnnotation: true,
 			Capabilities:      caps,
 		})
+		if err != nil && !s.builtin {
+			// conftest policies are often written in Rego v0 (deny[msg] {
+			// … }); those are accepted for the compatibility mode.
+			if v0, err0 := ast.ParseModuleWithOpts(s.name, s.text, ast.ParserOptions{
+				RegoVersion: ast.RegoV0, ProcessAnnotation: true, Capabilities: caps,
+			}); err0 == nil && v0 != nil && conftestLike(v0) {
+				m, err = v0, nil
+			}
+		}
 		if err != nil {
 			if es, ok := err.(ast.Errors); ok {
 				errs = append(errs, es...)
@@ -194,6 +233,9 @@ func (ps *packages) outputs() []output {
 	for _, name := range ps.order {
 		m := ps.byName[name]
 		pkg := pkgPath(m)
+		if ps.skip[pkg] {
+			continue
+		}
 		for _, r := range m.Rules {
 			set := setName(r)
 			if set == "" {

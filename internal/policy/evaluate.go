@@ -18,20 +18,28 @@ import (
 // Evaluate runs every policy once over one cluster and returns their
 // findings, positioned on the objects' YAML. It implements check.Evaluator.
 func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
-	if e == nil || len(e.outputs) == 0 {
+	if e == nil || len(e.outputs)+len(e.conftest) == 0 {
 		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
 	defer cancel()
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(buildInput(c)))
-	if err != nil {
-		if topdown.IsCancel(err) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("policy evaluation stopped at the time limit of %s (--policy-timeout): a policy iterates over too much data or never ends; raise the limit only if the policies are known to be slow", e.timeout)
+	var builtinErrs []topdown.Error
+	var rs rego.ResultSet
+	if len(e.outputs) > 0 {
+		var err error
+		if rs, err = e.query.Eval(ctx, rego.EvalParsedInput(buildInput(c)), rego.EvalBuiltinErrorList(&builtinErrs)); err != nil {
+			return nil, e.evalError(ctx, err)
 		}
-		return nil, fmt.Errorf("policy evaluation: %w", err)
+	}
+	conftest, err := e.evaluateConftest(ctx, c, &builtinErrs)
+	if err != nil {
+		return nil, e.evalError(ctx, err)
+	}
+	if e.strict && len(builtinErrs) > 0 {
+		return nil, strictError(builtinErrs)
 	}
 	if len(rs) == 0 {
-		return nil, nil
+		return dedupe(conftest), nil
 	}
 	idx := newObjectIndex(c.Cluster.Objects)
 	var out []check.Finding
@@ -53,7 +61,16 @@ func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 			out = append(out, f)
 		}
 	}
-	return dedupe(out), nil
+	return dedupe(append(out, conftest...)), nil
+}
+
+// evalError words an evaluation that failed: the time limit, or OPA's
+// error (conftest mode's malformed members come positioned already).
+func (e *Engine) evalError(ctx context.Context, err error) error {
+	if topdown.IsCancel(err) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("policy evaluation stopped at the time limit of %s (--policy-timeout): a policy iterates over too much data or never ends; raise the limit only if the policies are known to be slow", e.timeout)
+	}
+	return fmt.Errorf("policy evaluation: %w", err)
 }
 
 // at prefixes a malformed-member error with the file:line:col of the rule

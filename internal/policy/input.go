@@ -18,6 +18,7 @@ import (
 //
 //	{
 //	  "objects":  [{kind, apiVersion, name, namespace, file, line, column, doc, known, content, spec, metadata}],
+//	               (every object of the cluster when the load kept them all; known is false for a kind mirrorlint has no rules for)
 //	  "rendered": {generated, refused, reason, registriesConf, unqualified-search-registries, registries: [...]},
 //	  "settings": {openshiftVersion, version: {major, minor, patch}, releaseImage},
 //	  "cluster":  {name}
@@ -25,6 +26,9 @@ import (
 func buildInput(c *check.Context) ast.Value {
 	objs := make([]*ast.Term, 0, len(c.Cluster.Objects))
 	for _, o := range c.Cluster.Objects {
+		if o.Partial {
+			continue // kept for the rules about pulls, not whole: no policy reads it
+		}
 		objs = append(objs, ast.NewTerm(objectValue(o)))
 	}
 	return ast.NewObject(

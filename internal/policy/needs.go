@@ -7,12 +7,10 @@ import (
 
 // Needs is what the loaded policies read from input.objects: the library's
 // declared kinds, or every kind as soon as one of the team's own packages
-// is loaded (a policy may read any object it is given).
+// is loaded (ReadsAnyKind: a policy may read any object it is given).
 func (e *Engine) Needs() manifest.Needs {
-	for _, o := range e.outputs {
-		if !o.builtin {
-			return manifest.NeedAll()
-		}
+	if e.ReadsAnyKind() {
+		return manifest.NeedAll()
 	}
 	return manifest.NeedKinds(policies.Reads...)
 }

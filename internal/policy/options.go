@@ -28,6 +28,10 @@ type Options struct {
 	Timeout time.Duration
 	// Builtin includes the embedded library from policies/.
 	Builtin bool
+	// Strict makes an error in a builtin call (to_number("abc"), a bad
+	// regex) an error of the run, with its file:line:col, instead of
+	// leaving the rule quietly undefined as Rego does by default.
+	Strict bool
 }
 
 func (o Options) timeout() time.Duration {
@@ -53,6 +57,7 @@ func OptionsFrom(cfg *config.Config) (Options, error) {
 		o.DataFiles = append(o.DataFiles, cfg.Resolve(d))
 	}
 	o.AllowNet = cfg.AllowNet
+	o.Strict = cfg.Strict
 	if cfg.PolicyTimeout != "" {
 		d, err := time.ParseDuration(cfg.PolicyTimeout)
 		if err != nil {

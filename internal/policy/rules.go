@@ -24,6 +24,9 @@ func (ps *packages) pseudoRules(c *ast.Compiler) []*check.Rule {
 		if m == nil {
 			m = ps.byName[name]
 		}
+		if ps.skip[pkgPath(m)] {
+			continue
+		}
 		o := output{pkg: pkgPath(m), builtin: ps.builtin[name]}
 		var pkgAnn *ast.Annotations
 		if as != nil {

@@ -42,6 +42,7 @@ func Verify(opts Options, w io.Writer) (failed bool, err error) {
 		SetTimeout(opts.timeout()).
 		CapturePrintOutput(true).
 		EnableTracing(true). // only a trace says which expression failed
+		RaiseBuiltinErrors(opts.Strict).
 		SetParallel(1)
 	ch, err := runner.RunTests(ctx, nil)
 	if err != nil {

@@ -3,6 +3,7 @@ package project_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -17,9 +18,11 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/benchrepo"
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/checks"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -212,39 +215,28 @@ func openRepo(b *testing.B, dir string) (*project.Project, lintEngine) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	_, pe, err := checks.Builtin()
+	c, err := pipeline.LoadChecks(policy.Options{Builtin: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	return p, pe
+	return p, c.Policies
 }
 
 // lintEngine is the part of *policy.Engine PolicyStage needs.
 type lintEngine = check.Evaluator
 
-// lintRepo is runLint without the output: every cluster through the Go
-// rules and the built-in library, findings relocated and merged.
+// lintRepo is `mirrorlint lint DIR` without the output: the shared
+// pipeline with the Go rules and the built-in library on every cluster.
 func lintRepo(b *testing.B, dir string) int {
-	p, err := project.Open(project.Options{Paths: []string{dir}, ConfigPath: "none"})
+	c, err := pipeline.LoadChecks(policy.Options{Builtin: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg, pe, err := checks.Builtin()
+	res, err := pipeline.Run(context.Background(), c, pipeline.Request{Paths: []string{dir}, Config: &config.Config{}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	e := &check.Engine{Rules: reg, Config: p.Config, Policies: pe,
-		Relocate: func(cl *check.Cluster, fs []check.Finding) []check.Finding { p.Relocate(cl, fs); return fs }}
-	var all [][]check.Finding
-	for _, cl := range p.Clusters {
-		fs, _, err := e.Lint(cl)
-		if err != nil {
-			b.Fatal(err)
-		}
-		all = append(all, fs)
-	}
-	all = append(all, e.Finish())
-	return len(check.Merge(all...))
+	return len(res.Findings)
 }
 
 // peakMemory measures the peak memory of one sub-benchmark two ways:

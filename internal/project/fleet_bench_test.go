@@ -1,6 +1,7 @@
 package project_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,8 +14,9 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/benchrepo"
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/checks"
-	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -176,26 +178,22 @@ func kustomizeBuild(b *testing.B, dir string) {
 	}
 }
 
-// lintFleet is runLint from the repository root: with file set, the
-// pre-commit path (only the clusters reading file, other files prefiltered
-// by what the checks read); the checks are compiled each time, as each
-// run of the command does. It returns how many clusters were linted.
+// lintFleet is `mirrorlint lint` from the repository root dir through the
+// shared pipeline: with file set, the pre-commit path (file given, the
+// repository as context: only the clusters reading file are read and
+// built, other files prefiltered by what the checks read). The checks are
+// compiled each time, as each run of the command does. It returns how
+// many clusters were linted.
 func lintFleet(b *testing.B, dir, file string) int {
-	reg, pe, err := checks.Builtin()
+	c, err := pipeline.LoadChecks(policy.Options{Builtin: true})
 	if err != nil {
 		b.Fatal(err)
 	}
-	opts := project.Options{Paths: []string{dir}, Root: dir, ConfigPath: "none"}
+	req := pipeline.Request{Paths: []string{dir}, Config: &config.Config{}, Root: dir}
 	if file != "" {
-		needs := checks.Needs(reg, pe)
-		opts.Only, opts.Needs = []string{manifest.RealPath(file)}, &needs
+		req.Paths, req.Context = []string{file}, dir
 	}
-	p, err := project.Open(opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	res, err := checks.Run(p.Clusters, p.Config, checks.RunOptions{Rules: reg, Policies: pe,
-		Relocate: func(cl *check.Cluster, fs []check.Finding) []check.Finding { p.Relocate(cl, fs); return fs }})
+	res, err := pipeline.Run(context.Background(), c, req)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -204,7 +202,7 @@ func lintFleet(b *testing.B, dir, file string) int {
 			b.Fatalf("error finding on the generated fleet: %v", f)
 		}
 	}
-	return len(p.Clusters)
+	return len(res.Project.Clusters)
 }
 
 // cpuPerOp is the CPU time per operation peakMemory measured.

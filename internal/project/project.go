@@ -12,6 +12,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/shard"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -20,12 +21,18 @@ type Options struct {
 	Paths []string
 	// ConfigPath is --config; empty means look up .mirrorlint.yaml from the
 	// working directory upward; "-" or "none" disables the lookup.
-	ConfigPath       string
+	ConfigPath string
+	// Config, when set, is the config already loaded; ConfigPath is then
+	// not read.
+	Config           *config.Config
 	ReleaseImage     string
 	OpenShiftVersion string
 	MaxFileSize      int64
 	// Cluster selects one cluster by name when the tree has several.
 	Cluster string
+	// Shard keeps a stable part of the clusters (`--shard K/N`, for CI
+	// matrices); the zero value keeps them all.
+	Shard shard.Shard
 	// Stdin is what the path "-" reads; nil means os.Stdin.
 	Stdin io.Reader
 	// Root is the repository's root (the git top level), which cluster
@@ -50,6 +57,13 @@ type Options struct {
 	// clusters then hold their objects as written, unpatched (for
 	// `mirrorlint clusters`).
 	Static bool
+	// Files, when set, are the only files directory walks read (see
+	// manifest.Options.Files): what git holds, so that a scratch or
+	// ignored file is not part of the tree. The caller asks git.
+	Files *manifest.FileSet
+	// Unmodelled says which objects of kinds other than the mirror kinds
+	// are kept: lint keeps what its rules and policies read.
+	Unmodelled manifest.Unmodelled
 }
 
 // Project is an opened tree.
@@ -75,6 +89,9 @@ func usage(format string, args ...any) error {
 
 // LoadConfig finds and reads the config file per opts.
 func LoadConfig(opts Options) (*config.Config, error) {
+	if opts.Config != nil {
+		return opts.Config, nil
+	}
 	path := opts.ConfigPath
 	switch path {
 	case "none":
@@ -157,7 +174,18 @@ func Open(opts Options) (*Project, error) {
 		p.Clusters = append(p.Clusters, cl)
 		p.found[cl] = d
 	}
-	if len(res.Clusters) > 1 || opts.Cluster != "" || opts.Only != nil {
+	if !opts.Shard.Whole() {
+		// The shard was chosen before loading; the clusters of the
+		// policies a loaded cluster holds are placed by their own names.
+		var keep []*check.Cluster
+		for _, cl := range p.Clusters {
+			if opts.Shard.Has(cl.Name) {
+				keep = append(keep, cl)
+			}
+		}
+		p.Clusters = keep
+	}
+	if len(res.Clusters) > 1 || opts.Cluster != "" || opts.Only != nil || !opts.Shard.Whole() {
 		// Set is what the selected clusters read, so a broken cluster does
 		// not stop commands working on another one.
 		p.Set = p.unionSet()

@@ -26,7 +26,7 @@ func root(opts Options, cfg *config.Config) string {
 // (Needs): a file it leaves unparsed can hold nothing that run reads, and
 // whatever else is wrong in it lies outside the report anyway.
 func loadOptions(opts Options, cfg *config.Config) manifest.Options {
-	lo := manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin}
+	lo := manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Files: opts.Files, Unmodelled: opts.Unmodelled}
 	if opts.Only != nil && opts.Needs != nil {
 		lo.Prefilter = opts.Needs
 		lo.ParseAll = reportedFile(opts.Only)
@@ -55,8 +55,8 @@ func reportedFile(only []string) func(name string) bool {
 }
 
 // load reads the clusters the run needs: the one --cluster names, else
-// those Select names, else those reading one of Only, else all; builds
-// unless Static.
+// those Select names, else those reading one of Only, else all, then of
+// those the shard's; builds unless Static.
 func load(res *cluster.Result, opts Options) error {
 	sel := res.Clusters
 	if opts.Cluster != "" {
@@ -76,6 +76,9 @@ func load(res *cluster.Result, opts Options) error {
 				sel = append(sel, c)
 			}
 		}
+		if len(sel) == 0 {
+			sel = res.Clusters // none of the names: the tree's clusters are named otherwise
+		}
 	} else if opts.Only != nil {
 		want := map[*cluster.Cluster]bool{}
 		for _, f := range opts.Only {
@@ -90,6 +93,16 @@ func load(res *cluster.Result, opts Options) error {
 				sel = append(sel, c)
 			}
 		}
+	}
+	if !opts.Shard.Whole() {
+		// Only the shard's clusters are read and built.
+		var keep []*cluster.Cluster
+		for _, c := range sel {
+			if opts.Shard.Has(c.Name) {
+				keep = append(keep, c)
+			}
+		}
+		sel = keep
 	}
 	res.Load(sel, cluster.LoadOptions{Build: !opts.Static})
 	res.DropEmpty(func(c *cluster.Cluster) bool { return c.Name == opts.Cluster })

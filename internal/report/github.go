@@ -97,8 +97,8 @@ func (w githubWriter) command(f check.Finding) string {
 		}
 	}
 	title := f.Rule
-	if cl := clusterNames(f.Clusters); len(cl) > 0 {
-		title += " [cluster " + strings.Join(cl, ", ") + "]"
+	if label := ClusterLabel(f.Clusters); label != "" {
+		title += " " + label
 	}
 	add("title", title)
 

@@ -156,8 +156,8 @@ func junitFailureOf(fs []check.Finding, base string) *junitFailure {
 		if f.Object.Kind != "" {
 			line += fmt.Sprintf(" (%s/%s %s)", f.Object.Kind, f.Object.Name, f.Path)
 		}
-		if cl := clusterNames(f.Clusters); len(cl) > 0 {
-			line += " [cluster " + strings.Join(cl, ", ") + "]"
+		if label := ClusterLabel(f.Clusters); label != "" {
+			line += " " + label
 		}
 		lines = append(lines, line)
 	}

@@ -142,9 +142,9 @@ func TestDisplayPaths(t *testing.T) {
 	for i, f := range in {
 		before[i] = f.File
 	}
-	got := DisplayPaths(in)
+	got := DisplayPaths(in, "")
 	want := []string{
-		filepath.Join(repo, "base", "idms.yaml"), // above the working directory: absolute
+		filepath.Join(repo, "base", "idms.yaml"), // above the working directory, no repository known: absolute
 		filepath.Join("dev", "icsp.yaml"),        // as typed
 		filepath.Join(outside, "x y.yaml"),
 		filepath.Join("..", "..", filepath.Base(outside), "z.yaml"), // relative with "../": as typed
@@ -163,8 +163,37 @@ func TestDisplayPaths(t *testing.T) {
 			t.Errorf("DisplayPaths modified its input: finding %d %q became %q", i, before[i], f.File)
 		}
 	}
+	// Inside the repository, an absolute path above the working directory
+	// is named relative to it too; outside the repository it stays absolute.
+	inRepo := DisplayPaths(in, repo)
+	if p := inRepo[0].File; p != filepath.Join("..", "base", "idms.yaml") {
+		t.Errorf("with the repository top: %q, want ../base/idms.yaml", p)
+	}
+	if p := inRepo[2].File; p != filepath.Join(outside, "x y.yaml") {
+		t.Errorf("outside the repository: %q, want the absolute path", p)
+	}
 	// An absolute path below the working directory reads as if typed.
 	if p := DisplayPath(filepath.Join(repo, "overlays", "dev", "icsp.yaml")); p != filepath.Join("dev", "icsp.yaml") {
 		t.Errorf("DisplayPath = %q", p)
+	}
+}
+
+// A context at the repository top, given to the loader as "../../.." from
+// three levels below it, names files "../../../x/y/z/sub/a.yaml": shown as
+// the shortest path from the working directory, sub/a.yaml.
+func TestDisplayPathsShortestFromWorkingDirectory(t *testing.T) {
+	repo := t.TempDir()
+	deep := filepath.Join(repo, "x", "y", "z")
+	if err := os.MkdirAll(filepath.Join(deep, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(deep)
+	fs := []check.Finding{
+		{Position: manifest.Position{File: filepath.Join("..", "..", "..", "x", "y", "z", "sub", "a.yaml")}},
+		{Position: manifest.Position{File: filepath.Join("..", "..", "..", "base", "b.yaml")}},
+	}
+	got := DisplayPaths(fs, repo)
+	if got[0].File != filepath.Join("sub", "a.yaml") || got[1].File != filepath.Join("..", "..", "..", "base", "b.yaml") {
+		t.Errorf("got %q and %q, want sub/a.yaml and ../../../base/b.yaml", got[0].File, got[1].File)
 	}
 }

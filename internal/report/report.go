@@ -17,9 +17,12 @@ type Report struct {
 	// Rules documents every rule that can appear (built-in and policy).
 	Rules []*check.Rule
 	// Rendered holds each cluster's registries.conf ("" key for a single
-	// unnamed cluster); Refused holds MCO's refusal message instead.
-	Rendered map[string][]byte
-	Refused  map[string]string
+	// unnamed cluster); Refused holds MCO's refusal message instead, and
+	// Unreadable the first input that does not load for a cluster that
+	// cannot be rendered whole (it is in neither of the others).
+	Rendered   map[string][]byte
+	Refused    map[string]string
+	Unreadable map[string]string
 	// Color enables ANSI colour in the text format.
 	Color bool
 }

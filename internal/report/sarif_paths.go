@@ -115,74 +115,114 @@ func fileURI(p string) string {
 	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
-// DisplayPath is how people see a finding's file (text and json), as the
-// issue's JSON contract puts it: the path as given on the command line
-// joined with the path inside it. A relative path is kept (cleaned); an
-// absolute one — a file reached through --context or a kustomize base — is
-// shown relative to the working directory when it is below it, else as is.
+// DisplayPath is how people see a finding's file (text and json): the
+// shortest relative path from the working directory for a file below it,
+// or one the user named with a relative path ("../base/x.yaml"); anything
+// else by its absolute path. DisplayPaths also names files inside the
+// repository relative to the working directory.
 func DisplayPath(file string) string {
+	return newDisplayer("", true).show(file)
+}
+
+// displayer names files for people, relative to the working directory.
+type displayer struct {
+	wd     string // the working directory, symlinks resolved
+	top    string // the repository's top level ("" outside one), resolved
+	keepUp bool   // relative paths may climb out of the working directory
+	seen   map[string]string
+}
+
+func newDisplayer(top string, keepUp bool) *displayer {
 	wd, err := os.Getwd()
 	if err != nil {
 		wd = "."
 	}
-	return displayPath(wd, file, true)
+	d := &displayer{wd: manifest.RealPath(wd), keepUp: keepUp, seen: map[string]string{}}
+	if top != "" {
+		d.top = manifest.RealPath(top)
+	}
+	return d
 }
 
-func displayPath(wd, file string, keepUp bool) string {
+func (d *displayer) show(file string) string {
+	p, ok := d.seen[file]
+	if !ok {
+		p = d.path(file)
+		d.seen[file] = p
+	}
+	return p
+}
+
+func (d *displayer) path(file string) string {
 	if file == "" || file == "-" {
 		return file
 	}
-	// A relative path is relative to the working directory already. In a
-	// lint run that directory is the user's and the path is as they typed
-	// it, "../" included (keepUp). A KRM function runs in the
-	// kustomization root, a directory the user may never have been in, so
-	// there a path climbing out of it is shown absolute instead.
+	abs := file
 	if !filepath.IsAbs(file) {
-		if c := filepath.Clean(file); keepUp || (c != ".." && !strings.HasPrefix(c, ".."+string(filepath.Separator))) {
-			return c
-		}
+		// A relative path is relative to the working directory; "../"
+		// steps are the file system's, so they are resolved from the
+		// directory free of symlinks. A path that climbs out and back in
+		// (../../../x/y/z/sub/a.yaml, from a context at the top level)
+		// becomes sub/a.yaml.
+		abs = filepath.Join(d.wd, file)
 	}
-	if rel, ok := below(wd, file); ok {
+	if rel, ok := below(d.wd, abs); ok {
 		return rel
 	}
-	if abs, err := filepath.Abs(file); err == nil {
+	if !filepath.IsAbs(file) {
+		// Climbing out of the working directory. A lint run shows it
+		// relative, as the user typed it; a KRM function runs in the
+		// kustomization root, a directory the user may never have been
+		// in, so there it is absolute.
+		if d.keepUp {
+			if rel, err := filepath.Rel(d.wd, abs); err == nil {
+				return rel
+			}
+			return filepath.Clean(file)
+		}
 		return abs
 	}
-	return filepath.Clean(file)
+	// An absolute path (a kustomize base, a file loaded from the context)
+	// inside the repository is named relative to the working directory
+	// too, so every path of a run reads the same way.
+	if d.keepUp && d.top != "" {
+		real := manifest.RealPath(abs)
+		if _, in := manifest.Within(d.top, real); in {
+			if _, wdIn := manifest.Within(d.top, d.wd); wdIn {
+				if rel, err := filepath.Rel(d.wd, real); err == nil {
+					return rel
+				}
+			}
+		}
+	}
+	return filepath.Clean(abs)
 }
 
 // DisplayPaths returns fs with every file (the finding's and its related
-// locations') turned into its DisplayPath. fs itself is not modified.
-func DisplayPaths(fs []check.Finding) []check.Finding { return displayPaths(fs, true) }
+// locations') named as DisplayPath names it, and a file inside the
+// repository top (the git top level; "" for none) relative to the working
+// directory even when reached by absolute path. fs itself is not modified.
+func DisplayPaths(fs []check.Finding, top string) []check.Finding {
+	return displayPaths(fs, newDisplayer(top, true))
+}
 
 // FunctionDisplayPaths is DisplayPaths for the KRM function, which runs in
 // the kustomization root: files outside it are named by absolute path.
-func FunctionDisplayPaths(fs []check.Finding) []check.Finding { return displayPaths(fs, false) }
+func FunctionDisplayPaths(fs []check.Finding) []check.Finding {
+	return displayPaths(fs, newDisplayer("", false))
+}
 
-func displayPaths(fs []check.Finding, keepUp bool) []check.Finding {
+func displayPaths(fs []check.Finding, d *displayer) []check.Finding {
 	if len(fs) == 0 {
 		return fs
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		wd = "."
-	}
-	seen := map[string]string{}
-	show := func(file string) string {
-		p, ok := seen[file]
-		if !ok {
-			p = displayPath(wd, file, keepUp)
-			seen[file] = p
-		}
-		return p
-	}
 	out := make([]check.Finding, len(fs))
 	for i, f := range fs {
-		f.File = show(f.File)
+		f.File = d.show(f.File)
 		if len(f.Related) > 0 {
 			rel := make([]check.Location, len(f.Related))
 			for j, l := range f.Related {
-				l.File = show(l.File)
+				l.File = d.show(l.File)
 				rel[j] = l
 			}
 			f.Related = rel

@@ -72,6 +72,10 @@ func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 		fmt.Fprintf(&head, "> [!CAUTION]\n> MCO would refuse to render%s: %s. The nodes would keep their previous registries.conf.\n\n",
 			clusterSuffix(name), mdEscape(r.Refused[name]))
 	}
+	for _, name := range slices.Sorted(maps.Keys(r.Unreadable)) {
+		fmt.Fprintf(&head, "> [!WARNING]\n> No registries.conf is shown%s: an input does not load (%s).\n\n",
+			clusterSuffix(name), mdEscape(r.Unreadable[name]))
+	}
 	if head.Len() > budget {
 		return nil // not even the counts fit: better nothing than a broken file
 	}
@@ -81,11 +85,14 @@ func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 	// table cannot crowd them out, nor they the table.
 	var rendered strings.Builder
 	renderBudget := budget / 2
-	for _, name := range slices.Sorted(maps.Keys(r.Rendered)) {
-		block := renderedBlock(name, r.Rendered[name])
+	// Clusters that get the same file (a fleet of sites over one base)
+	// share one block.
+	for _, g := range sameRendered(r.Rendered) {
+		name := clusterGroupName(g.names)
+		block := renderedBlock(name, g.conf)
 		if rendered.Len()+len(block) > renderBudget {
 			block = fmt.Sprintf("_registries.conf%s omitted: %d bytes would exceed the job summary's size limit; use `mirrorlint render` or `lint --render FILE`._\n\n",
-				clusterSuffix(name), len(r.Rendered[name]))
+				clusterSuffix(name), len(g.conf))
 			if rendered.Len()+len(block) > renderBudget {
 				continue
 			}
@@ -122,6 +129,41 @@ func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 	return ew.err
 }
 
+type renderedGroup struct {
+	names []string
+	conf  []byte
+}
+
+// sameRendered groups the clusters by their rendered file, in the order of
+// their first (sorted) name.
+func sameRendered(m map[string][]byte) []renderedGroup {
+	var out []renderedGroup
+	index := map[string]int{}
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		key := string(m[name])
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, renderedGroup{conf: m[name]})
+		}
+		out[i].names = append(out[i].names, name)
+	}
+	return out
+}
+
+// clusterGroupName names a group of clusters for a heading: the one name,
+// or a few and the count.
+func clusterGroupName(names []string) string {
+	switch {
+	case len(names) == 1:
+		return names[0]
+	case len(names) <= ClusterListLimit:
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:ClusterListLimit], ", "), len(names)-ClusterListLimit)
+}
+
 func clusterSuffix(name string) string {
 	if name == "" {
 		return ""
@@ -140,8 +182,8 @@ func summaryRow(f check.Finding, o Options) string {
 		}
 	}
 	msg := f.Message
-	if cl := clusterNames(f.Clusters); len(cl) > 0 {
-		msg += " [cluster " + strings.Join(cl, ", ") + "]"
+	if label := ClusterLabel(f.Clusters); label != "" {
+		msg += " " + label
 	}
 	return fmt.Sprintf("| %s | %s | `%s` | %s |\n", severityIcon[f.Severity], where, strings.ReplaceAll(f.Rule, "`", ""), mdEscape(msg))
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 )
@@ -24,8 +23,8 @@ func (textWriter) Write(w io.Writer, r *Report) error {
 		}
 		lastFile = f.File
 		bw.printf("%s: %s %s: %s", location(f), paint(r.Color, f.Severity), f.Rule, f.Message)
-		if len(f.Clusters) > 0 && !(len(f.Clusters) == 1 && f.Clusters[0] == "") {
-			bw.printf(" [cluster %s]", strings.Join(f.Clusters, ", "))
+		if label := ClusterLabel(f.Clusters); label != "" {
+			bw.printf(" %s", label)
 		}
 		bw.printf("\n")
 		for _, rel := range f.Related {

@@ -74,24 +74,29 @@ type Source struct {
 // conf is registries.conf, dropIn the search-registries drop-in (nil when
 // MCO writes none).
 func Resolve(conf, dropIn []byte, image string) (*Result, error) {
-	named, err := reference.ParseNormalizedNamed(image)
-	if err != nil {
-		return nil, fmt.Errorf("invalid image reference %q: %w", image, err)
+	if _, _, err := Parse(image); err != nil {
+		return nil, err
 	}
-	_, tagged := named.(reference.Tagged)
-	_, digested := named.(reference.Canonical)
-	if tagged && digested {
-		// containers/image's docker transport refuses these outright.
-		return nil, fmt.Errorf("image reference %q has both a tag and a digest, which containers/image does not support", image)
-	}
-	named = reference.TagNameOnly(named)
-	res := &Result{Image: image, Reference: named.String(), ByDigest: digested, ShortName: isShortName(image)}
-
-	sys, cleanup, err := loadConfig(conf, dropIn)
+	c, err := Load(conf, dropIn, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer cleanup()
+	defer c.Close()
+	return c.Resolve(image)
+}
+
+// Resolve is the package's Resolve under c's configuration.
+func (c *Config) Resolve(image string) (*Result, error) {
+	named, dropped, err := Parse(image)
+	if err != nil {
+		return nil, err
+	}
+	_, digested := named.(reference.Canonical)
+	res := &Result{Image: image, Reference: named.String(), ByDigest: digested, ShortName: isShortName(image)}
+	if dropped != "" {
+		res.Notes = append(res.Notes, fmt.Sprintf("%q has both a tag and a digest: containers/image refuses that form, so CRI-O drops the tag (:%s) and pulls by digest", image, dropped))
+	}
+	sys := c.sys
 	if res.ShortName {
 		res.SearchRegistries, _ = sysregistriesv2.UnqualifiedSearchRegistries(sys)
 		res.Notes = append(res.Notes, fmt.Sprintf("%q is a short name: CRI-O tries it under each unqualified-search registry in order (%s); shown here as %s, the docker.io normalisation, which is what a fully qualified pull spec should use", image, strings.Join(res.SearchRegistries, ", "), named.Name()))
@@ -124,6 +129,30 @@ func Resolve(conf, dropIn []byte, image string) (*Result, error) {
 	}
 	res.Notes = append(res.Notes, notes(res)...)
 	return res, nil
+}
+
+// Parse reads an image reference the way the node's pull does: normalised
+// (docker.io/library/ for short names), ":latest" when it names neither a
+// tag nor a digest. A reference with both a tag and a digest loses its tag:
+// containers/image's docker transport refuses that form, and CRI-O (like
+// podman) strips the tag before handing the reference over, so the pull is
+// by digest; dropped is the tag that was removed ("" when none was).
+// Commands call it before reading any tree, so a bad argument fails fast.
+func Parse(image string) (named reference.Named, dropped string, err error) {
+	named, err = reference.ParseNormalizedNamed(image)
+	if err != nil {
+		return nil, "", fmt.Errorf("invalid image reference %q: %w", image, err)
+	}
+	tagged, isTagged := named.(reference.NamedTagged)
+	canonical, isDigested := named.(reference.Canonical)
+	if isTagged && isDigested {
+		named, err = reference.WithDigest(reference.TrimNamed(named), canonical.Digest())
+		if err != nil {
+			return nil, "", fmt.Errorf("invalid image reference %q: %w", image, err)
+		}
+		return named, tagged.Tag(), nil
+	}
+	return reference.TagNameOnly(named), "", nil
 }
 
 // explain lines the library's pull sources up with the entry's mirrors so

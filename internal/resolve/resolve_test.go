@@ -3,6 +3,7 @@ package resolve
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -226,12 +227,41 @@ func TestShortNameUsesDropInSearchList(t *testing.T) {
 	}
 }
 
+// A reference with both a tag and a digest is pulled the way CRI-O pulls
+// it: containers/image's docker transport refuses the form, so CRI-O strips
+// the tag first and the pull is by digest — digest-only mirrors apply,
+// tag-only mirrors are skipped, and the rewritten references carry no tag.
+func TestResolveTagAndDigestPullsByDigest(t *testing.T) {
+	r, err := Resolve([]byte(conf), nil, "registry.redhat.io/rhel8/postgresql-13:1@"+dgst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.ByDigest || r.Reference != "registry.redhat.io/rhel8/postgresql-13@"+dgst {
+		t.Errorf("reference %q by digest %t, want the digest form without the tag", r.Reference, r.ByDigest)
+	}
+	var got []string
+	for _, s := range r.Sources {
+		got = append(got, fmt.Sprintf("%t %s", s.Skipped, s.Reference))
+	}
+	want := []string{
+		"false mirror.example.com/redhat/rhel8/postgresql-13@" + dgst,
+		"true tags.example.com/redhat/rhel8/postgresql-13@" + dgst,
+		"false registry.redhat.io/rhel8/postgresql-13@" + dgst,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sources:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "drops the tag (:1)") {
+		t.Errorf("no note about the dropped tag: %q", r.Notes)
+	}
+	if _, dropped, err := Parse("quay.io/a/b:1"); err != nil || dropped != "" {
+		t.Errorf("a tag alone: dropped %q, %v", dropped, err)
+	}
+}
+
 func TestResolveErrors(t *testing.T) {
 	if _, err := Resolve([]byte(conf), nil, "UPPER/Case"); err == nil {
 		t.Error("invalid reference accepted")
-	}
-	if _, err := Resolve([]byte(conf), nil, "quay.io/a/b:1@"+dgst); err == nil {
-		t.Error("tag+digest accepted")
 	}
 	if _, err := Resolve([]byte("[[registry]]\nlocation = 3\n"), nil, "quay.io/a/b"); err == nil {
 		t.Error("broken registries.conf accepted")

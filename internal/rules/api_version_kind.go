@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -9,7 +12,7 @@ var apiVersionKind = &check.Rule{
 	ID:       "api-version-kind",
 	Severity: check.Error,
 	Origin:   check.OriginAPI,
-	Summary:  "A mirror kind is written under an apiVersion the cluster does not serve it in.",
+	Summary:  "A mirror kind is written under an apiVersion the cluster does not serve it in, or its kind or group is misspelt.",
 	Doc: `The API server serves each kind under exactly one group and version:
 
 | kind | apiVersion |
@@ -23,6 +26,10 @@ cluster never sees the mirrors at all. The Konflux sample repositories spread
 ` + "`operator.openshift.io/v1alpha1`" + ` on ImageDigestMirrorSet, which is the ICSP group.
 Note that ` + "`image.openshift.io/v1 Image`" + ` is an unrelated API and is not reported.
 
+A kind that differs from a mirror kind only in case (` + "`imageDigestMirrorSet`" + `) or by a typo
+or two (` + "`ImageDigestMirorSet`" + `), and an Image whose group misspells
+` + "`config.openshift.io`" + `, are refused the same way; mirrorlint names the kind meant.
+
 **Fix:** use the apiVersion from the table.
 
 ` + "```yaml" + `
@@ -31,12 +38,26 @@ kind: ImageDigestMirrorSet
 ` + "```",
 	Check: func(c *check.Context) {
 		for _, o := range c.All() {
+			if o.Known {
+				continue
+			}
 			want := o.Kind.APIVersion()
-			if o.Known || want == "" || o.APIVersion == want {
+			if want == "" || o.Kind == manifest.KindImage && o.APIVersion != want && !strings.HasPrefix(o.APIVersion, "config.openshift.io/") {
+				// Not a mirror kind as written: a misspelling of one.
+				if k, av, ok := manifest.NearMiss(o.APIVersion, string(o.Kind)); ok {
+					at, meant := manifest.Path{"kind"}, fmt.Sprintf("kind %s (apiVersion %s)", k, av)
+					if string(k) == string(o.Kind) {
+						at, meant = manifest.Path{"apiVersion"}, "apiVersion "+av
+					}
+					c.Report(o, at, "no matches for kind %q in version %q: did you mean %s? The API server refuses the object, so its settings never reach the cluster", o.Kind, o.APIVersion, meant)
+				}
+				continue
+			}
+			if o.APIVersion == want {
 				continue
 			}
 			c.Report(o, manifest.Path{"apiVersion"},
-				"no matches for kind %q in version %q: %s is served as %s", o.Kind, o.APIVersion, o.Kind, want)
+				"no matches for kind %q in version %q: %s is served as %s (did you mean apiVersion: %s?)", o.Kind, o.APIVersion, o.Kind, want, want)
 		}
 	},
 }

@@ -71,10 +71,11 @@ func (e *entry) realMirror() bool {
 
 func (e *entry) kind() manifest.Kind { return e.obj.Kind }
 
-// byName returns the known objects of kind in MCO's processing order: the
-// informer listers hand them out sorted by name; load order breaks ties.
+// byName returns the known objects of kind the cluster keeps (the last of
+// several with one name) in MCO's processing order: the informer listers
+// hand them out sorted by name.
 func byName(c *check.Context, kind manifest.Kind) []*manifest.Object {
-	objs := c.Objects(kind)
+	objs := c.Applied(kind)
 	sort.SliceStable(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
 	return objs
 }

@@ -27,7 +27,7 @@ Either way the cluster accepts it and nobody is told.
 registrySources; for settings those cannot express, use a separate drop-in under
 ` + "`/etc/containers/registries.conf.d/`" + ` with another name.`,
 	Check: func(c *check.Context) {
-		for _, o := range c.Objects(manifest.KindMachineConfig) {
+		for _, o := range c.Applied(manifest.KindMachineConfig) {
 			files, _ := nestedList(o.Content, "spec", "config", "storage", "files")
 			for i, f := range files {
 				m, _ := f.(map[string]any)

@@ -28,9 +28,12 @@ func init() {
 		"nested-source-shadows", "nested-copy-wrong-ancestor", "never-contact-blocks-tags",
 		"mirror-in-blocked-scope", "payload-blocked", "allowed-incomplete", "tag-mirror-trust",
 		"image-config-name", "icsp-deprecated", "hand-written-registries-conf", "scope-never-matches",
+		"object-name", "duplicate-object", "duplicate-key",
 	} {
 		reads[id] = modelled
 	}
+	// The images the nodes pull, checked against the render.
+	reads[ImagePullFailsID] = append(append([]string(nil), modelled...), manifest.ImageKinds()...)
 	for _, r := range All() {
 		if r.Reads == nil {
 			r.Reads = reads[r.ID]

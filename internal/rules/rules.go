@@ -22,6 +22,7 @@ func All() []*check.Rule {
 		imageAllowedAndBlocked,
 		searchRegistriesSchema,
 		manifestServerFields,
+		objectName,
 		hostedCluster,
 		// MCO: rendering is refused, the old configuration stays.
 		icspFormat,
@@ -34,6 +35,7 @@ func All() []*check.Rule {
 		schemeInScope,
 		duplicateLocation,
 		searchRegistryFormat,
+		imagePullFails,
 		// Accepted, but not what the author meant.
 		mirrorOrderConflict,
 		noRealMirror,
@@ -46,6 +48,8 @@ func All() []*check.Rule {
 		allowedIncomplete,
 		tagMirrorTrust,
 		imageConfigName,
+		duplicateObject,
+		duplicateKey,
 		icspDeprecated,
 		handWrittenRegistriesConf,
 		scopeNeverMatches,
@@ -54,9 +58,10 @@ func All() []*check.Rule {
 }
 
 // Registry returns the built-in rules plus the engine's own: loading
-// problems and suppression bookkeeping.
+// problems, suppression bookkeeping and diff's refusal findings.
 func Registry() *check.Registry {
-	all := append(All(), check.ProblemRule, check.UnusedSuppressionRule, check.InvalidSuppressionRule)
+	all := append(All(), check.ProblemRules()...)
+	all = append(all, check.UnusedSuppressionRule, check.InvalidSuppressionRule, check.RefusedRule)
 	reg, err := check.NewRegistry(all...)
 	if err != nil {
 		panic(err) // duplicate ids are a programming error, caught by tests

@@ -23,8 +23,13 @@ and does nothing:
   ` + "`docker.io`" + `;
 - **official Docker Hub images** live under ` + "`docker.io/library/`" + `: ` + "`docker.io/nginx`" + ` never
   matches ` + "`nginx:latest`" + `, which is ` + "`docker.io/library/nginx:latest`" + `;
-- **upper case in the host**: references are compared as written and are practically
-  always lower case.
+- **upper case in the host** (a wildcard ` + "`*.Example.com`" + ` included): references are compared as
+  written and are practically always lower case;
+- **upper case in the repository path** of an Image ` + "`insecureRegistries`" + `, ` + "`blockedRegistries`" + ` or
+  ` + "`allowedRegistries`" + ` entry: no CRD pattern refuses it there (in a mirror set's source the API
+  server does, see ` + "`repository-lowercase`" + `), and no reference has one. An insecure entry
+  ` + "`reg.example:5000/Mirror`" + ` silently leaves the mirror ` + "`reg.example:5000/mirror`" + ` secure; a
+  blocked one blocks nothing; an allowed one lets nothing through.
 
 **Fix:** write the full, normalized repository.
 
@@ -44,12 +49,34 @@ and does nothing:
 		rs := spec.RegistrySources
 		for _, l := range []scopeList{{"insecureRegistries", rs.InsecureRegistries}, {"blockedRegistries", rs.BlockedRegistries}, {"allowedRegistries", rs.AllowedRegistries}} {
 			for i, s := range l.values {
-				if why, fix := neverMatches(s); why != "" {
-					c.Report(img, l.path(i), "%s entry %q never matches an image reference: %s; write %q", l.field, s, why, fix)
+				if why, fix := neverMatchesImageScope(s); why != "" {
+					c.Report(img, l.path(i), "%s entry %q never matches an image reference: %s; %s; write %q", l.field, s, why, lostEffect[l.field], fix)
 				}
 			}
 		}
 	},
+}
+
+// lostEffect says what an Image scope that never matches fails to do.
+var lostEffect = map[string]string{
+	"insecureRegistries": "nothing under it is marked insecure, its mirrors included, so pulls needing plain HTTP or an unverified certificate fail",
+	"blockedRegistries":  "nothing under it is blocked",
+	"allowedRegistries":  "policy.json allows nothing through it, so pulls from there are rejected",
+}
+
+// neverMatchesImageScope is neverMatches for an Image registrySources
+// entry, which no CRD pattern checks: an upper-case repository path,
+// refused in a mirror set's source, is accepted there and never matches
+// (repository names are lower case in every image reference).
+func neverMatchesImageScope(s string) (why, fix string) {
+	why, fix = neverMatches(s)
+	if hasUpperPath(s) {
+		if why == "" {
+			return "the repository path has upper-case letters, and repository paths in image references are always lower case", lowerPath(s)
+		}
+		fix = lowerPath(fix)
+	}
+	return why, fix
 }
 
 // dockerOfficial are common Docker Hub official images, which live under
@@ -66,6 +93,9 @@ var dockerOfficial = map[string]bool{
 // neverMatches explains why scope s cannot match a normalized reference,
 // with the spelling that would; "" when it can match.
 func neverMatches(s string) (why, fix string) {
+	if isWildcard(s) && s != strings.ToLower(s) {
+		return "image references are matched case-sensitively and are written in lower case", strings.ToLower(s)
+	}
 	if s == "" || strings.HasPrefix(s, "*") || strings.Contains(s, "://") {
 		return "", ""
 	}

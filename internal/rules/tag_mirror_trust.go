@@ -15,8 +15,11 @@ A tag is a mutable name: a tag mirror may answer ` + "`app:1.2`" + ` with any im
 tampered, and the node cannot tell (OpenShift enhancement #929, "Risks"). Use
 ImageTagMirrorSet only for registries you control and keep the mirror in sync.
 
-Release payload repositories (` + "`quay.io/openshift-release-dev`" + `) are pulled by digest and must
-never be tag-mirrored: that is reported as a **warning**; other ITMS entries as info.
+Release payload images are only ever pulled by digest, and a tag mirror
+(` + "`pull-from-mirror = \"tag-only\"`" + `) never serves a digest pull: an ITMS entry for
+` + "`quay.io/openshift-release-dev/ocp-release`" + ` (oc-mirror v2 writes one, for the release
+image's tag) neither helps nor harms the payload. Like every ITMS entry it is reported as
+information only.
 
 Adding or removing an ITMS mirror or source always drains the nodes (it is not a
 "safe" registries.conf change for the Machine Config Daemon), unlike IDMS additions.`,
@@ -25,12 +28,9 @@ Adding or removing an ITMS mirror or source always drains the nodes (it is not a
 			if !e.tag || !e.realMirror() {
 				continue
 			}
-			if payloadScope(e.source) {
-				f := c.Report(e.obj, e.sourcePath(),
-					"tag mirrors for the release payload repository %q: by-tag pulls can be answered with a different image than the source's, and payload images must only come by digest; use an ImageDigestMirrorSet", e.source)
-				if f.Severity == check.Info {
-					f.Severity = check.Warning
-				}
+			if inPayload(e.source) {
+				c.Report(e.obj, e.sourcePath(),
+					"tag mirrors for %q serve only by-tag pulls of it (the release payload itself is pulled by digest, which tag mirrors never serve); a by-tag pull may get a different image than the source would serve", e.source)
 				continue
 			}
 			c.Report(e.obj, e.sourcePath(),
@@ -39,9 +39,16 @@ Adding or removing an ITMS mirror or source always drains the nodes (it is not a
 	},
 }
 
+// payloadRepos holds the OCP release repositories: the release image and
+// the images it references.
+const payloadRepos = "quay.io/openshift-release-dev"
+
 // payloadScope reports whether a scope contains or lies inside the OCP
 // release repositories.
 func payloadScope(s string) bool {
-	const rel = "quay.io/openshift-release-dev"
-	return scopes.IsNested(s, rel) || scopes.IsNested(rel, s)
+	return scopes.IsNested(s, payloadRepos) || scopes.IsNested(payloadRepos, s)
 }
+
+// inPayload reports whether a scope lies inside the OCP release
+// repositories (not merely encloses them, as quay.io does).
+func inPayload(s string) bool { return scopes.IsNested(s, payloadRepos) }

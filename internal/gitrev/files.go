@@ -1,0 +1,59 @@
+package gitrev
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+)
+
+// Files lists the files of the working tree at top (a repository's top
+// level, as TopLevel returns it) that git holds: the tracked files, and
+// with untracked also the untracked files git does not ignore (.gitignore,
+// .git/info/exclude, core.excludesFile), which is what `git add -A` would
+// add. Paths are absolute, below top with its symlinks resolved, so they
+// compare with the paths a directory walk finds. A submodule, and an
+// untracked nested repository, are listed as their directory with a
+// trailing separator: everything below belongs to them. Tracked files
+// deleted from the working tree are listed too; a walk never meets them.
+func Files(top string, untracked bool) ([]string, error) {
+	real, err := filepath.EvalSymlinks(top)
+	if err != nil {
+		return nil, err
+	}
+	// --stage gives the mode, which tells a submodule (160000) apart.
+	staged, err := git(real, nil, "ls-files", "-z", "--stage", "--full-name")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, rec := range bytes.Split(staged, []byte{0}) {
+		meta, path, ok := strings.Cut(string(rec), "\t")
+		if !ok {
+			continue
+		}
+		p := filepath.Join(real, filepath.FromSlash(path))
+		if strings.HasPrefix(meta, "160000 ") {
+			p += string(filepath.Separator)
+		}
+		out = append(out, p)
+	}
+	if !untracked {
+		return out, nil
+	}
+	others, err := git(real, nil, "ls-files", "-z", "--others", "--exclude-standard", "--full-name")
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range bytes.Split(others, []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		path := string(rec)
+		p := filepath.Join(real, filepath.FromSlash(path))
+		if strings.HasSuffix(path, "/") { // an untracked nested repository
+			p += string(filepath.Separator)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}

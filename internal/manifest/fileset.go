@@ -1,0 +1,77 @@
+package manifest
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// FileSet is the set of files a directory walk may read (Options.Files):
+// what a version-control system holds, for instance, so that a scratch file
+// or a build output next to the manifests is not mistaken for one. The set
+// only narrows walks: a file named on the command line is always read.
+// The zero value is not usable; make one with NewFileSet.
+type FileSet struct {
+	root  string          // the directory the set describes; outside it, anything goes
+	files map[string]bool // real absolute paths
+	dirs  map[string]bool // every directory holding a member, up to the root
+	trees []string        // directories whose whole content belongs (a submodule)
+}
+
+// NewFileSet makes the set of files of the directory root (a repository's
+// top level): paths are absolute and, like root, free of symlinks (the walk
+// compares real paths; a repository's listing joined to its real top level
+// is). A path ending in a separator adds everything below it (a submodule,
+// a nested repository). Files outside root are not the set's business:
+// they are always read.
+func NewFileSet(root string, paths []string) *FileSet {
+	s := &FileSet{root: filepath.Clean(root), files: map[string]bool{}, dirs: map[string]bool{}}
+	for _, p := range paths {
+		s.Add(p)
+	}
+	return s
+}
+
+// Add puts one path in the set (see NewFileSet).
+func (s *FileSet) Add(p string) {
+	tree := strings.HasSuffix(p, "/") || strings.HasSuffix(p, string(filepath.Separator))
+	p = filepath.Clean(p)
+	if tree {
+		s.trees = append(s.trees, p)
+	} else {
+		s.files[p] = true
+	}
+	for d := filepath.Dir(p); !s.dirs[d]; d = filepath.Dir(d) {
+		s.dirs[d] = true
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+}
+
+// Contains reports whether the file at the real (symlink-free) absolute
+// path real belongs to the set.
+func (s *FileSet) Contains(real string) bool {
+	return s.files[real] || s.inTree(real) || s.outside(real)
+}
+
+// Enters reports whether a walk should descend into the directory real: it
+// holds a member, or lies inside a whole-tree member.
+func (s *FileSet) Enters(real string) bool {
+	return s.dirs[real] || s.inTree(real) || s.outside(real)
+}
+
+// outside reports whether real lies outside the root (not below it, not
+// the root itself).
+func (s *FileSet) outside(real string) bool {
+	_, in := Within(s.root, real)
+	return !in
+}
+
+func (s *FileSet) inTree(real string) bool {
+	for _, t := range s.trees {
+		if _, in := Within(t, real); in {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,117 @@
+package manifest
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// CodeNotApplied is the Problem code of a directory whose files no tool
+// applies as written (a Helm chart, ZTP source CRs): it is not read, and
+// reported once, as a warning problem (see Problem.Warning).
+const CodeNotApplied = "not-applied"
+
+// ztpSourceCRs is the directory name the ZTP GitOps layout gives the source
+// custom resources PolicyGenTemplate/PolicyGenerator patch into policies.
+const ztpSourceCRs = "source-crs"
+
+// unapplied is why the files of a directory are never applied as they are
+// written, "" when they are.
+type unapplied struct {
+	kind   string // "helm" or "ztp"
+	dir    string // the chart or source-crs directory, as displayed
+	osDir  string // the same, to read it
+	anchor string // where the notice is placed: Chart.yaml, or the first manifest
+}
+
+// unappliedDir recognises a directory whose files are never applied as
+// written: a Helm chart (Chart.yaml beside templates/) or a ZTP source-crs
+// directory. entries are the directory's own.
+func unappliedDir(osDir, display string, entries []fs.DirEntry) *unapplied {
+	if filepath.Base(filepath.Clean(osDir)) == ztpSourceCRs {
+		return &unapplied{kind: "ztp", dir: display, osDir: osDir}
+	}
+	var chart, templates bool
+	for _, e := range entries {
+		switch {
+		case e.Name() == "Chart.yaml" && e.Type().IsRegular():
+			chart = true
+		case e.Name() == "templates" && e.IsDir():
+			templates = true
+		}
+	}
+	if chart && templates {
+		return &unapplied{kind: "helm", dir: display, osDir: osDir, anchor: filepath.ToSlash(filepath.Join(display, "Chart.yaml"))}
+	}
+	return nil
+}
+
+// unappliedAncestor finds the chart or source-crs directory enclosing the
+// real (absolute, symlink-free) path of a file or directory named on the
+// command line, so that a template given explicitly (by pre-commit, say) is
+// not read either. display is how the argument was written.
+func unappliedAncestor(real, display string) *unapplied {
+	up := ""
+	for dir := real; ; dir = filepath.Dir(dir) {
+		shown := filepath.ToSlash(filepath.Join(display, up))
+		if filepath.Base(dir) == ztpSourceCRs && isDir(dir) {
+			return &unapplied{kind: "ztp", dir: shown, osDir: dir}
+		}
+		if isDir(filepath.Join(dir, "templates")) {
+			if fi, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err == nil && fi.Mode().IsRegular() {
+				return &unapplied{kind: "helm", dir: shown, osDir: dir, anchor: filepath.ToSlash(filepath.Join(shown, "Chart.yaml"))}
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return nil
+		}
+		up = filepath.Join(up, "..")
+	}
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// problem words the notice, counting the manifest files left unread; nil
+// when the directory holds none (nothing was skipped that could matter).
+func (u *unapplied) problem() *Problem {
+	var files []string
+	root := u.osDir
+	if u.kind == "helm" {
+		root = filepath.Join(u.osDir, "templates")
+	}
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && (manifestExt(d.Name()) || templateExt(d.Name())) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		return nil
+	}
+	slices.Sort(files)
+	anchor := u.anchor
+	if anchor == "" {
+		rel, err := filepath.Rel(u.osDir, files[0])
+		if err != nil {
+			rel = filepath.Base(files[0])
+		}
+		anchor = filepath.ToSlash(filepath.Join(u.dir, rel))
+	}
+	n := fmt.Sprintf("%d manifest file", len(files))
+	if len(files) > 1 {
+		n += "s"
+	}
+	var msg string
+	switch u.kind {
+	case "helm":
+		msg = fmt.Sprintf("Helm chart %s: its templates are rendered by Helm, never applied as written; %s under templates/ not linted — lint the rendered output instead (helm template %s | mirrorlint lint -)", u.dir, n, u.dir)
+	default:
+		msg = fmt.Sprintf("ZTP source CRs %s: templates that PolicyGenTemplate/PolicyGenerator patch into policies, never applied as written; %s not linted — lint the generated policies instead", u.dir, n)
+	}
+	return &Problem{Pos: Position{File: anchor, Line: 1, Column: 1}, Code: CodeNotApplied, Warning: true, Message: msg}
+}

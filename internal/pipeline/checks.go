@@ -1,0 +1,111 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/impact"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/rules"
+)
+
+// Checks is everything a run checks, compiled once and shared by every run
+// (it is read-only after LoadChecks): the built-in Go rules, the rules the
+// policies define, and the compiled policies.
+type Checks struct {
+	Rules    *check.Registry
+	Policies *policy.Engine // nil: no policies at all
+}
+
+// LoadChecks compiles the policies o describes (the embedded library, the
+// team's own) and returns every rule a run can report. drain-on-change is
+// registered inert, so config severities and `mirrorlint rules` know it; a
+// run with a base revision replaces it with one that compares.
+func LoadChecks(o policy.Options) (*Checks, error) {
+	pe, err := policy.Load(o)
+	if err != nil {
+		return nil, err
+	}
+	reg := rules.Registry()
+	if err := reg.Add(impact.DrainRule(nil)); err != nil {
+		return nil, err
+	}
+	for _, r := range pe.Rules() {
+		if err := reg.Add(r); err != nil {
+			return nil, fmt.Errorf("policy rule %s: %w", r.ID, err)
+		}
+	}
+	return &Checks{Rules: reg, Policies: pe}, nil
+}
+
+// ChecksFromConfig is LoadChecks with the policies a config names.
+func ChecksFromConfig(cfg *config.Config) (*Checks, error) {
+	o, err := policy.OptionsFrom(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return LoadChecks(o)
+}
+
+// lint checks cfg's rule settings against the registry, lints every
+// cluster with the rules and policies (findings relocated before
+// suppressions are matched) and merges the findings.
+func (c *Checks) lint(reg *check.Registry, clusters []*check.Cluster, cfg *config.Config, relocate func(*check.Cluster, []check.Finding) []check.Finding, allReaders func(string) bool, canceled func() error) ([]check.Finding, []*check.Context, error) {
+	var known func(string) bool
+	var policies check.Evaluator
+	if c.Policies != nil {
+		known, policies = c.Policies.Known, c.Policies
+	}
+	if err := check.CheckConfig(cfg, reg, known); err != nil {
+		return nil, nil, err
+	}
+	engine := &check.Engine{Rules: reg, Config: cfg, Policies: policies, Relocate: relocate, AllReadersLinted: allReaders}
+	var all [][]check.Finding
+	var contexts []*check.Context
+	for _, cl := range clusters {
+		if err := canceled(); err != nil {
+			return nil, nil, err
+		}
+		fs, ctx, err := engine.Lint(cl)
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, fs)
+		contexts = append(contexts, ctx)
+	}
+	all = append(all, engine.Finish())
+	return check.Merge(all...), contexts, nil
+}
+
+// unmodelled is how much of the objects of other kinds than the mirror
+// kinds the load keeps for these checks: every object whole when a policy
+// reads objects of any kind, the image fields of the image-pulling kinds
+// while image-pull-fails is on, else nothing (the cheapest load).
+func (c *Checks) unmodelled(cfg *config.Config) manifest.Unmodelled {
+	if c.Policies != nil && c.Policies.ReadsAnyKind() {
+		return manifest.UnmodelledAll
+	}
+	if c.Rules.Get(rules.ImagePullFailsID) == nil {
+		return manifest.UnmodelledNone
+	}
+	if cfg != nil {
+		if sev, ok := cfg.Rules[rules.ImagePullFailsID]; ok {
+			if s, err := check.ParseSeverity(sev); err == nil && s == check.Off {
+				return manifest.UnmodelledNone
+			}
+		}
+	}
+	return manifest.UnmodelledImages
+}
+
+// needs is what a run with these checks reads: the kinds the rules, the
+// policies and the renderer declare (see manifest.Options.Prefilter).
+func (c *Checks) needs() manifest.Needs {
+	n := c.Rules.Needs()
+	if c.Policies != nil {
+		n = n.Union(c.Policies.Needs())
+	}
+	return n
+}

@@ -1,0 +1,224 @@
+// Package pipeline is the lint pipeline every entry point shares: the command
+// line's lint, the KRM function and the public lint package all describe a
+// run as a Request and get the same Result. It opens the tree (config,
+// manifests, clusters), narrows it to what a commit can affect, runs the
+// rules and policies on every cluster, moves findings to the files that
+// wrote their values, and compares with a base revision when asked.
+// Presentation (paths for display, formats, exit codes) is the caller's.
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/impact"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/shard"
+)
+
+// Request is one run.
+type Request struct {
+	// Paths are the trees and files to lint (none means "."); "-" reads
+	// Stdin as a stream of manifests, such as kustomize build output.
+	Paths []string
+	Stdin io.Reader
+	// Context, when set, is the directory loaded instead of Paths, so that
+	// cross-object rules see the whole tree, while only findings touching
+	// Paths are kept and only the clusters reading them are linted (the
+	// pre-commit path). Paths must lie inside it. With the single path "-"
+	// it only anchors origin annotations.
+	Context string
+	// Config is the loaded config file; nil means none.
+	Config *config.Config
+	// Flags that win over the config.
+	ReleaseImage     string
+	OpenShiftVersion string
+	MaxFileSize      int64
+	// Cluster selects one cluster by name.
+	Cluster string
+	// Shard lints a stable part of the clusters (`--shard K/N`): the N
+	// shards of a CI matrix together report what one run would.
+	Shard shard.Shard
+	// OriginRoots are where the origin annotations of streamed objects are
+	// looked up; nil means the context (if any) and the working directory.
+	OriginRoots []string
+	// Files, when set, are the only files directory walks read: the
+	// files of the commit being checked, so that a scratch file or a build
+	// output is no part of it. The library never asks git; the command
+	// does (package gitrev) and passes the set.
+	Files *manifest.FileSet
+	// Root is the repository's top level, which cluster names are
+	// relative to (project.Options.Root); the command passes git's.
+	Root string
+	// Base, when set, compares every cluster with the same cluster at a base
+	// revision (drain-on-change).
+	Base *Base
+}
+
+// Base is the tree the change is compared with: the same paths read at a
+// base revision (the caller extracts it; package gitrev does for git).
+type Base struct {
+	Rev string
+	// Paths are Request.Paths (or the context) at the base revision, in the
+	// same order; a path that did not exist there is left out.
+	Paths []string
+	// Roots are Request.Paths (or the context) at the base revision, one
+	// per path whether or not it existed there, so that the clusters of the
+	// two sides pair argument by argument; nil pairs by name only.
+	Roots []string
+	// Name maps a file of the base tree to how people should read it (its
+	// path from the repository's top level; messages add "(at REV)"); nil
+	// keeps the name.
+	Name func(string) string
+	// NewFile maps a file of the base tree to the same file in the tree
+	// being linted, so that a warning about a value the change removed can
+	// sit in the new tree; nil when there is no such mapping.
+	NewFile func(string) string
+	// Dir is where the base tree was extracted (a temporary directory),
+	// never to be shown in a message.
+	Dir string
+	// Config is the config as it was at the base revision (see
+	// impact.ConfigAt), so that declared clusters are read from the base
+	// tree; nil uses Request.Config.
+	Config *config.Config
+}
+
+// Result is a finished run.
+type Result struct {
+	Project *project.Project
+	// Rules are the rules the run used (with drain-on-change comparing when
+	// a base was given).
+	Rules *check.Registry
+	// Findings are every linted cluster's findings, merged, with the
+	// suppressions' own; with a context only those touching Paths.
+	Findings []check.Finding
+	// Contexts holds each linted cluster's render or refusal, in the order
+	// of Project.Clusters.
+	Contexts []*check.Context
+	// Files are the files that were checked and are reported on: every
+	// file read that holds an object of a kind mirrorlint models (or could
+	// not be read), with a context only those under Paths.
+	Files []string
+	// Notices are things the user should know that are not findings (the
+	// base revision does not load whole, so drains are not checked).
+	Notices []string
+}
+
+// Run lints what req describes with checks.
+func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
+	sc, err := newScope(req)
+	if err != nil {
+		return nil, err
+	}
+	opts := project.Options{
+		Paths:            sc.loadPaths(req.Paths),
+		Config:           req.Config,
+		ReleaseImage:     req.ReleaseImage,
+		OpenShiftVersion: req.OpenShiftVersion,
+		MaxFileSize:      req.MaxFileSize,
+		Cluster:          req.Cluster,
+		Shard:            req.Shard,
+		Stdin:            req.Stdin,
+		Files:            req.Files,
+		Unmodelled:       checks.unmodelled(req.Config),
+		Root:             req.Root,
+	}
+	if sc.only != nil {
+		// Given files (pre-commit): only the clusters reading them are
+		// read and built, and of the other files only those that may hold
+		// what these checks read are parsed.
+		needs := checks.needs()
+		opts.Only, opts.Needs = sc.only, &needs
+	}
+	p, err := project.Open(opts)
+	if err != nil {
+		return nil, err
+	}
+	if sc.only != nil {
+		// Given files (pre-commit): lint the clusters that read them.
+		p.Narrow(sc.only)
+	}
+	res := &Result{Project: p, Rules: checks.Rules, Files: sc.reportedFiles(p)}
+	if req.Base != nil {
+		base, notice, err := openBase(req.Base, p, opts)
+		if err != nil {
+			return nil, err
+		}
+		if notice != "" {
+			res.Notices = append(res.Notices, notice)
+		}
+		res.Rules = checks.Rules.Replace(impact.DrainRule(base))
+	}
+	roots := req.OriginRoots
+	if roots == nil {
+		roots = sc.originRoots()
+	}
+	findings, contexts, err := checks.lint(res.Rules, p.Clusters, p.Config, relocator(p, roots, opts.Unmodelled), p.AllReadersLinted, ctx.Err)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings, res.Contexts = sc.filter(findings), contexts
+	return res, nil
+}
+
+// openBase opens the base tree with the options the new side was opened
+// with (so the clusters on both sides are the same clusters) and returns
+// the function that pairs each new cluster with its base. A base that does
+// not load whole gives no drain verdict rather than a wrong one; the notice
+// says so.
+func openBase(b *Base, newP *project.Project, opts project.Options) (*impact.Baseline, string, error) {
+	newRoots := opts.Paths
+	if len(newRoots) == 0 {
+		newRoots = []string{"."}
+	}
+	oldOpts := opts
+	oldOpts.Paths = b.Paths
+	oldOpts.Cluster, oldOpts.Shard = "", shard.Shard{} // paired below, by the new side's names
+	oldOpts.Files = nil                                // the base tree holds what was committed, nothing else
+	// The base side's names are relative to its arguments, which the
+	// pairing expects (impact.BaseOf); when the new side lints a commit's
+	// files only the clusters of the same names are read there (all of
+	// them when none matches).
+	oldOpts.Root, oldOpts.Only, oldOpts.Select = "", nil, nil
+	if opts.Only != nil {
+		oldOpts.Select = []string{}
+		for _, cl := range newP.Clusters {
+			oldOpts.Select = append(oldOpts.Select, cl.Name)
+		}
+	}
+	if b.Config != nil {
+		oldOpts.Config = b.Config
+	}
+	oldP, _, cleanup, err := impact.OpenSide(oldOpts)
+	if err != nil {
+		return nil, "", err
+	}
+	// OpenSide's temporary empty tree, if it made one, is no longer needed
+	// once the project is loaded: objects keep their bytes.
+	defer cleanup()
+	old := impact.Old{Rev: b.Rev, Name: b.Name, NewFile: b.NewFile, Dir: b.Dir}
+	notice := ""
+	if prs := manifest.Errors(oldP.Problems()); len(prs) > 0 {
+		// Each cluster is compared only when it loads whole on both
+		// sides; the others are not checked, and the notice says so.
+		pos := prs[0].Pos
+		if b.Name != nil && pos.File != "" {
+			pos.File = b.Name(pos.File)
+		}
+		at := pos.File
+		if pos.Line > 0 {
+			at = fmt.Sprintf("%s:%d", pos.File, pos.Line)
+		}
+		notice = fmt.Sprintf("--base %s: %d unreadable input(s) at that revision (first: %s (at %s): %s): drain-on-change is not checked for the clusters that read them",
+			b.Rev, len(prs), at, b.Rev, old.Message(prs[0].Message))
+	}
+	roots := b.Roots
+	if roots == nil {
+		roots = b.Paths
+	}
+	return impact.BaseOf(oldP, newP, impact.Options{OldRoots: roots, NewRoots: newRoots, Old: old}), notice, nil
+}

@@ -1,0 +1,163 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/origin"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// scope is what a context directory changes: which tree is loaded and
+// which findings are kept.
+type scope struct {
+	dir string // the context directory; "" for none
+	// only holds the real absolute paths of the Paths whose findings are
+	// kept; nil keeps everything.
+	only []string
+}
+
+func newScope(req Request) (*scope, error) {
+	if req.Context == "" {
+		return &scope{}, nil
+	}
+	if st, err := os.Stat(req.Context); err != nil || !st.IsDir() {
+		return nil, usage("--context %s: not a directory", req.Context)
+	}
+	s := &scope{dir: req.Context}
+	if len(req.Paths) == 1 && req.Paths[0] == "-" {
+		// A stream: the context only resolves origin annotations.
+		return s, nil
+	}
+	absDir := manifest.RealPath(req.Context)
+	for _, a := range req.Paths {
+		if a == "-" {
+			return nil, usage("--context: \"-\" cannot be mixed with paths")
+		}
+		p := manifest.RealPath(a)
+		if !inside(absDir, p) {
+			return nil, usage("%s is outside the context directory %s (see --context)", a, req.Context)
+		}
+		s.only = append(s.only, p)
+	}
+	return s, nil
+}
+
+func usage(format string, args ...any) error {
+	return &project.UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// loadPaths is what is read: the context tree in place of the paths.
+func (s *scope) loadPaths(paths []string) []string {
+	if s.only != nil {
+		return []string{s.dir}
+	}
+	return paths
+}
+
+func (s *scope) originRoots() []string {
+	if s.dir != "" {
+		return []string{s.dir, "."}
+	}
+	return []string{"."}
+}
+
+// filter drops findings outside the paths. A cross-object finding is kept
+// when any of its places is in them: the file being committed took part
+// in it.
+func (s *scope) filter(fs []check.Finding) []check.Finding {
+	if s.only == nil {
+		return fs
+	}
+	var out []check.Finding
+	for _, f := range fs {
+		keep := f.File == "" || s.covers(f.File)
+		for _, r := range f.Related {
+			keep = keep || s.covers(r.File)
+		}
+		if keep {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (s *scope) covers(file string) bool {
+	if file == "" || file == "-" {
+		return false
+	}
+	p := manifest.RealPath(file)
+	for _, o := range s.only {
+		if inside(o, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportedFiles lists the files that were checked and are reported on
+// (JUnit writes one suite per file): those holding an object of a kind
+// mirrorlint models, or a loading problem. A file without such an object
+// (.pre-commit-config.yaml, a Deployment) was read but nothing in it was
+// checked, so it is not listed as having passed.
+func (s *scope) reportedFiles(p *project.Project) []string {
+	holds := map[string]bool{}
+	for _, o := range projectObjects(p) {
+		if o.Kind.APIVersion() != "" {
+			holds[o.File] = true
+		}
+	}
+	for _, pr := range p.Problems() {
+		holds[pr.Pos.File] = true
+	}
+	var out []string
+	for _, f := range p.Set.Files {
+		if f != "-" && holds[f] && (s.only == nil || s.covers(f)) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// relocator moves a cluster's findings to where their values are written:
+// the kustomize patch that set a value, or the origin file of an object
+// read from a stream. The engine calls it before matching suppressions.
+func relocator(p *project.Project, roots []string, keep manifest.Unmodelled) func(*check.Cluster, []check.Finding) []check.Finding {
+	// Origin files are read keeping what the stream kept, so that a
+	// finding on a workload's image finds the workload there too.
+	remap := &origin.Remapper{Roots: roots, Discover: true, Load: manifest.Options{Unmodelled: keep}}
+	objs := projectObjects(p)
+	return func(cl *check.Cluster, fs []check.Finding) []check.Finding {
+		p.Relocate(cl, fs)
+		return remap.Remap(objs, fs)
+	}
+}
+
+// projectObjects lists every loaded object, including those only the
+// clusters hold (built in-process from kustomizations).
+func projectObjects(p *project.Project) []*manifest.Object {
+	seen := map[*manifest.Object]bool{}
+	var out []*manifest.Object
+	add := func(objs []*manifest.Object) {
+		for _, o := range objs {
+			if !seen[o] {
+				seen[o] = true
+				out = append(out, o)
+			}
+		}
+	}
+	if p.Set != nil {
+		add(p.Set.Objects)
+	}
+	for _, cl := range p.Clusters {
+		add(cl.Objects)
+	}
+	return out
+}
+
+func inside(dir, p string) bool {
+	_, in := manifest.Within(dir, p)
+	return in
+}

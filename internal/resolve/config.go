@@ -1,0 +1,123 @@
+package resolve
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/containers/image/v5/docker/reference"
+	"github.com/containers/image/v5/types"
+)
+
+// Config is a rendered configuration loaded into containers/image once, to
+// answer for many references (the images of every workload of a cluster).
+// Close it when done.
+type Config struct {
+	sys     *types.SystemContext
+	cleanup func()
+	policy  *policyFile // nil: the node's template policy.json, which admits everything
+}
+
+// Load loads the rendered files: registries.conf, the search-registries
+// drop-in (nil when MCO writes none) and policy.json (nil when MCO writes
+// none, leaving the template that admits every image).
+func Load(conf, dropIn, policyJSON []byte) (*Config, error) {
+	var pol *policyFile
+	if policyJSON != nil {
+		pol = &policyFile{}
+		if err := json.Unmarshal(policyJSON, pol); err != nil {
+			return nil, fmt.Errorf("policy.json: %w", err)
+		}
+	}
+	sys, cleanup, err := loadConfig(conf, dropIn)
+	if err != nil {
+		return nil, err
+	}
+	return &Config{sys: sys, cleanup: cleanup, policy: pol}, nil
+}
+
+// Close removes the temporary files the configuration was loaded from.
+func (c *Config) Close() {
+	if c != nil && c.cleanup != nil {
+		c.cleanup()
+		c.cleanup = nil
+	}
+}
+
+// policyFile is the part of containers/image's policy.json that decides
+// whether an image is admitted at all: each requirement's type.
+type policyFile struct {
+	Default    []policyRequirement                       `json:"default"`
+	Transports map[string]map[string][]policyRequirement `json:"transports"`
+}
+
+type policyRequirement struct {
+	Type string `json:"type"`
+}
+
+// PolicyRejects reports whether policy.json rejects image outright (a
+// "reject" requirement, which MCO writes for blockedRegistries and, as the
+// default, with allowedRegistries) and the scope that decided: "" for the
+// policy's default. The policy is looked up the way containers/image does
+// for the docker transport, and for the reference the pod asked for, not
+// for a mirror it is pulled from: the reference itself, its repository and
+// each parent namespace, its host, the wildcard domains of its host, the
+// transport's "" scope, then the default. Requirements mirrorlint cannot
+// evaluate offline (signatures) count as admitting.
+func (c *Config) PolicyRejects(image string) (scope string, rejects bool) {
+	if c.policy == nil {
+		return "", false
+	}
+	named, err := reference.ParseNormalizedNamed(image)
+	if err != nil {
+		return "", false
+	}
+	named = reference.TagNameOnly(named)
+	reqs, scope, found := c.policy.Default, "", false
+	if docker, ok := c.policy.Transports["docker"]; ok {
+		for _, s := range policyScopes(named) {
+			if r, ok := docker[s]; ok {
+				reqs, scope, found = r, s, true
+				break
+			}
+		}
+		if !found {
+			if r, ok := docker[""]; ok {
+				reqs = r
+			}
+		}
+	}
+	for _, r := range reqs {
+		if r.Type == "reject" {
+			return scope, true
+		}
+	}
+	return "", false
+}
+
+// policyScopes lists the docker transport's policy scopes for a reference,
+// most specific first (containers-policy.json(5)).
+func policyScopes(named reference.Named) []string {
+	out := []string{named.String()}
+	name := named.Name()
+	for {
+		out = append(out, name)
+		i := strings.LastIndex(name, "/")
+		if i < 0 {
+			break
+		}
+		name = name[:i]
+	}
+	if i := strings.Index(name, ":"); i >= 0 {
+		name = name[:i]
+	}
+	for {
+		i := strings.Index(name, ".")
+		if i < 0 {
+			break
+		}
+		name = name[i+1:]
+		out = append(out, "*."+name)
+	}
+	return out
+}

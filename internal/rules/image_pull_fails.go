@@ -1,0 +1,191 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/containers/image/v5/docker/reference"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/resolve"
+)
+
+// ImagePullFailsID is the id of the rule about workload images; loading
+// keeps the image fields of workloads only while it is enabled.
+const ImagePullFailsID = "image-pull-fails"
+
+var imagePullFails = &check.Rule{
+	ID:       ImagePullFailsID,
+	Severity: check.Error,
+	Origin:   check.OriginNode,
+	Summary:  "An image a workload, CatalogSource or ClusterCatalog pulls cannot be served by the rendered registries.conf and policy.json.",
+	Doc: `Every image reference in the tree's workloads (the containers, init containers and
+ephemeral containers of a Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob,
+ReplicationController, PodTemplate or DeploymentConfig), CatalogSource (` + "`spec.image`" + `) and
+ClusterCatalog (` + "`spec.source.image.ref`" + `) is resolved the way CRI-O resolves it, through
+containers/image, against the registries.conf and policy.json MCO renders for the cluster.
+A reference is reported, on its own line, when no source that would be tried can serve it:
+
+- a **by-tag pull** (or no tag, which is ` + "`:latest`" + `) of a source that has only digest mirrors
+  (ImageDigestMirrorSet, ICSP) and is blocked by NeverContactSource: digest-only mirrors
+  are skipped for tags and the source is never contacted;
+- a **by-digest pull** of a source with only tag mirrors and NeverContactSource;
+- a source inside an Image ` + "`blockedRegistries`" + ` scope: MCO writes a ` + "`reject`" + ` policy for it,
+  and the policy is checked against the reference the pod names, so even a mirror cannot
+  serve it;
+- a registry ` + "`allowedRegistries`" + ` leaves out: policy.json rejects everything else.
+
+This is the check a disconnected cluster most needs: "does every image we deploy come
+from a source that has a mirror of the right kind?" Short names (` + "`nginx`" + `, resolved through
+the search registries), unrendered placeholders and references containers/image cannot
+parse are not judged. A reference with both a tag and a digest is judged as the digest
+pull it is.
+
+**Fix:** pull by digest (` + "`image@sha256:…`" + `), add an ImageTagMirrorSet entry for the source,
+allow contacting the source, or mirror the image and point the workload at it.`,
+	Check: func(c *check.Context) {
+		if c.Rendered == nil {
+			return // MCO refuses: the nodes keep an older configuration, nothing to judge against
+		}
+		var refs []workloadImage
+		for _, o := range c.Unmodelled() {
+			for _, r := range o.Images() {
+				refs = append(refs, workloadImage{o, r})
+			}
+		}
+		if len(refs) == 0 {
+			return
+		}
+		cfg, err := resolve.Load(c.Rendered.NodeRegistriesConf(), c.Rendered.NodeSearchRegistriesConf(), c.Rendered.NodePolicyJSON())
+		if err != nil {
+			return // the renderer's own output always loads; nothing sensible to say otherwise
+		}
+		defer cfg.Close()
+		verdicts := map[string]*pullVerdict{}
+		for _, w := range refs {
+			v, ok := verdicts[w.ref.Image]
+			if !ok {
+				v = judgePull(cfg, w.ref.Image)
+				verdicts[w.ref.Image] = v
+			}
+			if v == nil {
+				continue
+			}
+			f := c.Report(w.obj, w.ref.Path, "%s cannot be pulled on this cluster's nodes: %s", w.ref.Image, v.why)
+			v.relate(c, f)
+		}
+	},
+}
+
+type workloadImage struct {
+	obj *manifest.Object
+	ref manifest.ImageRef
+}
+
+// pullVerdict is why a reference cannot be pulled, and what causes it.
+type pullVerdict struct {
+	why string
+	// blockedScope is the registries.conf entry or policy scope that
+	// blocks; allowed is set when allowedRegistries leaves it out.
+	blockedScope string
+	allowed      bool
+}
+
+// judgePull resolves one reference; nil when it can be pulled (or is not
+// judged: a short name, a placeholder, an unparsable reference).
+func judgePull(cfg *resolve.Config, image string) *pullVerdict {
+	named, err := reference.ParseNormalizedNamed(image)
+	if err != nil || shortName(image) {
+		return nil
+	}
+	if d, ok := named.(reference.Canonical); ok {
+		// A tag beside a digest: the digest is what is pulled.
+		if withDigest, err := reference.WithDigest(reference.TrimNamed(named), d.Digest()); err == nil {
+			named = withDigest
+		}
+	}
+	ref := reference.TagNameOnly(named).String()
+	if scope, rejects := cfg.PolicyRejects(ref); rejects {
+		if scope == "" {
+			return &pullVerdict{allowed: true, why: fmt.Sprintf("policy.json rejects every image outside allowedRegistries, and none of them covers %s", reference.Domain(named))}
+		}
+		return &pullVerdict{blockedScope: scope, why: fmt.Sprintf("policy.json rejects %q (blockedRegistries), and the policy is checked against the reference the pod names, so no mirror can serve it either", scope)}
+	}
+	res, err := cfg.Resolve(ref)
+	if err != nil || !res.Fails {
+		return nil
+	}
+	v := &pullVerdict{}
+	var skipped []string
+	for _, s := range res.Sources {
+		if s.Skipped {
+			skipped = append(skipped, s.Location)
+		}
+	}
+	kind := "by-tag"
+	other := "an ImageTagMirrorSet entry"
+	if res.ByDigest {
+		kind, other = "by-digest", "an ImageDigestMirrorSet entry"
+	}
+	prefix := ""
+	if res.Entry != nil {
+		prefix = res.Entry.Prefix
+		if prefix == "" {
+			prefix = res.Entry.Location
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "it is a %s pull", kind)
+	if len(skipped) > 0 {
+		mirrorKind := "digest-only"
+		if res.ByDigest {
+			mirrorKind = "tag-only"
+		}
+		fmt.Fprintf(&b, ", which skips the %s mirrors of %q (%s)", mirrorKind, prefix, quoteList(skipped, 3))
+	}
+	for _, s := range res.Sources {
+		if s.Kind == "primary" && s.Blocked {
+			v.blockedScope = s.BlockedBy
+			fmt.Fprintf(&b, ", and the source %s is blocked (never contacted)", s.Location)
+		}
+	}
+	fmt.Fprintf(&b, "; pull it by %s, add %s for the source, or allow contacting it", map[bool]string{true: "tag", false: "digest"}[res.ByDigest], other)
+	v.why = b.String()
+	return v
+}
+
+// relate adds the objects that cause the verdict: the NeverContactSource
+// entries of the blocked source, the Image blocked or allowed list.
+func (v *pullVerdict) relate(c *check.Context, f *check.Finding) {
+	if v.blockedScope != "" {
+		for _, e := range mirrorEntries(c) {
+			if e.source == v.blockedScope && e.never() {
+				f.Also(e.obj, e.policyPath())
+				return
+			}
+		}
+	}
+	img, spec := imageCluster(c)
+	if img == nil {
+		return
+	}
+	rs := spec.RegistrySources
+	if v.allowed {
+		f.Also(img, manifest.Path{"spec", "registrySources", "allowedRegistries"})
+		return
+	}
+	for i, b := range rs.BlockedRegistries {
+		if b == v.blockedScope {
+			f.Also(img, scopeList{"blockedRegistries", rs.BlockedRegistries}.path(i))
+			return
+		}
+	}
+}
+
+// shortName reports an image naming no registry, which CRI-O resolves
+// through the search registries: not judged here.
+func shortName(image string) bool {
+	first, _, found := strings.Cut(image, "/")
+	return !found || !strings.ContainsAny(first, ".:") && first != "localhost"
+}

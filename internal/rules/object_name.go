@@ -1,0 +1,92 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+var objectName = &check.Rule{
+	ID:       "object-name",
+	Severity: check.Error,
+	Origin:   check.OriginAPI,
+	Summary:  "metadata.name (or metadata.namespace) is not a name the API server accepts for the kind.",
+	Doc: `Every kind mirrorlint reads is served from a CustomResourceDefinition, and the API
+server validates a custom resource's name as a **lowercase RFC 1123 subdomain**: at most
+253 characters of ` + "`a-z`" + `, ` + "`0-9`" + `, ` + "`-`" + ` and ` + "`.`" + `, starting and ending with a letter or digit.
+The object is refused with the API server's own words, for example
+` + "`metadata.name: Invalid value: \"Release_Mirrors\": a lowercase RFC 1123 subdomain must consist of …`" + `.
+
+| kind | scope | name | namespace |
+|---|---|---|---|
+| ImageContentSourcePolicy, ImageDigestMirrorSet, ImageTagMirrorSet | cluster | RFC 1123 subdomain | ignored (cleared on create) |
+| Image | cluster | RFC 1123 subdomain; MCO reads only ` + "`cluster`" + ` (see ` + "`image-config-name`" + `) | ignored |
+| MachineConfig, ClusterImagePolicy | cluster | RFC 1123 subdomain | ignored |
+| ImagePolicy | namespaced | RFC 1123 subdomain | RFC 1123 label (63 characters, no dots) when written |
+
+A missing name is reported by ` + "`required-fields`" + `. The message shows a spelling the API server
+accepts.
+
+**Fix:** use lower case, digits, ` + "`-`" + ` and ` + "`.`" + `.
+
+` + "```yaml" + `
+metadata:
+  name: release-mirrors     # not Release_Mirrors
+` + "```",
+	Check: func(c *check.Context) {
+		for _, o := range c.All() {
+			if !o.Known {
+				continue // a wrong apiVersion or a type error is refused before the name is looked at
+			}
+			if o.Name != "" {
+				for _, msg := range validation.IsDNS1123Subdomain(o.Name) {
+					c.Report(o, manifest.Path{"metadata", "name"}, "%s; the API server refuses the %s%s",
+						field.Invalid(field.NewPath("metadata", "name"), o.Name, msg).Error(), o.Kind, nameFix(o.Name, validation.DNS1123SubdomainMaxLength, true))
+				}
+			}
+			if !namespacedKinds[o.Kind] {
+				continue
+			}
+			if ns, ok := o.Content["metadata"].(map[string]any)["namespace"].(string); ok && ns != "" {
+				for _, msg := range validation.IsDNS1123Label(ns) {
+					c.Report(o, manifest.Path{"metadata", "namespace"}, "%s; the API server refuses the %s%s",
+						field.Invalid(field.NewPath("metadata", "namespace"), ns, msg).Error(), o.Kind, nameFix(ns, validation.DNS1123LabelMaxLength, false))
+				}
+			}
+		}
+	},
+}
+
+// namespacedKinds are the kinds mirrorlint reads that live in a namespace;
+// every other one is cluster-scoped, and the API server clears a
+// namespace written on it instead of refusing it.
+var namespacedKinds = map[manifest.Kind]bool{"ImagePolicy": true}
+
+var nameInvalidRun = regexp.MustCompile(`[^a-z0-9.-]+`)
+
+// nameFix proposes an accepted spelling of s: lower case, every run of
+// other characters a "-", no dot in a label, trimmed to max and to an
+// alphanumeric first and last character. "" when nothing usable is left.
+func nameFix(s string, max int, dots bool) string {
+	f := nameInvalidRun.ReplaceAllString(strings.ToLower(s), "-")
+	if !dots {
+		f = strings.ReplaceAll(f, ".", "-")
+	}
+	for strings.Contains(f, "..") || strings.Contains(f, ".-") || strings.Contains(f, "-.") {
+		f = strings.NewReplacer("..", ".", ".-", ".", "-.", ".").Replace(f)
+	}
+	if len(f) > max {
+		f = f[:max]
+	}
+	f = strings.Trim(f, ".-")
+	if f == "" || f == s {
+		return ""
+	}
+	return fmt.Sprintf(": write %q", f)
+}

@@ -1,0 +1,141 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// defaultMaxFileSize matches the mirrorlint command's --max-file-size.
+const defaultMaxFileSize = 8 << 20
+
+// Linter lints trees and streams. It is safe for concurrent use.
+type Linter struct {
+	opts   options
+	config *config.Config
+	checks *pipeline.Checks
+}
+
+// New reads the config file, checks the settings and compiles every policy.
+// An error means the options themselves are wrong (a config file that does
+// not parse, a policy that does not compile, an unknown version).
+func New(opts ...Option) (*Linter, error) {
+	l := &Linter{opts: options{maxFileSize: defaultMaxFileSize}}
+	for _, o := range opts {
+		o(&l.opts)
+	}
+	cfg := &config.Config{}
+	if l.opts.configFile != "" {
+		var err error
+		if cfg, err = config.Load(l.opts.configFile); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+	}
+	l.config = cfg
+	if _, err := project.ResolveSettings(l.projectOptions(), cfg); err != nil {
+		return nil, err
+	}
+	po, err := policy.OptionsFrom(cfg)
+	if err != nil {
+		return nil, err
+	}
+	po.Dirs = append(po.Dirs, l.opts.policies...)
+	po.DataFiles = append(po.DataFiles, l.opts.data...)
+	po.AllowNet = po.AllowNet || l.opts.allowNet
+	if l.opts.policyTimeout > 0 {
+		po.Timeout = l.opts.policyTimeout
+	}
+	if l.checks, err = pipeline.LoadChecks(po); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func (l *Linter) projectOptions() project.Options {
+	return project.Options{ReleaseImage: l.opts.releaseImage, OpenShiftVersion: l.opts.openShiftVersion}
+}
+
+// Lint lints the files and directories at paths (none means "."). Problems
+// in the tree (a file that does not parse, a kustomization that does not
+// build) are findings, not errors; an error means the run itself could not
+// happen (a path that does not exist, a config that names a rule that does
+// not exist, ctx canceled).
+func (l *Linter) Lint(ctx context.Context, paths ...string) (*Result, error) {
+	return l.run(ctx, pipeline.Request{Paths: paths, Context: l.opts.context})
+}
+
+// LintReader lints a stream of manifests, such as the output of kustomize
+// build, as one cluster. Objects carrying kustomize's origin annotations
+// (buildMetadata: [originAnnotations]) are reported at their source files
+// when those can be read.
+func (l *Linter) LintReader(ctx context.Context, r io.Reader) (*Result, error) {
+	return l.run(ctx, pipeline.Request{Paths: []string{"-"}, Stdin: r})
+}
+
+func (l *Linter) run(ctx context.Context, req pipeline.Request) (*Result, error) {
+	req.Config = l.config
+	req.ReleaseImage = l.opts.releaseImage
+	req.OpenShiftVersion = l.opts.openShiftVersion
+	req.MaxFileSize = l.opts.maxFileSize
+	req.Cluster = l.opts.cluster
+	req.Root = l.opts.root
+	res, err := pipeline.Run(ctx, l.checks, req)
+	if err != nil {
+		return nil, err
+	}
+	out := &Result{Findings: make([]Finding, 0, len(res.Findings))}
+	for _, f := range res.Findings {
+		out.Findings = append(out.Findings, finding(f))
+	}
+	for i, cl := range res.Project.Clusters {
+		c := res.Contexts[i]
+		out.Clusters = append(out.Clusters, Cluster{Name: cl.Name, Output: c.Rendered, Refusal: c.Refusal})
+	}
+	return out, nil
+}
+
+// Rules lists every rule this Linter can report, sorted by id: the
+// built-in rules and those the policies define.
+func (l *Linter) Rules() []Rule {
+	all := l.checks.Rules.All()
+	out := make([]Rule, 0, len(all))
+	for _, r := range all {
+		out = append(out, Rule{ID: r.ID, Severity: severity(r.Severity), Summary: r.Summary, Doc: r.Doc})
+	}
+	return out
+}
+
+func finding(f check.Finding) Finding {
+	out := Finding{
+		Rule:     f.Rule,
+		Severity: severity(f.Severity),
+		Message:  f.Message,
+		Position: Position(f.Position),
+		Object:   ObjectRef(f.Object),
+		Path:     f.Path,
+		Clusters: f.Clusters,
+	}
+	for _, r := range f.Related {
+		out.Related = append(out.Related, Location{Position: Position(r.Position), Object: ObjectRef(r.Object), Path: r.Path})
+	}
+	if f.Suppressed != nil {
+		out.Suppressed = &Suppression{Kind: f.Suppressed.Kind, Reason: f.Suppressed.Reason}
+	}
+	return out
+}
+
+func severity(s check.Severity) Severity {
+	switch s {
+	case check.Error:
+		return Error
+	case check.Warning:
+		return Warning
+	}
+	return Info
+}

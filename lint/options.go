@@ -1,0 +1,76 @@
+package lint
+
+import "time"
+
+// Option configures a Linter.
+type Option func(*options)
+
+type options struct {
+	releaseImage     string
+	openShiftVersion string
+	configFile       string
+	policies         []string
+	data             []string
+	allowNet         bool
+	policyTimeout    time.Duration
+	cluster          string
+	context          string
+	root             string
+	maxFileSize      int64
+}
+
+// WithReleaseImage sets the cluster's release payload (ClusterVersion
+// status.desired.image). It enables the rules about what MCO does when a
+// blocked registry holds the payload. It wins over the config file's
+// releaseImage.
+func WithReleaseImage(ref string) Option { return func(o *options) { o.releaseImage = ref } }
+
+// WithOpenShiftVersion sets the target release, "4.16" or "4.16.30": the
+// registries.conf encoding and the version-dependent rules. The default is
+// the newest release mirrorlint models (render.Newest).
+func WithOpenShiftVersion(v string) Option { return func(o *options) { o.openShiftVersion = v } }
+
+// WithConfigFile reads a .mirrorlint.yaml file: rule severities, ignores,
+// clusters, policies and data (relative to the file), release image and
+// version. Without it no config file is read.
+func WithConfigFile(path string) Option { return func(o *options) { o.configFile = path } }
+
+// WithPolicies adds Rego policy directories (or .rego files) to those of
+// the config file. The built-in policy library is always loaded.
+func WithPolicies(dirs ...string) Option {
+	return func(o *options) { o.policies = append(o.policies, dirs...) }
+}
+
+// WithData adds YAML or JSON data files for the policies.
+func WithData(files ...string) Option {
+	return func(o *options) { o.data = append(o.data, files...) }
+}
+
+// WithNetwork lets policies use the builtins that reach the network
+// (http.send, net.lookup_ip_addr); runs are hermetic without it.
+func WithNetwork() Option { return func(o *options) { o.allowNet = true } }
+
+// WithPolicyTimeout bounds one policy evaluation (per cluster).
+func WithPolicyTimeout(d time.Duration) Option { return func(o *options) { o.policyTimeout = d } }
+
+// WithCluster lints only the cluster with this name (see Cluster.Name).
+func WithCluster(name string) Option { return func(o *options) { o.cluster = name } }
+
+// WithContext loads the whole tree under dir, so that rules comparing
+// objects see every object, but reports only findings touching the paths
+// given to Lint, and lints only the clusters that read them: the way a
+// commit hook checks the files of one commit. The paths must lie inside
+// dir.
+func WithContext(dir string) Option { return func(o *options) { o.context = dir } }
+
+// WithMaxFileSize skips (and reports) manifest files larger than n bytes;
+// the default is 8 MiB.
+func WithMaxFileSize(n int64) Option { return func(o *options) { o.maxFileSize = n } }
+
+// WithRoot sets the repository's top level: cluster names are paths from
+// it ("overlays/prod-east" whatever the paths given to Lint), and the
+// cluster layouts (clusters/<name>, sites/<name>...) are recognised from
+// it. The command line passes the git top level (or the config file's
+// directory, which wins when a config file is read). Without it, names are
+// relative to the paths given.
+func WithRoot(dir string) Option { return func(o *options) { o.root = dir } }

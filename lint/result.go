@@ -1,0 +1,34 @@
+package lint
+
+import "github.com/mirrorlint/mirrorlint/render"
+
+// Result is one run over a tree or a stream.
+type Result struct {
+	// Findings are sorted by file, line, column and rule.
+	Findings []Finding
+	// Clusters are the clusters linted, in the order they were found.
+	Clusters []Cluster
+}
+
+// Cluster is one cluster of the tree and what MCO makes of it.
+type Cluster struct {
+	// Name is the cluster's name: its directory relative to the tree, or
+	// the name the config file gives it; empty when the tree is a single
+	// cluster.
+	Name string
+	// Output is the render, nil when MCO refuses (see Refusal) or when the
+	// cluster's files could not all be read.
+	Output *render.Output
+	// Refusal is MCO's refusal, nil when it renders.
+	Refusal *render.Refusal
+}
+
+// Fails reports whether an unsuppressed finding is at or above threshold.
+func (r *Result) Fails(threshold Severity) bool {
+	for _, f := range r.Findings {
+		if f.Suppressed == nil && f.Severity >= threshold {
+			return true
+		}
+	}
+	return false
+}
