@@ -19,10 +19,13 @@ import "bytes"
 //     may spell "kind" or the kind with escapes, \u006b), as does one with
 //     a NUL byte or a UTF-16/32 byte-order mark (YAML read in another
 //     encoding);
-//   - a plain value is read up to the end of the line, a comment or a flow
-//     indicator (, ] }): a kind name holds none of these, and a plain
-//     scalar folded onto more lines gains a space, which no kind name has,
-//     so the text read is the whole value whenever that value is a kind.
+//   - a plain value is read up to the end of the line or a comment, and
+//     also up to the first flow indicator (, ] }), since the key may sit
+//     in a flow mapping: both readings are judged, one of them is the
+//     value; a plain scalar folded onto more lines gains a space, which no
+//     kind the loader keeps has, so the text read is the whole value
+//     whenever that value is a kind; a value that may go on below, on a
+//     line indented deeper than the key, keeps the file.
 //
 // Each value read is then judged by Needs.Has, which asks the loader's own
 // Keeps: the test never holds a list of kinds of its own.
@@ -43,9 +46,14 @@ func (n Needs) MayHold(data []byte, u Unmodelled) bool {
 		}
 		at += i
 		i = at + len(kindKey)
-		v, ok := kindValue(data, at)
-		if !ok || n.Has(v, u) {
+		vs, ok := kindValue(data, at)
+		if !ok {
 			return true
+		}
+		for _, v := range vs {
+			if n.Has(v, u) {
+				return true
+			}
 		}
 	}
 }
@@ -55,11 +63,11 @@ var (
 	utf8BOM = []byte("\xEF\xBB\xBF")
 )
 
-// kindValue reads the value of the "kind" at data[at:], when that
+// kindValue reads the values the "kind" at data[at:] may have, when that
 // occurrence is a mapping key. ok is false when it may be a key whose
 // value cannot be read for certain; an occurrence that is no key at all
-// (part of a longer word, a value) gives "" and ok.
-func kindValue(data []byte, at int) (value string, ok bool) {
+// (part of a longer word, a value) gives nothing and ok.
+func kindValue(data []byte, at int) (values []string, ok bool) {
 	end := at + len(kindKey)
 	// What precedes: the start of a line or a flow collection, a quote.
 	quote := byte(0)
@@ -75,20 +83,20 @@ func kindValue(data []byte, at int) (value string, ok bool) {
 		switch c := data[j]; c {
 		case '\n', '\r', '{', ',', '[', '-', ':':
 		case '?':
-			return "", false // an explicit key
+			return nil, false // an explicit key
 		default:
 			if isAnchorTail(data, j) {
-				return "", false // &anchor kind: the key may be aliased
+				return nil, false // &anchor kind: the key may be aliased
 			}
 			if quote == 0 {
-				return "", true // inside a longer word or a value
+				return nil, true // inside a longer word or a value
 			}
 		}
 	}
 	k := end
 	if quote != 0 {
 		if k >= len(data) || data[k] != quote {
-			return "", true
+			return nil, true
 		}
 		k++
 	}
@@ -96,26 +104,31 @@ func kindValue(data []byte, at int) (value string, ok bool) {
 		k++
 	}
 	if k >= len(data) || data[k] != ':' {
-		return "", true // not a key
+		return nil, true // not a key
 	}
 	k++
 	if quote == 0 && k < len(data) && !isSpace(data[k]) {
 		// "kind:x" is a plain scalar, not a key, in block context; in
 		// JSON-like flow context a quoted key may be followed directly by
 		// its value, which the quote case allows.
-		return "", true
+		return nil, true
 	}
-	return readValue(data, k)
+	keyCol := at - bytes.LastIndexByte(data[:at], '\n') - 1
+	if quote != 0 {
+		keyCol--
+	}
+	return readValue(data, k, keyCol)
 }
 
-// readValue reads a scalar value starting at data[k] (after "kind:").
-func readValue(data []byte, k int) (string, bool) {
+// readValue reads the values a scalar starting at data[k] (after "kind:",
+// a key at column keyCol) may have.
+func readValue(data []byte, k, keyCol int) ([]string, bool) {
 	for {
 		for k < len(data) && (data[k] == ' ' || data[k] == '\t') {
 			k++
 		}
 		if k >= len(data) || data[k] == '\n' || data[k] == '\r' || data[k] == '#' {
-			return "", false // the value is on a later line
+			return nil, false // the value is on a later line
 		}
 		switch data[k] {
 		case '&', '!':
@@ -125,34 +138,67 @@ func readValue(data []byte, k int) (string, bool) {
 			}
 			continue
 		case '*', '|', '>', '[', '{':
-			return "", false
+			return nil, false
 		case '"', '\'':
 			q := data[k]
 			rest := data[k+1:]
 			for i := 0; i < len(rest); i++ {
 				switch rest[i] {
 				case '\n', '\r':
-					return "", false // folded across lines
+					return nil, false // folded across lines
 				case q:
 					if q == '\'' && i+1 < len(rest) && rest[i+1] == '\'' {
 						i++ // '' is a quote inside single quotes
 						continue
 					}
-					return string(rest[:i]), true
+					return []string{string(rest[:i])}, true
 				}
 			}
-			return "", false
+			return nil, false
 		}
-		start := k
+		start, flow := k, -1
 		for k < len(data) {
 			c := data[k]
-			if c == '\n' || c == '\r' || c == ',' || c == ']' || c == '}' || (c == '#' && k > start && isSpace(data[k-1])) {
+			if c == '\n' || c == '\r' || (c == '#' && k > start && isSpace(data[k-1])) {
 				break
+			}
+			if flow < 0 && (c == ',' || c == ']' || c == '}') {
+				flow = k
 			}
 			k++
 		}
-		return string(bytes.TrimRight(data[start:k], " \t")), true
+		line := string(bytes.TrimRight(data[start:k], " \t"))
+		if continues(data, k, keyCol) {
+			return nil, false // a plain scalar may fold the next lines in
+		}
+		if flow < 0 {
+			return []string{line}, true
+		}
+		return []string{string(bytes.TrimRight(data[start:flow], " \t")), line}, true
 	}
+}
+
+// continues reports whether the line after the one ending at data[k] (blank
+// lines skipped) is indented deeper than keyCol: a plain scalar may go on
+// there.
+func continues(data []byte, k, keyCol int) bool {
+	for k < len(data) {
+		nl := bytes.IndexByte(data[k:], '\n')
+		if nl < 0 {
+			return false
+		}
+		k += nl + 1
+		line := data[k:]
+		if end := bytes.IndexByte(line, '\n'); end >= 0 {
+			line = line[:end]
+		}
+		trimmed := bytes.TrimLeft(line, " \t")
+		if len(bytes.TrimRight(trimmed, "\r")) == 0 {
+			continue // blank: a plain scalar folds it in and goes on
+		}
+		return len(line)-len(trimmed) > keyCol
+	}
+	return false
 }
 
 // isAnchorTail reports whether data[j] ends a token starting with '&' on
