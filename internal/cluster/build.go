@@ -184,9 +184,9 @@ type buildCache struct {
 	mu    sync.Mutex
 	dirs  map[string]*buildEntry
 	bases map[string]*baseEntry // standalone builds vouching for fast builds
-	// filterCache holds the filtered resource files of fast builds;
-	// shared counts the overlays of each base a run builds.
-	filterCache *sync.Map
+	// filterCache holds the filtered resource files of fast builds, by
+	// the kinds kept; shared counts the overlays of each base a run builds.
+	filterCache map[string]*sync.Map
 	shared      map[string]int
 }
 
@@ -220,7 +220,7 @@ func (bc *buildCache) run(dirs []string, w int) {
 		needs := bc.d.needs()
 		count := map[string]int{}
 		for _, dir := range dirs {
-			if m, ok := bc.d.fastBase(dir, needs); ok {
+			if m, _, ok := bc.d.fastBase(dir, needs); ok {
 				count[m]++
 			}
 		}
@@ -241,11 +241,17 @@ func (bc *buildCache) build(dir string) *buildResult {
 	var b *built
 	var err error
 	start := time.Now()
-	fast := false
-	if fsys, ok := bc.fastFS(dir); ok {
-		runBuild(false, func() { b, err = build(fsys, kf, name, d.opts.Load, needs) })
-		fast = err == nil
+	var r *buildResult
+	if plan, ok := bc.fastFS(dir); ok {
+		runBuild(false, func() { b, err = build(plan.fs, kf, name, d.opts.Load, plan.own) })
+		if err == nil {
+			objs, origins := remap(b, dir, d.res)
+			if merged, ok := mergeBase(plan.base.res, objs, origins, b.Set.Problems, plan.own); ok {
+				r = merged
+			}
+		}
 	}
+	fast := r != nil
 	if !fast {
 		runBuild(d.customSchema(dir), func() { b, err = build(filesys.MakeFsOnDisk(), kf, name, d.opts.Load, needs) })
 	}
@@ -256,11 +262,14 @@ func (bc *buildCache) build(dir string) *buildResult {
 	}
 	d.stats.Build += time.Since(start)
 	d.statsMu.Unlock()
+	if fast {
+		return r
+	}
 	if err != nil {
 		return &buildResult{err: err}
 	}
 	start = time.Now()
-	r := &buildResult{}
+	r = &buildResult{}
 	r.objects, r.origins = remap(b, dir, d.res)
 	r.problems = b.Set.Problems
 	d.statsMu.Lock()

@@ -48,7 +48,10 @@ import (
 //	    reference writes; and the loader does not keep every kind whole
 //	    (then nothing would be left out);
 //	(6) M builds on its own (`kustomize build M` succeeds; once per M);
-//	(7) the fast build succeeds.
+//	(7) the fast build succeeds;
+//	(8) no kustomization of the closure writes sortOptions, and their
+//	    buildMetadata asks for nothing but originAnnotations (those only
+//	    change what the top-level kustomization does).
 //
 // Why the needed objects are then the same: kustomize builds M as a
 // sub-target that knows nothing of O (same loader restrictions, rooted at
@@ -67,6 +70,18 @@ import (
 // (3). The top-level steps (name references, vars, local-config removal,
 // ordering) then treat the needed objects alike in both builds; ordering
 // is a total order, so the needed objects keep their relative order.
+//
+// The fast build keeps only the kinds O writes to: those its patches
+// target and those of its own documents (O's kinds, mirror kinds in a
+// fleet). Objects of the other needed kinds (the base's workloads, kept
+// for the rules about image pulls) are taken from M's own build, built
+// once and shared by every overlay: O changes nothing of them (its patches
+// target other kinds; its top-level steps are the same as M's on its own,
+// by (5) and (8): name references write no field the loader keeps of such
+// an object, and without sortOptions both keep the order of accumulation).
+// The two lists are merged in that order, each of O's objects matched to
+// the base object it replaces by kind and name; any mismatch (a patch
+// deleting an object) falls back to the full build.
 //
 // fastbuild_test.go checks the result against full builds, and that
 // nameRefKinds matches the kustomize module in go.mod.
@@ -93,21 +108,34 @@ var fastBuilds = true
 type baseEntry struct {
 	once sync.Once
 	ok   bool
+	res  *buildResult // M's needed objects, traced to their files
 }
 
-// fastFS returns the filtered file system for a fast build of dir, and
-// whether dir qualifies (conditions 1–6).
-func (bc *buildCache) fastFS(dir string) (filesys.FileSystem, bool) {
+// fastPlan is how to build an overlay fast: on fs, keeping only O's kinds
+// (own), the other needed objects coming from the base's build.
+type fastPlan struct {
+	fs   filesys.FileSystem
+	own  manifest.Needs
+	base *baseEntry
+}
+
+// fastFS returns the plan of a fast build of dir, and whether dir
+// qualifies (conditions 1–6 and 8).
+func (bc *buildCache) fastFS(dir string) (*fastPlan, bool) {
 	d := bc.d
 	if !fastBuilds {
 		return nil, false
 	}
 	needs := d.needs()
-	m, ok := d.fastBase(dir, needs)
+	m, own, ok := d.fastBase(dir, needs)
 	bc.mu.Lock()
 	shared := bc.shared[m]
 	bc.mu.Unlock()
-	if !ok || shared < 2 || !bc.baseBuilds(m) {
+	if !ok || shared < 2 {
+		return nil, false
+	}
+	base := bc.baseBuild(m)
+	if !base.ok {
 		return nil, false
 	}
 	filter := map[string]bool{}
@@ -118,28 +146,43 @@ func (bc *buildCache) fastFS(dir string) (filesys.FileSystem, bool) {
 	for _, f := range resourceFiles(d.closureKusts(m)) {
 		filter[f] = true
 	}
-	return &filteredFS{FileSystem: filesys.MakeFsOnDisk(), filter: filter, kusts: kusts, needs: needs, u: d.opts.Load.Unmodelled, cache: bc.filtered()}, true
+	fs := &filteredFS{FileSystem: filesys.MakeFsOnDisk(), filter: filter, kusts: kusts, needs: own, u: d.opts.Load.Unmodelled, cache: bc.filtered(ownKey(own))}
+	return &fastPlan{fs: fs, own: own, base: base}, true
 }
 
-// fastBase checks conditions (1)–(5) for the overlay in dir and returns its
-// base directory M.
-func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, bool) {
+// ownKey names a set of kinds, to share filtered files between overlays
+// writing to the same kinds.
+func ownKey(n manifest.Needs) string { return strings.Join(n.Kinds(), ",") }
+
+// fastBase checks conditions (1)–(5) and (8) for the overlay in dir and
+// returns its base directory M and O's kinds (what its patches target and
+// its own documents are).
+func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, manifest.Needs, bool) {
+	m, own, ok := d.fastBaseKinds(dir, needs)
+	if !ok {
+		return "", manifest.Needs{}, false
+	}
+	return m, manifest.NeedKinds(own...), true
+}
+
+func (d *discoverer) fastBaseKinds(dir string, needs manifest.Needs) (string, []string, bool) {
+	var own []string
 	u := d.opts.Load.Unmodelled
 	if u == manifest.UnmodelledAll {
-		return "", false
+		return "", nil, false
 	}
 	for _, k := range nameRefKinds {
 		if needs.Has(k, u) && !(u == manifest.UnmodelledImages && slices.Contains(manifest.ImageKinds(), k)) {
-			return "", false
+			return "", nil, false
 		}
 	}
 	kf := d.graph.get(dir)
 	if kf == nil || kf.Err != nil || len(kf.Options) > 0 {
-		return "", false
+		return "", nil, false
 	}
 	for f := range kf.Fields {
 		if !fastTopFields[f] {
-			return "", false
+			return "", nil, false
 		}
 	}
 	base := ""
@@ -148,97 +191,113 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, bool) {
 		case "resources", "bases":
 			if r.IsDir {
 				if base != "" || d.graph.get(r.Abs) == nil {
-					return "", false
+					return "", nil, false
 				}
 				base = r.Abs
 				continue
 			}
-			if !d.allNeeded(r.Abs, needs, u) {
-				return "", false
+			kinds, ok := d.allNeeded(r.Abs, needs, u)
+			if !ok {
+				return "", nil, false
 			}
+			own = append(own, kinds...)
 		case "patches", "patchesJson6902", "patchesStrategicMerge":
 		default:
-			return "", false
+			return "", nil, false
 		}
 	}
 	if base == "" {
-		return "", false
+		return "", nil, false
 	}
 	for _, e := range kf.Entries {
 		if e.isRemote() {
-			return "", false
+			return "", nil, false
 		}
 		if !e.isPatch() {
 			continue
 		}
 		if e.HasTarget {
 			if e.Target.Kind == "" || !needs.Has(e.Target.Kind, u) || strings.HasSuffix(e.Target.Kind, "List") {
-				return "", false
+				return "", nil, false
 			}
+			own = append(own, e.Target.Kind)
 			continue
 		}
 		if e.Field == "patchesJson6902" {
-			return "", false
+			return "", nil, false
 		}
 		text := []byte(e.Inline)
 		if e.Value != "" {
 			data, err := filesys.MakeFsOnDisk().ReadFile(filepath.Join(kf.Dir, e.Value))
 			if err != nil {
-				return "", false
+				return "", nil, false
 			}
 			text = data
 		}
-		if !docsNeeded(text, needs, u, false) {
-			return "", false
+		kinds, ok := docsNeeded(text, needs, u, false)
+		if !ok {
+			return "", nil, false
 		}
+		own = append(own, kinds...)
 	}
 	for _, k := range d.closureKusts(dir) {
 		for _, f := range closureFields {
 			if k.Fields[f] {
-				return "", false
+				return "", nil, false
+			}
+		}
+		for _, bm := range k.BuildMetadata {
+			if bm != originOption {
+				return "", nil, false
 			}
 		}
 		if k.Err != nil {
-			return "", false
+			return "", nil, false
 		}
 	}
-	return base, true
+	return base, own, true
 }
 
 // allNeeded reports whether every document of a resource file is an object
-// of a needed kind that takes no part in name references (condition 2).
-func (d *discoverer) allNeeded(abs string, needs manifest.Needs, u manifest.Unmodelled) bool {
+// of a needed kind that takes no part in name references (condition 2),
+// and returns their kinds.
+func (d *discoverer) allNeeded(abs string, needs manifest.Needs, u manifest.Unmodelled) ([]string, bool) {
 	data, err := filesys.MakeFsOnDisk().ReadFile(abs)
-	return err == nil && docsNeeded(data, needs, u, true)
+	if err != nil {
+		return nil, false
+	}
+	return docsNeeded(data, needs, u, true)
 }
 
 // docsNeeded reports whether data parses and each of its documents is a
 // mapping of a needed kind, none of them a list; with noRefs, none of a
-// kind in nameRefKinds either.
-func docsNeeded(data []byte, needs manifest.Needs, u manifest.Unmodelled, noRefs bool) bool {
+// kind in nameRefKinds either. It returns their kinds.
+func docsNeeded(data []byte, needs manifest.Needs, u manifest.Unmodelled, noRefs bool) ([]string, bool) {
+	var kinds []string
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var n yaml.Node
 		if err := dec.Decode(&n); err != nil {
-			return errors.Is(err, io.EOF)
+			return kinds, errors.Is(err, io.EOF)
 		}
 		if n.Kind != yaml.DocumentNode || len(n.Content) == 0 {
 			continue
 		}
 		root := n.Content[0]
 		if root.Kind != yaml.MappingNode {
-			return false
+			return nil, false
 		}
 		kind := scalar(root, "kind")
 		if kind == "" || strings.HasSuffix(kind, "List") || !needs.Has(kind, u) || noRefs && slices.Contains(nameRefKinds, kind) {
-			return false
+			return nil, false
 		}
+		kinds = append(kinds, kind)
 	}
 }
 
-// baseBuilds reports whether the base M builds on its own (condition 6),
-// building it once.
-func (bc *buildCache) baseBuilds(m string) bool {
+// baseBuild builds the base M on its own (condition 6), once: whether it
+// builds, and its needed objects, which overlays building fast share.
+func (bc *buildCache) baseBuild(m string) *baseEntry {
 	bc.mu.Lock()
 	e := bc.bases[m]
 	if e == nil {
@@ -252,16 +311,68 @@ func (bc *buildCache) baseBuilds(m string) bool {
 		if kf == nil {
 			return
 		}
+		var b *built
 		var err error
 		runBuild(d.customSchema(m), func() {
-			_, err = build(filesys.MakeFsOnDisk(), kf, "kustomize build "+d.names.display(m), d.opts.Load, manifest.NeedKinds())
+			b, err = build(filesys.MakeFsOnDisk(), kf, "kustomize build "+d.names.display(m), d.opts.Load, d.needs())
 		})
-		e.ok = err == nil
+		if e.ok = err == nil; e.ok {
+			e.res = &buildResult{problems: b.Set.Problems}
+			e.res.objects, e.res.origins = remap(b, m, d.res)
+		}
 		d.statsMu.Lock()
 		d.stats.BaseBuilds++
 		d.statsMu.Unlock()
 	})
-	return e.ok
+	return e
+}
+
+// mergeBase makes the fast build's result: the base's needed objects in
+// their order, those of O's kinds replaced by O's build of them (same kind
+// and name, in the same order), then O's own documents. ok is false when
+// the two do not line up (a patch deleting or renaming an object).
+func mergeBase(base *buildResult, built []*manifest.Object, builtOrigins map[*manifest.Object]*manifest.Object, builtProblems []manifest.Problem, kinds manifest.Needs) (*buildResult, bool) {
+	owns := func(o *manifest.Object) bool { return slices.Contains(kinds.Kinds(), string(o.Kind)) }
+	// O's build also reads back what may hold its kinds (a policy, a
+	// misspelt kind): only the objects of its kinds are O's.
+	var own []*manifest.Object
+	for _, o := range built {
+		if owns(o) {
+			own = append(own, o)
+		}
+	}
+	out := &buildResult{origins: map[*manifest.Object]*manifest.Object{}}
+	i := 0
+	for _, o := range base.objects {
+		if !owns(o) {
+			out.objects = append(out.objects, o)
+			if src := base.origins[o]; src != nil {
+				out.origins[o] = src
+			}
+			continue
+		}
+		if i >= len(own) || own[i].Kind != o.Kind || own[i].Name != o.Name {
+			return nil, false
+		}
+		out.objects = append(out.objects, own[i])
+		i++
+	}
+	out.objects = append(out.objects, own[i:]...)
+	for _, o := range own {
+		if src := builtOrigins[o]; src != nil {
+			out.origins[o] = src
+		}
+	}
+	seen := map[string]bool{}
+	for _, ps := range [][]manifest.Problem{builtProblems, base.problems} {
+		for _, p := range ps {
+			if k := p.Code + "\x00" + p.String(); !seen[k] {
+				seen[k] = true
+				out.problems = append(out.problems, p)
+			}
+		}
+	}
+	return out, true
 }
 
 // filteredFS serves the files in filter with the documents that cannot
@@ -275,13 +386,18 @@ type filteredFS struct {
 	cache  *sync.Map // absolute path → []byte, shared by a discovery's builds
 }
 
-func (bc *buildCache) filtered() *sync.Map {
+func (bc *buildCache) filtered(key string) *sync.Map {
 	bc.mu.Lock()
 	defer bc.mu.Unlock()
 	if bc.filterCache == nil {
-		bc.filterCache = &sync.Map{}
+		bc.filterCache = map[string]*sync.Map{}
 	}
-	return bc.filterCache
+	c := bc.filterCache[key]
+	if c == nil {
+		c = &sync.Map{}
+		bc.filterCache[key] = c
+	}
+	return c
 }
 
 // ReadFile serves a filtered resource file, or a kustomization of the base

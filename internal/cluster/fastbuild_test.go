@@ -38,18 +38,20 @@ func dumpClusters(t *testing.T, res *Result) string {
 	return b.String()
 }
 
-// discoverBoth discovers root with fast builds off, then on, and returns
-// both dumps and the second discovery's stats.
-func discoverBoth(t *testing.T, root string) (full, fast string, st Stats) {
+// discoverBoth discovers root with fast builds off, then on, the loader
+// keeping u of the unmodelled kinds, and returns both dumps and the second
+// discovery's stats.
+func discoverBoth(t *testing.T, root string, u manifest.Unmodelled) (full, fast string, st Stats) {
 	t.Helper()
+	opts := Options{Paths: []string{root}, Root: root, Load: manifest.Options{Unmodelled: u}}
 	fastBuilds = false
-	res, err := Discover(Options{Paths: []string{root}, Root: root})
+	res, err := Discover(opts)
 	fastBuilds = true
 	if err != nil {
 		t.Fatal(err)
 	}
 	full = dumpClusters(t, res)
-	res, err = Discover(Options{Paths: []string{root}, Root: root})
+	res, err = Discover(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,19 +196,26 @@ replacements:
 		},
 	}}
 	for _, sh := range shapes {
-		t.Run(sh.name, func(t *testing.T) {
-			root := fleetTree(t, sh.base, sh.baseKust, 3, sh.site)
-			full, fast, st := discoverBoth(t, root)
-			if full != fast {
-				t.Errorf("fast builds differ from full builds:\n--- full\n%s\n--- fast\n%s", full, fast)
-			}
-			if got := st.FastBuilds > 0; got != sh.fast {
-				t.Errorf("fast builds %d, want fast: %v (stats %+v)", st.FastBuilds, sh.fast, st)
-			}
-			if sh.name != "broken base" && !strings.Contains(full, "ImageDigestMirrorSet") {
-				t.Errorf("no mirror object built:\n%s", full)
-			}
-		})
+		// With the workloads' images kept too (image-pull-fails on), the
+		// overlays take them from the base's own build.
+		for _, u := range []manifest.Unmodelled{manifest.UnmodelledNone, manifest.UnmodelledImages} {
+			t.Run(fmt.Sprintf("%s/unmodelled-%d", sh.name, u), func(t *testing.T) {
+				root := fleetTree(t, sh.base, sh.baseKust, 3, sh.site)
+				full, fast, st := discoverBoth(t, root, u)
+				if full != fast {
+					t.Errorf("fast builds differ from full builds:\n--- full\n%s\n--- fast\n%s", full, fast)
+				}
+				if got := st.FastBuilds > 0; got != sh.fast {
+					t.Errorf("fast builds %d, want fast: %v (stats %+v)", st.FastBuilds, sh.fast, st)
+				}
+				if sh.name != "broken base" && !strings.Contains(full, "ImageDigestMirrorSet") {
+					t.Errorf("no mirror object built:\n%s", full)
+				}
+				if u == manifest.UnmodelledImages && sh.base["deploy.yaml"] != "" && sh.name != "broken base" && !strings.Contains(full, "Deployment/") {
+					t.Errorf("no workload built:\n%s", full)
+				}
+			})
+		}
 	}
 }
 

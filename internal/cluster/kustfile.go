@@ -91,8 +91,10 @@ type kustFile struct {
 	Dir     string // absolute
 	Entries []entry
 	Err     error // the file does not parse; the build will say more
-	// Fields holds the top-level keys written, whatever their values.
-	Fields map[string]bool
+	// Fields holds the top-level keys written, whatever their values;
+	// BuildMetadata the buildMetadata options.
+	Fields        map[string]bool
+	BuildMetadata []string
 	// Options marks patch entries (by index in Entries) that carry
 	// options (allowNameChange, allowKindChange).
 	Options map[int]bool
@@ -124,6 +126,11 @@ func parseKustFile(path string) *kustFile {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		field, val := root.Content[i].Value, root.Content[i+1]
 		kf.Fields[field] = true
+		if field == "buildMetadata" {
+			for _, n := range seq(val) {
+				kf.BuildMetadata = append(kf.BuildMetadata, n.Value)
+			}
+		}
 		switch {
 		case contains(listFields, field) || field == "patchesStrategicMerge":
 			for _, n := range seq(val) {
