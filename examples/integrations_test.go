@@ -454,7 +454,7 @@ func TestActionRunStepBase(t *testing.T) {
 	git(t, full, "clone", "-q", "file://"+origin, ".")
 	sarif := "MIRRORLINT_SARIF=" + filepath.Join(runner, "out", "base.sarif")
 	r := runIn(t, full, actionEnv(runner, "MIRRORLINT_PATHS=clusters", "MIRRORLINT_BASE="+base, sarif), "", "bash", "-e", "-c", script)
-	if r.code != 0 || !strings.Contains(r.stdout, "::warning file=clusters/prod/idms.yaml,line=10,") || !strings.Contains(r.stdout, "title=drain-on-change::nodes drain") {
+	if r.code != 0 || !strings.Contains(r.stdout, "::warning file=clusters/prod/idms.yaml,line=10,") || !strings.Contains(r.stdout, "title=drain-on-change [cluster clusters/prod]::nodes drain") {
 		t.Errorf("full clone: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 

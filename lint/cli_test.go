@@ -14,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/lint"
 	"github.com/mirrorlint/mirrorlint/render"
 )
@@ -47,7 +48,13 @@ func cliBinary(t *testing.T) string {
 
 func TestLintMatchesCommandJSON(t *testing.T) {
 	bin := cliBinary(t)
-	l, err := lint.New(lint.WithOpenShiftVersion("4.16"))
+	// The command names clusters from the repository's top level; the
+	// library from the root it is given.
+	top, err := gitrev.TopLevel()
+	if err != nil {
+		t.Skipf("not in a git repository: %v", err)
+	}
+	l, err := lint.New(lint.WithOpenShiftVersion("4.16"), lint.WithRoot(top))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,6 +84,7 @@ func (l *Linter) run(ctx context.Context, req pipeline.Request) (*Result, error)
 	req.OpenShiftVersion = l.opts.openShiftVersion
 	req.MaxFileSize = l.opts.maxFileSize
 	req.Cluster = l.opts.cluster
+	req.Root = l.opts.root
 	res, err := pipeline.Run(ctx, l.checks, req)
 	if err != nil {
 		return nil, err

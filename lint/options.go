@@ -15,6 +15,7 @@ type options struct {
 	policyTimeout    time.Duration
 	cluster          string
 	context          string
+	root             string
 	maxFileSize      int64
 }
 
@@ -65,3 +66,11 @@ func WithContext(dir string) Option { return func(o *options) { o.context = dir 
 // WithMaxFileSize skips (and reports) manifest files larger than n bytes;
 // the default is 8 MiB.
 func WithMaxFileSize(n int64) Option { return func(o *options) { o.maxFileSize = n } }
+
+// WithRoot sets the repository's top level: cluster names are paths from
+// it ("overlays/prod-east" whatever the paths given to Lint), and the
+// cluster layouts (clusters/<name>, sites/<name>...) are recognised from
+// it. The command line passes the git top level (or the config file's
+// directory, which wins when a config file is read). Without it, names are
+// relative to the paths given.
+func WithRoot(dir string) Option { return func(o *options) { o.root = dir } }

@@ -22,12 +22,22 @@ func clustersCommand() *cli.Command {
 		Description: `Every other command lints and renders each cluster on its own. Clusters are, in
 order of precedence: those declared in .mirrorlint.yaml (clusters: [{name, paths}]);
 otherwise every top-level kustomization (one no other kustomization references),
-built in-process, plus one cluster of the files no kustomization reaches; a tree
-without kustomizations is one cluster, as are files given one by one.
+plus the files no kustomization reaches, grouped by where they are: each directory
+under clusters/, overlays/, sites/, environments/ or envs/ is one cluster with its
+subdirectories, and the rest of the tree is one cluster. A file lying in a
+kustomization's directory that the kustomization does not list is in no cluster
+(kustomize does not apply it). Files given one by one are one cluster. Names are
+paths relative to the repository's top level (or the config file's directory).
 
 For each cluster this prints why it exists, the paths it is made of, its mirror
-objects, how many files it reads, its settings and any problem (a kustomization that
-does not build is a problem of its own cluster, positioned on the failing entry).
+objects, how many files it reads, its settings and any problem found without
+building (a kustomization that does not parse, an entry that is missing or remote).
+Kustomizations are not built here, so the objects are counted as written in the files
+each cluster reads; --build builds them and reports build failures too.
+
+When the tree is one cluster although its top-level directories disagree (an object
+written differently, a source with different mirrorSourcePolicy values), a note on
+stderr says so and shows the clusters: entry that would split it.
 
 Exit codes: 0 listed (even with problems); 2 usage error.
 
@@ -36,7 +46,9 @@ Examples:
   mirrorlint clusters --format json gitops/`,
 		Flags: append(treeFlags(), &cli.StringFlag{
 			Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json",
-		}, shardFlag),
+		}, shardFlag, &cli.BoolFlag{
+			Name: "build", Usage: "also build every kustomization and report the ones that fail",
+		}),
 		Action: runClusters,
 	}
 }
@@ -63,7 +75,11 @@ func runClusters(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return &project.UsageError{Err: fmt.Errorf("clusters takes at most one PATH")}
 	}
-	p, err := openProject(c)
+	opts := projectOptions(c)
+	opts.Static = !c.Bool("build")
+	opts.Root = gitTopLevel()
+	opts.Files = gitFiles(c, opts.Root, false, nil)
+	p, err := project.Open(opts)
 	if err != nil {
 		return err
 	}
@@ -75,9 +91,14 @@ func runClusters(c *cli.Context) error {
 	if format == "json" {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
+		notices := p.Notices()
+		if notices == nil {
+			notices = []string{}
+		}
 		return enc.Encode(struct {
 			Clusters []clusterInfo `json:"clusters"`
-		}{infos})
+			Notices  []string      `json:"notices"`
+		}{infos, notices})
 	}
 	writeClusters(c.App.Writer, infos)
 	return nil

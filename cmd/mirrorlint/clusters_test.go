@@ -2,14 +2,29 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
 
 const gitopsFixture = "../../internal/cluster/testdata/gitops"
 
+// fixtureCopy copies the gitops fixture outside any git repository and
+// makes it the working directory: cluster names are then relative to it.
+// (Inside a repository they are relative to its top level; see
+// TestClusterNamesStable.)
+func fixtureCopy(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(gitopsFixture)); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+}
+
 func TestClustersText(t *testing.T) {
-	r := mlRun(t, "", "clusters", "--config", "none", gitopsFixture)
+	fixtureCopy(t)
+	r := mlRun(t, "", "clusters", "--config", "none", ".")
 	if r.code != exitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -17,21 +32,21 @@ func TestClustersText(t *testing.T) {
 
 overlays/dev
   source:   kustomization: top-level kustomization: no other kustomization references it
-  paths:    ../../internal/cluster/testdata/gitops/overlays/dev
+  paths:    overlays/dev
   objects:  2 (1 ImageContentSourcePolicy, 1 ImageDigestMirrorSet)
   inputs:   5 files
   settings: openshift 4.21
 
 overlays/prod
   source:   kustomization: top-level kustomization: no other kustomization references it
-  paths:    ../../internal/cluster/testdata/gitops/overlays/prod
+  paths:    overlays/prod
   objects:  2 (2 ImageDigestMirrorSet)
   inputs:   5 files
   settings: openshift 4.21
 
 clusters/lab
-  source:   plain directory: files no kustomization reaches
-  paths:    ../../internal/cluster/testdata/gitops/clusters/lab
+  source:   plain directory: files under clusters/lab that no kustomization reaches (each directory in clusters/ is a cluster)
+  paths:    clusters/lab
   objects:  2 (1 Image, 1 ImageDigestMirrorSet)
   inputs:   2 files
   settings: openshift 4.21
@@ -48,7 +63,8 @@ clusters/lab
 }
 
 func TestClustersJSON(t *testing.T) {
-	r := mlRun(t, "", "clusters", "--config", "none", "--format", "json", "--openshift-version", "4.14", gitopsFixture)
+	fixtureCopy(t)
+	r := mlRun(t, "", "clusters", "--config", "none", "--format", "json", "--openshift-version", "4.14", ".")
 	if r.code != exitOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -70,7 +86,7 @@ func TestClustersJSON(t *testing.T) {
 	wantInputs := []string{"base/idms-release.yaml", "base/kustomization.yaml", "overlays/prod/idms-apps.yaml",
 		"overlays/prod/kustomization.yaml", "overlays/prod/never-contact-source.yaml"}
 	for i, in := range prod.Inputs {
-		if i >= len(wantInputs) || in != gitopsFixture+"/"+wantInputs[i] {
+		if i >= len(wantInputs) || in != wantInputs[i] {
 			t.Errorf("prod inputs %v, want %v under the fixture", prod.Inputs, wantInputs)
 			break
 		}
@@ -81,7 +97,8 @@ func TestClustersJSON(t *testing.T) {
 }
 
 // TestClustersBrokenAndSelect: a broken overlay lists its positioned
-// problem; --cluster picks one cluster; render still writes the others.
+// problem, with and without --build; --cluster picks one cluster; render
+// still writes the others.
 func TestClustersBrokenAndSelect(t *testing.T) {
 	dir := writeTree(t, map[string]string{
 		"base/kustomization.yaml": "resources: [idms.yaml]\n",
@@ -97,9 +114,15 @@ spec:
 		"overlays/good/kustomization.yaml": "resources:\n  - ../../base\n",
 		"overlays/bad/kustomization.yaml":  "resources:\n  - ../../base\n  - missing.yaml\n",
 	})
+	// Without building, the missing entry is found in the kustomization;
+	// --build runs kustomize and shows its own failure, at the same entry.
 	r := mlRun(t, "", "clusters", "--config", "none", dir)
-	if r.code != exitOK || !strings.Contains(r.stdout, "overlays/bad/kustomization.yaml:3:5: kustomize build failed") {
+	if r.code != exitOK || !strings.Contains(r.stdout, `overlays/bad/kustomization.yaml:3:5: resources entry "missing.yaml" does not exist`) {
 		t.Errorf("exit %d, stdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	r = mlRun(t, "", "clusters", "--config", "none", "--build", dir)
+	if r.code != exitOK || !strings.Contains(r.stdout, "overlays/bad/kustomization.yaml:3:5: kustomize build failed") {
+		t.Errorf("--build: exit %d, stdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 	r = mlRun(t, "", "clusters", "--config", "none", "--cluster", "overlays/good", "--format", "json", dir)
 	if r.code != exitOK || strings.Count(r.stdout, `"name"`) != 1 {

@@ -49,6 +49,7 @@ func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
 		MaxFileSize:      po.MaxFileSize,
 		Cluster:          po.Cluster,
 		Shard:            po.Shard,
+		Root:             top,
 	}
 	switch dir := c.String(contextFlag.Name); {
 	case dir == "none":

@@ -166,10 +166,12 @@ func writeFileAtomic(path string, data []byte) error {
 }
 
 // openProject opens the tree the command's paths name; in a git
-// repository, the files .gitignore leaves out are not part of it.
+// repository, the files .gitignore leaves out are not part of it, and
+// cluster names are relative to its top level.
 func openProject(c *cli.Context) (*project.Project, error) {
 	opts := projectOptions(c)
-	opts.Files = gitFiles(c, gitTopLevel(), false, nil)
+	opts.Root = gitTopLevel()
+	opts.Files = gitFiles(c, opts.Root, false, nil)
 	return project.Open(opts)
 }
 
@@ -188,6 +190,9 @@ func warnIfEmpty(c *cli.Context, p *project.Project) {
 }
 
 func warnNothingRead(w io.Writer, p *project.Project, paths []string) {
+	for _, n := range p.Notices() {
+		fmt.Fprintf(w, "mirrorlint: note: %s\n", n)
+	}
 	if len(p.Set.Files) > 0 && len(p.Set.Objects)+len(p.Set.Problems) > 0 {
 		return
 	}

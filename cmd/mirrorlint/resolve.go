@@ -52,7 +52,8 @@ func runResolve(c *cli.Context) error {
 	}
 	opts := projectOptions(c)
 	opts.Paths = opts.Paths[1:]
-	opts.Files = gitFiles(c, gitTopLevel(), false, nil)
+	opts.Root = gitTopLevel()
+	opts.Files = gitFiles(c, opts.Root, false, nil)
 	p, err := project.Open(opts)
 	if err != nil {
 		return err

@@ -58,8 +58,9 @@ func Get(files int) (*Repo, error) {
 	return r, err
 }
 
-// Cleanup removes every repository Get generated.
+// Cleanup removes every repository Get and GetSites generated.
 func Cleanup() {
+	cleanupSites()
 	mu.Lock()
 	defer mu.Unlock()
 	for k, r := range repos {

@@ -41,6 +41,21 @@ values; the directory is reported once, so that it is not skipped silently.
 output: ` + "`helm template CHART | mirrorlint lint -`" + `, or the generated policies. To silence the
 notice, add an ignore entry for this rule with the directory's path glob.`,
 	}
+	PolicyTemplateRule = &Rule{
+		ID:       "policy-template",
+		Severity: Info,
+		Origin:   OriginTool,
+		Summary:  "A mirror object an ACM policy delivers holds a template only the hub or the managed cluster resolves; it was not linted.",
+		Doc: `An ACM ConfigurationPolicy may write values as templates: ` + "`{{hub … hub}}`" + ` is resolved
+on the hub when the policy is propagated, ` + "`{{ … }}`" + ` on each managed cluster when the policy
+is applied (and its raw object templates are often a template as a whole). What the cluster gets
+is known only there, so the object holding the template is not linted, and the template
+is reported once, at its line, with where it is resolved: neither an error on text that
+is not the value, nor silence.
+
+**Fix:** nothing to fix. To have the object checked, write its values out (a
+PolicyGenerator or a PolicyGenTemplate per site does), or lint what the template gives.`,
+	}
 	// RefusedRule is what diff's CI formats report when MCO would refuse to
 	// render one side of a change. lint reports a refusal under the rule
 	// that explains it instead, so the rule has no Check; it is registered
@@ -66,11 +81,12 @@ registry change stops applying until it is fixed. No drain verdict can be given.
 const (
 	CodeNotInKustomization = "not-in-kustomization"
 	CodeNotApplied         = manifest.CodeNotApplied
+	CodePolicyTemplate     = manifest.CodePolicyTemplate
 )
 
 // ProblemRules are the rules loading problems are reported under.
 func ProblemRules() []*Rule {
-	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule}
+	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule}
 }
 
 // problemRule picks the rule and default severity of a loading problem: a
@@ -82,6 +98,8 @@ func problemRule(p manifest.Problem) (*Rule, Severity) {
 		return NotInKustomizationRule, NotInKustomizationRule.Severity
 	case CodeNotApplied:
 		return NotAppliedRule, NotAppliedRule.Severity
+	case CodePolicyTemplate:
+		return PolicyTemplateRule, PolicyTemplateRule.Severity
 	}
 	if p.Warning {
 		return ProblemRule, Warning // a deliberate skip (a symlink leaving the tree...), nothing unreadable

@@ -29,6 +29,10 @@ type Rule struct {
 	Doc     string
 	// Check inspects one cluster and reports through c.
 	Check func(c *Context)
+	// Reads lists the object kinds Check reads; nil means any kind, so
+	// while the rule is enabled no file is left unparsed (see
+	// Registry.Needs and manifest.Options.Prefilter).
+	Reads []string
 }
 
 // Registry holds rules by id.

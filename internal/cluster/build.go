@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -17,9 +20,9 @@ import (
 // output object with the file it came from.
 const originOption = "originAnnotations"
 
-// originFS is the real file system, except that the top-level
-// kustomization is served with buildMetadata: [originAnnotations] added:
-// kustomize has no API option for it, and the user's file must not change.
+// originFS is a file system that serves the top-level kustomization with
+// buildMetadata: [originAnnotations] added: kustomize has no API option for
+// it, and the user's file must not change.
 type originFS struct {
 	filesys.FileSystem
 	path string // the real (symlink-free) path of the kustomization file
@@ -68,17 +71,19 @@ type built struct {
 	Origins []string
 }
 
-// build runs kustomize on kf's directory in-process, the way
+// build runs kustomize on kf's directory in-process over fsys, the way
 // `kustomize build DIR` would (same load restrictions, no plugins, no
-// network), and reads the output with the manifest loader under name.
-func build(kf *kustFile, name string, opts manifest.Options) (*built, error) {
-	disk := filesys.MakeFsOnDisk()
-	fs := filesys.FileSystem(disk)
+// network), and reads back the objects of the kinds needs has with the
+// manifest loader under name. Objects of other kinds are not serialised:
+// nothing reads them, and turning every object into YAML is most of the
+// cost of a build. Callers hold the schema gate (see runBuild).
+func build(fsys filesys.FileSystem, kf *kustFile, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
+	fs := fsys
 	real, err := filepath.EvalSymlinks(kf.Path)
 	if err == nil {
-		if data, err := disk.ReadFile(real); err == nil {
+		if data, err := fsys.ReadFile(real); err == nil {
 			if patched := withOriginAnnotations(data); patched != nil {
-				fs = originFS{FileSystem: disk, path: real, data: patched}
+				fs = originFS{FileSystem: fsys, path: real, data: patched}
 			}
 		}
 	}
@@ -88,21 +93,207 @@ func build(kf *kustFile, name string, opts manifest.Options) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readBuilt(m, name, opts, needs)
+}
+
+// readBuilt serialises the needed objects of a build and loads them. Each
+// object is written as the JSON kustomize turns it into before printing
+// YAML (Resource.AsYAML is that JSON converted), read by the same loader:
+// the values are the ones `kustomize build` prints, without the cost of
+// the conversion.
+func readBuilt(m resmap.ResMap, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
 	b := &built{}
+	var out bytes.Buffer
 	for _, r := range m.Resources() {
+		if !needs.Has(r.GetKind(), opts.Unmodelled) {
+			continue
+		}
 		path := ""
 		if or, err := r.GetOrigin(); err == nil && or != nil && or.Repo == "" {
 			path = or.Path
 		}
+		if err := r.SetOrigin(nil); err != nil {
+			return nil, fmt.Errorf("removing origin annotations: %w", err)
+		}
+		text, err := r.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		if len(b.Origins) > 0 {
+			out.WriteString("---\n")
+		}
+		out.Write(text)
+		out.WriteByte('\n')
 		b.Origins = append(b.Origins, path)
 	}
-	if err := m.RemoveOriginAnnotations(); err != nil {
-		return nil, fmt.Errorf("removing origin annotations: %w", err)
-	}
-	out, err := m.AsYaml()
-	if err != nil {
-		return nil, err
-	}
-	b.Set, err = manifest.LoadReader(name, bytes.NewReader(out), opts)
+	var err error
+	b.Set, err = manifest.LoadReader(name, &out, opts)
 	return b, err
+}
+
+// schemaGate makes parallel builds safe. kustomize keeps its OpenAPI
+// schema in process-wide variables (sigs.k8s.io/kustomize/kyaml/openapi):
+// the first build that needs the schema parses it while other builds read
+// its maps without a lock, and a kustomization with an `openapi:` field
+// replaces it for the whole process. So the default schema is parsed once
+// before any build runs; builds of ordinary closures share the gate and
+// run together; a closure with an `openapi:` field takes it alone and puts
+// the default schema back afterwards, as a fresh `kustomize build`
+// process would find it.
+var schemaGate struct {
+	sync.RWMutex
+	ready bool
+}
+
+// runBuild runs fn under the schema gate; exclusive for a closure that
+// sets its own schema.
+func runBuild(custom bool, fn func()) {
+	schemaGate.Lock()
+	if !schemaGate.ready {
+		resetSchema()
+		schemaGate.ready = true
+	}
+	if custom {
+		defer schemaGate.Unlock()
+		defer resetSchema()
+		fn()
+		return
+	}
+	schemaGate.Unlock()
+	schemaGate.RLock()
+	defer schemaGate.RUnlock()
+	fn()
+}
+
+// buildResult is a kustomization's build, traced to its files.
+type buildResult struct {
+	objects  []*manifest.Object
+	origins  map[*manifest.Object]*manifest.Object
+	problems []manifest.Problem
+	err      error
+}
+
+type buildEntry struct {
+	once sync.Once
+	res  *buildResult
+}
+
+// buildCache builds each kustomization directory once per discovery.
+type buildCache struct {
+	d     *discoverer
+	mu    sync.Mutex
+	dirs  map[string]*buildEntry
+	bases map[string]*baseEntry // standalone builds vouching for fast builds
+	// filterCache holds the filtered resource files of fast builds, by
+	// the kinds kept; shared counts the overlays of each base a run builds.
+	filterCache map[string]*sync.Map
+	shared      map[string]int
+}
+
+func newBuildCache(d *discoverer) *buildCache {
+	return &buildCache{d: d, dirs: map[string]*buildEntry{}, bases: map[string]*baseEntry{}}
+}
+
+func (bc *buildCache) entry(dir string) *buildEntry {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	e := bc.dirs[dir]
+	if e == nil {
+		e = &buildEntry{}
+		bc.dirs[dir] = e
+	}
+	return e
+}
+
+// get returns the build of dir, building it now if run did not.
+func (bc *buildCache) get(dir string) *buildResult {
+	e := bc.entry(dir)
+	e.once.Do(func() { e.res = bc.build(dir) })
+	return e.res
+}
+
+// run builds dirs on up to w workers. Overlays that share a base are
+// counted first: a fast build pays off only when the base's own build
+// vouches for at least two of them.
+func (bc *buildCache) run(dirs []string, w int) {
+	if fastBuilds {
+		needs := bc.d.needs()
+		count := map[string]int{}
+		for _, dir := range dirs {
+			if m, _, ok := bc.d.fastBase(dir, needs); ok {
+				count[m]++
+			}
+		}
+		bc.mu.Lock()
+		bc.shared = count
+		bc.mu.Unlock()
+	}
+	parallel(workers(w), len(dirs), func(i int) { bc.get(dirs[i]) })
+}
+
+// build builds one kustomization: on a filtered file system when a fast
+// build is provably the same (see fastbuild.go), else in full.
+func (bc *buildCache) build(dir string) *buildResult {
+	d := bc.d
+	kf := d.graph.get(dir)
+	needs := d.needs()
+	name := "kustomize build " + d.names.display(dir)
+	var b *built
+	var err error
+	start := time.Now()
+	var r *buildResult
+	if plan, ok := bc.fastFS(dir); ok {
+		runBuild(false, func() { b, err = build(plan.fs, kf, name, d.opts.Load, plan.own) })
+		if err == nil {
+			objs, origins := remap(b, dir, d.res)
+			if merged, ok := mergeBase(plan.base.res, objs, origins, b.Set.Problems, plan.own); ok {
+				r = merged
+			}
+		}
+	}
+	fast := r != nil
+	if !fast {
+		runBuild(d.customSchema(dir), func() { b, err = build(filesys.MakeFsOnDisk(), kf, name, d.opts.Load, needs) })
+	}
+	d.statsMu.Lock()
+	d.stats.Builds++
+	if fast {
+		d.stats.FastBuilds++
+	}
+	d.stats.Build += time.Since(start)
+	d.statsMu.Unlock()
+	if fast {
+		return r
+	}
+	if err != nil {
+		return &buildResult{err: err}
+	}
+	start = time.Now()
+	r = &buildResult{}
+	r.objects, r.origins = remap(b, dir, d.res)
+	r.problems = b.Set.Problems
+	d.statsMu.Lock()
+	d.stats.Remap += time.Since(start)
+	d.statsMu.Unlock()
+	return r
+}
+
+// needs is what the run reads: Options.Needs, or every kind the loader
+// keeps.
+func (d *discoverer) needs() manifest.Needs {
+	if d.opts.Needs != nil {
+		return *d.opts.Needs
+	}
+	return manifest.NeedAll()
+}
+
+// customSchema reports whether a kustomization of dir's closure sets its
+// own OpenAPI schema (the `openapi:` field).
+func (d *discoverer) customSchema(dir string) bool {
+	for _, k := range d.closureKusts(dir) {
+		if k.Fields["openapi"] {
+			return true
+		}
+	}
+	return false
 }

@@ -1,27 +1,37 @@
 // Package cluster finds the clusters a GitOps repository describes and
 // loads each one's objects: clusters declared in .mirrorlint.yaml, every
 // top-level kustomization (built in-process with kustomize, its objects
-// traced back to the base or overlay file that holds each value), and the
-// files no kustomization reaches. Each cluster is linted and rendered on
-// its own: an ICSP in dev and an IDMS in prod are not a mix.
+// traced back to the base, overlay or patch that holds each value), and
+// the files no kustomization reaches. Each cluster is linted and rendered
+// on its own: an ICSP in dev and an IDMS in prod are not a mix.
 //
-// Files no kustomization reaches are grouped by directory. A file in a
-// kustomization directory that the kustomization does not list belongs to
-// no cluster: kustomize does not apply it, so it is reported
-// (not-in-kustomization, a warning) to the clusters that read that
-// kustomization. The other files form one plain cluster per top-most
-// directory holding such files, taking in the directories below it up to
-// the next kustomization directory, and named after it: clusters/lab and
-// clusters/edge are two clusters, clusters/lab/mirrors belongs to
-// clusters/lab, and a directory holding only directories (clusters/) is no
-// cluster. Files at the top of the tree make the tree one plain cluster
-// with every plain directory in it. A tree without any kustomization is
-// one cluster, as is a list of files.
+// Finding clusters (Find) reads the kustomization files only: which
+// kustomizations are top-level, which files each one reads and how the
+// other files group are all known before any build, so `mirrorlint
+// clusters` answers at once and a run builds only the clusters it needs
+// (Result.Load), in parallel.
+//
+// Files no kustomization reaches are grouped by where they are, never by
+// what else the tree holds (see plainGroup): each directory under a
+// cluster layout directory (clusters/, overlays/, sites/, environments/,
+// envs/) is one cluster with all its subdirectories, and every other file
+// belongs to one cluster for the whole tree. A file in a kustomization
+// directory that the kustomization does not list belongs to no cluster:
+// kustomize does not apply it, so it is reported (not-in-kustomization, a
+// warning) to the clusters that read that kustomization.
+//
+// Names are paths relative to the repository root the caller gives
+// (Options.Root: the git top level, or the config file's directory), so
+// overlays/prod-east is named the same from any working directory and
+// whatever path argument selects it. A tree that forms a single cluster
+// without any kustomization or layout keeps it unnamed, as a list of
+// files does.
 package cluster
 
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -61,18 +71,52 @@ type Cluster struct {
 	patches []patchRef
 	res     *resolver
 
+	// parts are what Load reads and builds; group is the plain group a
+	// discovered plain cluster stands for (a new file belongs to it when
+	// plainGroup places it there); d is the discovery that made it.
+	parts  []part
+	group  *group
+	d      *discoverer
+	loaded bool
+
+	realMu   sync.Mutex
 	real     map[string]bool // inputs, symlink-free; built on first use
 	realDirs []string
 }
 
-// Stats is the cost of discovery, for benchmarks and -v output.
+// Loaded reports whether Load (or Discover) has read the cluster's objects.
+func (c *Cluster) Loaded() bool { return c.loaded }
+
+// Empty reports a loaded cluster with no problem and no object of a kind
+// mirrorlint models: objects of other kinds (workloads kept for the rules
+// about image pulls) join the cluster of their directory but make none.
+func (c *Cluster) Empty() bool {
+	if !c.loaded || len(c.Problems) > 0 {
+		return false
+	}
+	for _, o := range c.Objects {
+		if !o.Unmodelled {
+			return false
+		}
+	}
+	return true
+}
+
+// Stats is the cost of discovery, for benchmarks and -v output. Durations
+// of work done in parallel are summed over the workers.
 type Stats struct {
 	Files          int
 	Kustomizations int
-	Builds         int
-	Load           time.Duration // reading the trees
-	Build          time.Duration // kustomize builds, reading their output included
-	Remap          time.Duration // tracing built objects to their files
+	Builds         int // kustomize builds run (FastBuilds included)
+	// FastBuilds are builds of overlays on a base with the documents no
+	// rule reads left out (see fastbuild.go); BaseBuilds the standalone
+	// builds of those bases that vouch for them.
+	FastBuilds int
+	BaseBuilds int
+	Find       time.Duration // listing the trees, reading kustomization files
+	Load       time.Duration // reading and parsing files
+	Build      time.Duration // kustomize builds, reading their output included
+	Remap      time.Duration // tracing built objects to their files
 }
 
 // Result is everything Discover found.
@@ -83,11 +127,17 @@ type Result struct {
 	Set   *manifest.Set
 	Stats Stats
 
+	// Notices are one-line remarks on how the tree was grouped, for the
+	// user (see notice.go): a whole tree taken as one cluster whose
+	// top-level directories disagree with each other.
+	Notices []string
+
 	// all is every cluster found, before path arguments filtered declared
 	// ones; roots are the real paths discovery looked under (nil with
 	// declared clusters: the config names every cluster there is).
 	all   []*Cluster
 	roots []string
+	d     *discoverer
 }
 
 // All is every cluster found, including declared clusters that the path
@@ -96,7 +146,10 @@ func (r *Result) All() []*Cluster { return r.all }
 
 // Readers returns the clusters found that read file, and whether that list
 // is complete: a file outside every tree discovery looked at (a base above
-// the path argument) may be read by clusters it never saw.
+// the path argument) may be read by clusters it never saw. A file lying in
+// a kustomization's directory that no kustomization lists is read by the
+// clusters reading that kustomization: they report it
+// (not-in-kustomization).
 func (r *Result) Readers(file string) ([]*Cluster, bool) {
 	real := manifest.RealPath(file)
 	complete := r.roots == nil
@@ -105,9 +158,19 @@ func (r *Result) Readers(file string) ([]*Cluster, bool) {
 			complete = true
 		}
 	}
+	kustFile := ""
+	if r.d != nil && r.d.graph != nil {
+		for _, p := range []string{manifest.AbsName(file), real} {
+			if dir := filepath.Dir(p); !r.d.reached[p] && r.d.isKust(dir) {
+				if kf := r.d.graph.get(dir); kf != nil && kf.Path != p {
+					kustFile = kf.Path
+				}
+			}
+		}
+	}
 	var out []*Cluster
 	for _, c := range r.all {
-		if c.reads(real) {
+		if c.reads(real) || kustFile != "" && c.Includes(kustFile) {
 			out = append(out, c)
 		}
 	}
@@ -120,13 +183,24 @@ func (c *Cluster) reads(real string) bool {
 	if c.Includes(real) {
 		return true
 	}
+	if c.group != nil {
+		// A plain group's files are placed by their path; its real
+		// directory decides for a path that reached it through links.
+		return c.d.inGroupReal(c, real)
+	}
+	c.realMu.Lock()
+	defer c.realMu.Unlock()
 	if c.real == nil {
 		c.real = map[string]bool{}
+		realPath := manifest.RealPath
+		if c.d != nil {
+			realPath = c.d.realPath // shared by every cluster: a base's files once
+		}
 		for f := range c.inputs {
-			c.real[manifest.RealPath(f)] = true
+			c.real[realPath(f)] = true
 		}
 		for _, d := range c.dirs {
-			c.realDirs = append(c.realDirs, manifest.RealPath(d))
+			c.realDirs = append(c.realDirs, realPath(d))
 		}
 	}
 	if c.real[real] {
@@ -156,7 +230,7 @@ func (c *Cluster) Includes(file string) bool {
 			return true
 		}
 	}
-	return false
+	return c.group != nil && c.d.inGroup(c, abs)
 }
 
 func (c *Cluster) addInput(abs string, n *namer) {

@@ -7,33 +7,59 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-// Options are what Discover needs.
+// Options are what Find and Discover need.
 type Options struct {
 	// Paths are the command-line arguments ("." when empty).
 	Paths []string
+	// Root is the repository's root directory (the git top level, or the
+	// directory of the config file): cluster names and the cluster
+	// layouts are paths relative to it. Empty: each path argument is its
+	// own root, as when the tree is not in a repository. The package never
+	// asks git or the working directory for it.
+	Root string
 	// Config may be nil; its clusters, when declared, win.
 	Config *config.Config
 	Load   manifest.Options
+	// Needs are the object kinds the run reads (nil: every kind the loader
+	// keeps); builds may leave out documents of other kinds when that
+	// provably changes nothing else (see fastbuild.go).
+	Needs *manifest.Needs
 }
 
-// Discover finds the clusters under opts.Paths and loads each one. In
-// order of precedence: clusters declared in the config; otherwise every
-// top-level kustomization, plus one cluster of the files no kustomization
-// reaches; a tree without kustomizations, or file and stream arguments,
-// give one unnamed cluster, as before clusters existed. The error is only
-// for an argument or declared path that does not exist.
+// Discover finds the clusters under opts.Paths and loads every one of
+// them (Find, then Load with builds). The error is only for an argument
+// or declared path that does not exist.
 func Discover(opts Options) (*Result, error) {
+	res, err := Find(opts)
+	if err != nil {
+		return nil, err
+	}
+	res.Load(res.Clusters, LoadOptions{Build: true})
+	res.DropEmpty(nil)
+	return res, nil
+}
+
+// Find finds the clusters under opts.Paths without reading more than the
+// kustomization files and the directory listings: in order of precedence,
+// the clusters declared in the config; otherwise every top-level
+// kustomization, plus the plain groups of the files no kustomization
+// reaches (see plainGroup); file and stream arguments give one unnamed
+// cluster, read at once. Load reads the clusters a run needs.
+func Find(opts Options) (*Result, error) {
 	if len(opts.Paths) == 0 {
 		opts.Paths = []string{"."}
 	}
+	start := time.Now()
 	res := &Result{}
-	d := &discoverer{opts: opts, graph: newGraph(), stats: &res.Stats}
+	d := newDiscoverer(opts, &res.Stats)
+	res.d = d
 	allDirs := true
 	for _, p := range opts.Paths {
 		if p == "-" {
@@ -62,10 +88,53 @@ func Discover(opts Options) (*Result, error) {
 	if res != nil && res.all == nil {
 		res.all = res.Clusters
 	}
+	d.stats.Find += time.Since(start)
 	return res, err
 }
 
-// single is the whole input as one unnamed cluster.
+// discoverer holds what every cluster of one run shares.
+type discoverer struct {
+	opts  Options
+	names *namer
+	res   *resolver
+	graph *graph
+	stats *Stats
+	base  string // Options.Root, absolute; "" for none
+
+	listings []*manifest.Listing
+	// listed maps the absolute path of every name the walks met to the
+	// name; reached holds the files some kustomization's closure reads.
+	listed  map[string]string
+	reached map[string]bool
+	// loose maps a kustomization file to the files lying in its directory
+	// that no kustomization reads.
+	loose map[string][]string
+	// kustSet holds the kustomization directories of the listed trees
+	// (listedRoots, absolute).
+	kustSet     map[string]bool
+	listedRoots []string
+
+	builds  *buildCache
+	statsMu sync.Mutex
+	realMu  sync.Mutex
+	realOf  map[string]string // RealPath cache
+}
+
+func newDiscoverer(opts Options, st *Stats) *discoverer {
+	d := &discoverer{opts: opts, graph: newGraph(), stats: st, listed: map[string]string{},
+		reached: map[string]bool{}, loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{}}
+	if opts.Root != "" {
+		if abs, err := filepath.Abs(opts.Root); err == nil {
+			d.base = abs
+		}
+	}
+	d.builds = newBuildCache(d)
+	return d
+}
+
+// single is the whole input as one unnamed cluster, read at once: files
+// given one by one (a list of files is what the user wants checked
+// together) and streams.
 func (d *discoverer) single(res *Result) (*Result, error) {
 	start := time.Now()
 	set, err := manifest.Load(d.opts.Paths, d.opts.Load)
@@ -75,18 +144,13 @@ func (d *discoverer) single(res *Result) (*Result, error) {
 	}
 	d.stats.Files = len(set.Files)
 	d.names = &namer{}
-	return d.whole(res, set), nil
-}
-
-// whole makes one unnamed cluster of everything loaded: the behaviour for
-// trees without kustomizations, so their output does not change.
-func (d *discoverer) whole(res *Result, set *manifest.Set) *Result {
+	d.res = newResolver(d.opts.Load, d.names)
 	res.Set = set
-	cl := &Cluster{Source: FromPlain, Reason: "no kustomization: the whole input is one cluster", Paths: d.opts.Paths,
-		Objects: set.Objects, Problems: set.Problems}
+	cl := &Cluster{Source: FromPlain, Reason: "files given one by one: the whole input is one cluster", Paths: d.opts.Paths,
+		Objects: set.Objects, Problems: set.Problems, loaded: true, d: d, res: d.res}
 	for _, f := range set.Files {
-		if abs, err := filepath.Abs(f); err == nil {
-			cl.addInput(abs, d.names)
+		if f != "-" {
+			cl.addInput(manifest.AbsName(f), d.names)
 		}
 	}
 	for _, p := range d.opts.Paths {
@@ -95,276 +159,229 @@ func (d *discoverer) whole(res *Result, set *manifest.Set) *Result {
 		}
 	}
 	res.Clusters = []*Cluster{cl}
-	return res
+	res.all = res.Clusters
+	return res, nil
 }
 
-// trees discovers kustomizations under each directory argument.
+// trees finds the kustomizations and plain groups under each directory
+// argument, from the directory listings and kustomization files alone.
 func (d *discoverer) trees(res *Result) (*Result, error) {
-	d.names = &namer{multi: len(d.opts.Paths) > 1}
+	d.names = &namer{multi: len(d.opts.Paths) > 1, base: d.base}
 	d.res = newResolver(d.opts.Load, d.names)
 	res.Set = &manifest.Set{}
-	sets := make([]*manifest.Set, len(d.opts.Paths))
 	kdirs := make([][]string, len(d.opts.Paths))
-	found := 0
+	var names [][]string
 	for i, p := range d.opts.Paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil, err
 		}
 		d.names.roots = append(d.names.roots, root{abs: abs, arg: p})
-		start := time.Now()
-		set, err := manifest.Load([]string{p}, d.opts.Load)
-		d.stats.Load += time.Since(start)
+		lo := d.opts.Load
+		lo.ListNames = map[string]bool{"Kustomization": true}
+		l, err := manifest.List([]string{p}, lo)
 		if err != nil {
 			return nil, err
 		}
-		d.stats.Files += len(set.Files)
-		d.res.index(set)
-		sets[i] = set
-		res.Set.Objects = append(res.Set.Objects, set.Objects...)
-		res.Set.Problems = append(res.Set.Problems, set.Problems...)
-		res.Set.Files = append(res.Set.Files, set.Files...)
-		kdirs[i] = d.kustDirs(abs, set)
-		found += len(kdirs[i])
+		d.listedRoots = append(d.listedRoots, abs)
+		d.listings = append(d.listings, l)
+		rootNames := l.Names()
+		names = append(names, rootNames)
+		for _, n := range rootNames {
+			a := manifest.AbsName(n)
+			if _, seen := d.listed[a]; !seen {
+				d.listed[a] = n
+			}
+		}
+		files := l.Files()
+		d.stats.Files += len(files)
+		res.Set.Files = append(res.Set.Files, files...)
+		kdirs[i] = d.kustDirs(l)
+		d.stats.Kustomizations += len(kdirs[i])
 	}
-	d.stats.Kustomizations = found
-	if found == 0 {
-		return d.whole(res, res.Set), nil
+	// Every file a kustomization reads, top-level or not (kustomizations
+	// in a reference cycle are nobody's top level), is no plain file.
+	for i := range kdirs {
+		for _, dir := range kdirs[i] {
+			_, files := d.graph.closure(dir)
+			for _, f := range files {
+				d.reached[f] = true
+			}
+		}
 	}
-	for i, set := range sets {
-		res.Clusters = append(res.Clusters, d.tree(d.names.roots[i], set, kdirs[i])...)
+	groups := map[string]*Cluster{}
+	var order []string
+	for i := range d.opts.Paths {
+		r := d.names.roots[i]
+		for _, dir := range d.graph.topLevel(kdirs[i]) {
+			res.Clusters = append(res.Clusters, d.kustCluster(r, dir))
+		}
+		for _, n := range names[i] {
+			a := manifest.AbsName(n)
+			if d.reached[a] {
+				continue
+			}
+			if dir := filepath.Dir(a); d.isKust(dir) {
+				kf := d.graph.get(dir)
+				d.loose[kf.Path] = append(d.loose[kf.Path], a)
+				continue
+			}
+			g := plainGroup(d.layoutRoot(r), a, d.isKust)
+			cl := groups[g.dir]
+			if cl == nil {
+				gg := g
+				cl = &Cluster{Source: FromPlain, Reason: g.reason(d.names), Name: d.names.clusterName(r, g.dir),
+					Paths: []string{d.names.display(g.dir)}, group: &gg, d: d, res: d.res}
+				groups[g.dir] = cl
+				order = append(order, g.dir)
+			}
+			cl.addInput(a, d.names)
+			cl.parts = appendFile(cl.parts, a)
+		}
+	}
+	sort.Strings(order)
+	for _, dir := range order {
+		res.Clusters = append(res.Clusters, groups[dir])
+	}
+	if len(res.Clusters) == 1 && res.Clusters[0].group != nil && res.Clusters[0].group.kind == groupRoot {
+		// No kustomization and no layout: the whole input is one cluster,
+		// unnamed as it always was.
+		only := res.Clusters[0]
+		only.Name = ""
+		only.Reason = "no kustomization and no cluster layout (" + strings.Join(Layouts, "/, ") + "/): the whole tree is one cluster"
 	}
 	for _, c := range res.Clusters {
-		c.res = d.res
+		sort.Strings(c.Inputs)
 	}
-	res.Set.Objects = dropUnheld(res.Set.Objects, res.Clusters)
 	return res, nil
 }
 
-// dropUnheld leaves out of the loaded objects those of unmodelled kinds no
-// cluster holds (a workload in a directory without mirror objects): no
-// rule or policy reads them, and on a large tree they are most of it.
-func dropUnheld(objs []*manifest.Object, clusters []*Cluster) []*manifest.Object {
-	held := map[*manifest.Object]bool{}
-	for _, c := range clusters {
-		for _, o := range c.Objects {
-			held[o] = true
-		}
+// appendFile adds a plain file to a cluster's single plain part.
+func appendFile(parts []part, abs string) []part {
+	if len(parts) == 0 {
+		parts = []part{{}}
 	}
-	out := objs[:0:0]
-	for _, o := range objs {
-		if !o.Unmodelled || held[o] {
-			out = append(out, o)
-		}
-	}
-	return out
+	parts[0].files = append(parts[0].files, abs)
+	return parts
 }
 
-// kustDirs finds the kustomization directories of a tree: the directories
-// of the files the loader read, and their parents up to the root (a
-// directory may hold only a Kustomization file and subdirectories).
-func (d *discoverer) kustDirs(rootAbs string, set *manifest.Set) []string {
-	seen := map[string]bool{}
+// kustCluster is the cluster of a top-level kustomization.
+func (d *discoverer) kustCluster(r root, dir string) *Cluster {
+	cl := &Cluster{Name: d.names.clusterName(r, dir), Source: FromKustomization,
+		Reason: "top-level kustomization: no other kustomization references it", Paths: []string{d.names.display(dir)},
+		parts: []part{{kust: dir}}, d: d, res: d.res}
+	_, files := d.graph.closure(dir)
+	for _, f := range files {
+		cl.addInput(f, d.names)
+	}
+	return cl
+}
+
+// layoutRoot is the directory cluster layouts and names are relative to:
+// the repository root when the argument lies in it, else the argument.
+func (d *discoverer) layoutRoot(r root) string {
+	if d.base != "" {
+		if _, in := manifest.Within(d.base, r.abs); in {
+			return d.base
+		}
+	}
+	return r.abs
+}
+
+// isKust reports whether dir holds a kustomization: from the listing for a
+// directory inside a listed tree, from the file system elsewhere.
+func (d *discoverer) isKust(dir string) bool {
+	for _, r := range d.listedRoots {
+		if _, in := manifest.Within(r, dir); in {
+			return d.kustSet[dir]
+		}
+	}
+	return d.graph.get(dir) != nil
+}
+
+// kustDirs finds the kustomization directories of a tree from its
+// listing: the directories holding a file named as kustomize names its
+// kustomization (Kustomization, without an extension, is listed through
+// ListNames). Any directory inside a listed tree is a kustomization
+// directory only if it is one of these (isKust), so no directory of the
+// tree is looked at again.
+func (d *discoverer) kustDirs(l *manifest.Listing) []string {
 	var out []string
-	for _, f := range set.Files {
-		abs, err := filepath.Abs(f)
-		if err != nil {
+	for _, n := range append(l.Files(), l.Named()...) {
+		if !IsKustomizationFile(path.Base(n)) {
 			continue
 		}
-		for dir := filepath.Dir(abs); !seen[dir]; dir = filepath.Dir(dir) {
-			seen[dir] = true
-			if _, in := manifest.Within(rootAbs, dir); !in {
-				break
-			}
-			if d.graph.get(dir) != nil {
-				out = append(out, dir)
-			}
+		dir := filepath.Dir(manifest.AbsName(n))
+		if d.kustSet[dir] {
+			continue
+		}
+		if d.graph.get(dir) != nil {
+			d.kustSet[dir] = true
+			out = append(out, dir)
 		}
 	}
 	sort.Strings(out)
 	return out
 }
 
-// tree makes the clusters of one root: one per top-level kustomization,
-// and the plain clusters of the files none of them reaches.
-func (d *discoverer) tree(r root, set *manifest.Set, kdirs []string) []*Cluster {
-	var out []*Cluster
-	reached := map[string]bool{}
-	for _, dir := range d.graph.topLevel(kdirs) {
-		cl := &Cluster{Name: d.names.clusterName(r, dir), Source: FromKustomization,
-			Reason: "top-level kustomization: no other kustomization references it", Paths: []string{d.names.display(dir)}}
-		cl.add(d.kustomization(dir), d.names)
-		for f := range cl.inputs {
-			reached[f] = true
-		}
-		out = append(out, cl)
+// inGroup reports whether abs, a plain file, belongs to c's group: no
+// kustomization reads it, it does not lie in a kustomization directory,
+// and plainGroup places it in c's directory.
+func (d *discoverer) inGroup(c *Cluster, abs string) bool {
+	if d.reached[abs] || d.isKust(filepath.Dir(abs)) {
+		return false
 	}
-	// Kustomizations in a reference cycle are nobody's top level; their
-	// files are still not plain files.
-	for _, dir := range kdirs {
-		_, files := d.graph.closure(dir)
-		for _, f := range files {
-			reached[f] = true
+	for _, r := range d.names.roots {
+		if _, in := manifest.Within(r.abs, abs); in {
+			return plainGroup(d.layoutRoot(r), abs, d.isKust).dir == c.group.dir
 		}
 	}
-	return append(out, d.plainClusters(r, set, kdirs, reached, out)...)
+	return false
 }
 
-// plainClusters groups the files no kustomization reaches. A file in a
-// kustomization directory that its kustomization does not list is not
-// applied by kustomize: it is reported to the clusters that read that
-// kustomization (not-in-kustomization) and belongs to no cluster. The
-// other files form one cluster per top-most directory holding such files,
-// with the directories below it up to the next kustomization directory,
-// named after that directory: clusters/lab and clusters/edge are two
-// clusters, clusters/lab/mirrors is part of clusters/lab. A directory
-// that only holds directories (clusters/) is no cluster of its own, so
-// side-by-side cluster directories stay apart.
-func (d *discoverer) plainClusters(r root, set *manifest.Set, kdirs []string, reached map[string]bool, kustClusters []*Cluster) []*Cluster {
-	abs := func(file string) string {
-		a, err := filepath.Abs(file)
-		if err != nil || reached[a] {
-			return ""
-		}
-		return a
-	}
-	// The files that hold something to lint decide the groups.
-	byFile := map[string]*Cluster{}
-	var order []string
-	holding := func(file string) *Cluster {
-		a := abs(file)
-		if a == "" {
-			return nil
-		}
-		if byFile[a] == nil {
-			byFile[a] = &Cluster{}
-			order = append(order, a)
-		}
-		return byFile[a]
-	}
-	// Objects of other kinds (kept for the rules about image pulls and for
-	// policies) join the cluster of their directory but make none.
-	var unmodelled []*manifest.Object
-	for _, o := range set.Objects {
-		if o.Unmodelled {
-			unmodelled = append(unmodelled, o)
+// inGroupReal is inGroup for a symlink-free path, compared with the real
+// paths of the roots and of the group's directory.
+func (d *discoverer) inGroupReal(c *Cluster, real string) bool {
+	for _, r := range d.names.roots {
+		rr := d.realPath(r.abs)
+		if _, in := manifest.Within(rr, real); !in {
 			continue
 		}
-		if c := holding(o.File); c != nil {
-			c.Objects = append(c.Objects, o)
+		lr := d.realPath(d.layoutRoot(r))
+		if d.reachedReal(real) || d.isKust(filepath.Dir(real)) {
+			return false
 		}
+		return plainGroup(lr, real, d.isKust).dir == d.realPath(c.group.dir)
 	}
-	for _, p := range set.Problems {
-		if c := holding(p.Pos.File); c != nil {
-			c.Problems = append(c.Problems, p)
-		}
-	}
-	held := map[string]bool{} // directories directly holding plain files
-	for _, f := range order {
-		dir := filepath.Dir(f)
-		if kf := d.graph.get(dir); kf != nil {
-			d.notListed(f, byFile[f], kf, kustClusters)
-			continue
-		}
-		held[dir] = true
-	}
-	// top is the group of a directory: its highest ancestor (itself
-	// included) holding plain files, not crossing a kustomization
-	// directory nor leaving the root.
-	top := func(dir string) string {
-		best := ""
-		for a := dir; ; a = filepath.Dir(a) {
-			if _, in := manifest.Within(r.abs, a); !in || (a != dir && d.graph.get(a) != nil) {
-				break
-			}
-			if held[a] {
-				best = a
-			}
-			if a == r.abs || filepath.Dir(a) == a {
-				break
-			}
-		}
-		return best
-	}
-	groups := map[string]*Cluster{}
-	var tops []string
-	group := func(dir string) *Cluster {
-		t := top(dir)
-		if t == "" {
-			return nil
-		}
-		if groups[t] == nil {
-			groups[t] = &Cluster{Source: FromPlain, Reason: "files no kustomization reaches", res: d.res,
-				Name: d.names.clusterName(r, t), Paths: []string{d.names.display(t)}}
-			tops = append(tops, t)
-		}
-		return groups[t]
-	}
-	for _, f := range order {
-		if held[filepath.Dir(f)] {
-			cl := group(filepath.Dir(f))
-			cl.Objects = append(cl.Objects, byFile[f].Objects...)
-			cl.Problems = append(cl.Problems, byFile[f].Problems...)
-		}
-	}
-	for _, o := range unmodelled {
-		if a := abs(o.File); a != "" && d.graph.get(filepath.Dir(a)) == nil {
-			if cl := groups[top(filepath.Dir(a))]; cl != nil {
-				cl.Objects = append(cl.Objects, o)
-			}
-		}
-	}
-	// Every file the group's directories hold is an input, objects or not.
-	for _, f := range set.Files {
-		if a := abs(f); a != "" && d.graph.get(filepath.Dir(a)) == nil {
-			if cl := groups[top(filepath.Dir(a))]; cl != nil {
-				cl.addInput(a, d.names)
-			}
-		}
-	}
-	sort.Strings(tops)
-	var out []*Cluster
-	for _, t := range tops {
-		cl := groups[t]
-		// A new file under the directory belongs to the cluster, unless
-		// the directory also holds kustomizations (the root, when files
-		// lie at the top): then only the files read are its own.
-		nested := false
-		for _, k := range kdirs {
-			if _, in := manifest.Within(t, k); in {
-				nested = true
-			}
-		}
-		if !nested {
-			cl.dirs = []string{t}
-		}
-		out = append(out, cl)
-	}
-	return out
+	return false
 }
 
-// notListed reports a manifest lying in kf's directory that kf does not
-// list, to every cluster that reads kf: kustomize does not apply it, and
-// without the warning the file would go unchecked or join an unrelated
-// cluster.
-func (d *discoverer) notListed(file string, held *Cluster, kf *kustFile, kustClusters []*Cluster) {
-	if kf.Err != nil {
-		return // the kustomization's own problem says more
-	}
-	pos := manifest.Position{File: d.names.display(file), Line: 1, Column: 1}
-	if len(held.Objects) > 0 {
-		pos = held.Objects[0].Position()
-	}
-	p := manifest.Problem{Pos: pos, Code: "not-in-kustomization", Warning: true,
-		Message: fmt.Sprintf("%s is not listed in %s: kustomize does not apply it", d.names.display(file), d.names.display(kf.Path))}
-	for _, cl := range kustClusters {
-		if cl.inputs[kf.Path] {
-			cl.Problems = append(cl.Problems, p)
+// reachedReal reports whether a symlink-free path is a file some
+// kustomization reads.
+func (d *discoverer) reachedReal(real string) bool {
+	for f := range d.reached {
+		if d.realPath(f) == real {
+			return true
 		}
 	}
+	return false
 }
 
-// declared loads the clusters the config file names. Paths are relative to
+func (d *discoverer) realPath(p string) string {
+	d.realMu.Lock()
+	r, ok := d.realOf[p]
+	d.realMu.Unlock()
+	if ok {
+		return r
+	}
+	r = manifest.RealPath(p)
+	d.realMu.Lock()
+	d.realOf[p] = r
+	d.realMu.Unlock()
+	return r
+}
+
+// declared finds the clusters the config file names. Paths are relative to
 // the config file; a directory holding a kustomization is built, anything
 // else is read as it is. Path arguments other than "." keep the clusters
 // that include one of them.
@@ -389,7 +406,7 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 	res.Set = &manifest.Set{}
 	for _, cc := range cfg.Clusters {
 		cl := &Cluster{Name: cc.Name, Source: FromConfig, Reason: "declared in " + d.names.display(absOr(cfg.Path)),
-			ReleaseImage: cc.ReleaseImage, OpenShiftVersion: cc.OpenShiftVersion, res: d.res}
+			ReleaseImage: cc.ReleaseImage, OpenShiftVersion: cc.OpenShiftVersion, res: d.res, d: d}
 		var pas []string
 		for _, p := range cc.Paths {
 			pa, err := filepath.Abs(cfg.Resolve(p))
@@ -409,10 +426,24 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 			case skip[i]:
 				// Another path's kustomization builds it, patches applied;
 				// its inputs are that build's inputs already.
-			case d.isKust(pa):
-				cl.add(d.kustomization(pa), d.names)
+			case d.isKustDir(pa):
+				cl.parts = append(cl.parts, part{kust: pa})
+				_, files := d.graph.closure(pa)
+				for _, f := range files {
+					cl.addInput(f, d.names)
+				}
 			default:
-				cl.add(d.plain(shown).without(built), d.names)
+				pt, err := d.plainPart(shown, pa, built)
+				if err != nil {
+					return nil, err
+				}
+				cl.parts = append(cl.parts, pt)
+				for _, f := range pt.files {
+					cl.addInput(f, d.names)
+				}
+				if pt.dir != "" {
+					cl.dirs = append(cl.dirs, pt.dir)
+				}
 			}
 		}
 		sort.Strings(cl.Inputs)
@@ -425,15 +456,45 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 			return nil, fmt.Errorf("no cluster declared in %s includes %s: %w", cfg.Path, strings.Join(d.opts.Paths, ", "), manifest.ErrNotFound)
 		}
 	}
+	seen := map[string]bool{}
 	for _, c := range res.Clusters {
-		res.Set.Objects = append(res.Set.Objects, c.Objects...)
-		res.Set.Problems = append(res.Set.Problems, c.Problems...)
-		res.Set.Files = append(res.Set.Files, c.Inputs...)
+		for _, f := range c.Inputs {
+			if !seen[f] {
+				seen[f] = true
+				res.Set.Files = append(res.Set.Files, f)
+			}
+		}
 	}
 	return res, nil
 }
 
-func (d *discoverer) isKust(abs string) bool { return isDir(abs) && d.graph.get(abs) != nil }
+// plainPart lists a declared path that is no kustomization: a file or a
+// directory read as it is, minus the files one of the cluster's
+// kustomizations builds (built).
+func (d *discoverer) plainPart(shown, abs string, built map[string]bool) (part, error) {
+	l, err := manifest.List([]string{shown}, d.opts.Load)
+	if err != nil {
+		return part{}, err
+	}
+	d.listings = append(d.listings, l)
+	pt := part{}
+	for _, n := range l.Names() {
+		a := manifest.AbsName(n)
+		if _, seen := d.listed[a]; !seen {
+			d.listed[a] = n
+		}
+		if !built[a] {
+			pt.files = append(pt.files, a)
+		}
+	}
+	d.stats.Files += len(l.Files())
+	if isDir(abs) {
+		pt.dir = abs
+	}
+	return pt, nil
+}
+
+func (d *discoverer) isKustDir(abs string) bool { return isDir(abs) && d.graph.get(abs) != nil }
 
 // overlaps finds, among one declared cluster's paths (absolute), those
 // another of its kustomization paths already builds: a base directory an
@@ -446,7 +507,7 @@ func (d *discoverer) overlaps(pas []string) (skip []bool, built map[string]bool)
 	type closure struct{ kusts, files map[string]bool }
 	cls := make([]*closure, len(pas))
 	for j, pa := range pas {
-		if !d.isKust(pa) {
+		if !d.isKustDir(pa) {
 			continue
 		}
 		kusts, files := d.graph.closure(pa)
@@ -513,6 +574,29 @@ func (c *Cluster) touches(paths []string) bool {
 		}
 	}
 	return false
+}
+
+// DropEmpty removes the discovered plain clusters that were loaded and hold
+// nothing (a directory of workloads only) from Clusters and All, except
+// those keep asks to keep: such a group is no cluster to lint. A tree that
+// would be left without any cluster keeps its unnamed one: a tree without
+// mirror objects is still a cluster, whose nodes get the template.
+func (r *Result) DropEmpty(keep func(*Cluster) bool) {
+	drops := func(c *Cluster) bool {
+		return c.group != nil && c.Empty() && c.Name != "" && (keep == nil || !keep(c))
+	}
+	drop := func(cls []*Cluster) []*Cluster {
+		out := cls[:0:0]
+		for _, c := range cls {
+			if !drops(c) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	r.Clusters = drop(r.Clusters)
+	r.all = drop(r.all)
+	r.updateSet()
 }
 
 func onlyDot(paths []string) bool {

@@ -4,25 +4,43 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 )
 
 // graph holds the kustomizations met so far, parsed once each, and answers
 // which kustomization references which and which files each one reads.
 // Directories are absolute and clean.
 type graph struct {
-	kusts map[string]*kustFile // by directory; nil value: no kustomization there
+	mu       sync.Mutex
+	kusts    map[string]*kustFile // by directory; nil value: no kustomization there
+	closures map[string]closureOf // by directory, computed once
 }
 
-func newGraph() *graph { return &graph{kusts: map[string]*kustFile{}} }
+type closureOf struct {
+	kusts []*kustFile
+	files []string
+}
+
+func newGraph() *graph {
+	return &graph{kusts: map[string]*kustFile{}, closures: map[string]closureOf{}}
+}
 
 // get returns the kustomization in dir, parsing it on first use, or nil.
+// Safe for concurrent use.
 func (g *graph) get(dir string) *kustFile {
-	if kf, ok := g.kusts[dir]; ok {
+	g.mu.Lock()
+	kf, ok := g.kusts[dir]
+	g.mu.Unlock()
+	if ok {
 		return kf
 	}
-	var kf *kustFile
 	if p := findKustFile(dir); p != "" {
 		kf = parseKustFile(p)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if old, ok := g.kusts[dir]; ok {
+		return old
 	}
 	g.kusts[dir] = kf
 	return kf
@@ -31,24 +49,27 @@ func (g *graph) get(dir string) *kustFile {
 // resolved is one local entry of a kustomization with its target on disk.
 type resolved struct {
 	entry
-	Abs   string
-	IsDir bool
+	Abs    string
+	IsDir  bool
+	Exists bool
 }
 
-// local returns the entries of kf that name local paths, resolved.
-// Missing paths are kept (IsDir false) so the caller can count them as
-// inputs: creating that file changes the build.
+// local returns the entries of kf that name local paths, resolved (once:
+// the tree does not change during a run). Missing paths are kept (IsDir
+// false) so the caller can count them as inputs: creating that file
+// changes the build.
 func (kf *kustFile) local() []resolved {
-	var out []resolved
-	for _, e := range kf.Entries {
-		if e.Value == "" || e.isRemote() || e.isHelm() {
-			continue
+	kf.localOnce.Do(func() {
+		for _, e := range kf.Entries {
+			if e.Value == "" || e.isRemote() || e.isHelm() {
+				continue
+			}
+			p := filepath.Clean(filepath.Join(kf.Dir, e.Value))
+			st, err := os.Stat(p)
+			kf.resolved = append(kf.resolved, resolved{entry: e, Abs: p, IsDir: err == nil && st.IsDir(), Exists: err == nil})
 		}
-		p := filepath.Clean(filepath.Join(kf.Dir, e.Value))
-		st, err := os.Stat(p)
-		out = append(out, resolved{entry: e, Abs: p, IsDir: err == nil && st.IsDir()})
-	}
-	return out
+	})
+	return kf.resolved
 }
 
 // children returns the kustomization directories kf references.
@@ -63,8 +84,23 @@ func (g *graph) children(kf *kustFile) []string {
 }
 
 // closure returns every kustomization reachable from dir (dir first) and
-// every file they read: kustomization files, resources, patches.
+// every file they read: kustomization files, resources, patches. Computed
+// once per directory; the slices are shared, not to be modified.
 func (g *graph) closure(dir string) (kusts []*kustFile, files []string) {
+	g.mu.Lock()
+	c, ok := g.closures[dir]
+	g.mu.Unlock()
+	if ok {
+		return c.kusts, c.files
+	}
+	kusts, files = g.computeClosure(dir)
+	g.mu.Lock()
+	g.closures[dir] = closureOf{kusts, files}
+	g.mu.Unlock()
+	return kusts, files
+}
+
+func (g *graph) computeClosure(dir string) (kusts []*kustFile, files []string) {
 	seen := map[string]bool{}
 	fileSet := map[string]bool{}
 	var visit func(d string)

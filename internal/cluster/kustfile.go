@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -43,10 +44,15 @@ type entry struct {
 	Line   int
 	Column int
 	// Target is the patch target (patches, patchesJson6902); zero otherwise.
-	Target patchTarget
+	// HasTarget is set when the entry has a target at all (it may select
+	// by labels only).
+	Target    patchTarget
+	HasTarget bool
 	// Inline holds an inline patch's text (patch: |, or a
-	// patchesStrategicMerge entry that is YAML rather than a path).
-	Inline string
+	// patchesStrategicMerge entry that is YAML rather than a path), and
+	// InlineAt where it sits in the kustomization file.
+	Inline   string
+	InlineAt inlineText
 }
 
 type patchTarget struct {
@@ -85,6 +91,16 @@ type kustFile struct {
 	Dir     string // absolute
 	Entries []entry
 	Err     error // the file does not parse; the build will say more
+	// Fields holds the top-level keys written, whatever their values;
+	// BuildMetadata the buildMetadata options.
+	Fields        map[string]bool
+	BuildMetadata []string
+	// Options marks patch entries (by index in Entries) that carry
+	// options (allowNameChange, allowKindChange).
+	Options map[int]bool
+
+	localOnce sync.Once
+	resolved  []resolved
 }
 
 // listFields hold lists of paths (files or kustomization directories).
@@ -106,8 +122,15 @@ func parseKustFile(path string) *kustFile {
 		return kf
 	}
 	root := doc.Content[0]
+	kf.Fields = map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		field, val := root.Content[i].Value, root.Content[i+1]
+		kf.Fields[field] = true
+		if field == "buildMetadata" {
+			for _, n := range seq(val) {
+				kf.BuildMetadata = append(kf.BuildMetadata, n.Value)
+			}
+		}
 		switch {
 		case contains(listFields, field) || field == "patchesStrategicMerge":
 			for _, n := range seq(val) {
@@ -116,7 +139,7 @@ func parseKustFile(path string) *kustFile {
 				}
 				e := entry{Field: field, Value: n.Value, Line: n.Line, Column: n.Column}
 				if field == "patchesStrategicMerge" && strings.ContainsAny(n.Value, "\n:") {
-					e.Value, e.Inline = "", n.Value
+					e.Value, e.Inline, e.InlineAt = "", n.Value, newInlineText(n, data)
 				}
 				kf.Entries = append(kf.Entries, e)
 			}
@@ -138,9 +161,18 @@ func parseKustFile(path string) *kustFile {
 				}
 				e := entry{Field: field, Line: n.Line, Column: n.Column}
 				e.Value = scalar(n, "path")
-				e.Inline = scalar(n, "patch")
+				if v := mapValue(n, "patch"); v != nil && v.Kind == yaml.ScalarNode {
+					e.Inline, e.InlineAt = v.Value, newInlineText(v, data)
+				}
 				if t := mapValue(n, "target"); t != nil {
 					e.Target = patchTarget{Kind: scalar(t, "kind"), Name: scalar(t, "name")}
+					e.HasTarget = true
+				}
+				if mapValue(n, "options") != nil {
+					if kf.Options == nil {
+						kf.Options = map[int]bool{}
+					}
+					kf.Options[len(kf.Entries)] = true
 				}
 				kf.Entries = append(kf.Entries, e)
 			}

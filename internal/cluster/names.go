@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -18,6 +19,9 @@ type root struct {
 type namer struct {
 	roots []root
 	multi bool // several arguments: cluster names carry the argument
+	// base is the repository root (absolute; "" for none): cluster names
+	// are paths relative to it whenever the cluster lies inside it.
+	base string
 }
 
 // display turns an absolute path into the form the loader uses for files
@@ -40,10 +44,17 @@ func (n *namer) display(abs string) string {
 }
 
 // clusterName names the cluster rooted at dir (absolute, inside r): its
-// path relative to the argument, e.g. "overlays/prod". A cluster at the
-// argument itself is named after the argument, or the directory's base
-// name when the argument is ".".
+// path relative to the repository root, e.g. "overlays/prod" whatever the
+// working directory and the argument ("." for the root itself). Without a
+// repository root, relative to the argument: a cluster at the argument
+// itself is named after the argument, or the directory's base name when
+// the argument is ".".
 func (n *namer) clusterName(r root, dir string) string {
+	if n.base != "" {
+		if rel, in := manifest.Within(n.base, dir); in {
+			return filepath.ToSlash(rel)
+		}
+	}
 	rel, _ := manifest.Within(r.abs, dir)
 	rel = filepath.ToSlash(rel)
 	arg := filepath.ToSlash(filepath.Clean(r.arg))
@@ -62,32 +73,27 @@ func (n *namer) clusterName(r root, dir string) string {
 // resolver finds the objects a file holds, from the trees already loaded
 // or by loading the file on first use (a base outside the argument).
 type resolver struct {
+	mu     sync.Mutex
 	byFile map[string][]*manifest.Object
 	probs  map[string][]manifest.Problem
 	loaded map[string]bool
 	opts   manifest.Options
 	names  *namer
-	// sets caches plain loads of declared paths and kustomize builds, so a
-	// path shared by several clusters is read once.
-	sets map[string]*loaded
 }
 
 func newResolver(opts manifest.Options, n *namer) *resolver {
-	return &resolver{byFile: map[string][]*manifest.Object{}, probs: map[string][]manifest.Problem{}, loaded: map[string]bool{}, opts: opts, names: n, sets: map[string]*loaded{}}
+	return &resolver{byFile: map[string][]*manifest.Object{}, probs: map[string][]manifest.Problem{}, loaded: map[string]bool{}, opts: opts, names: n}
 }
 
 // index records what a load found, file by file. A file already indexed
 // (two declared paths overlapping) keeps its first objects.
-//
-// A file holding objects of unmodelled kinds (workloads kept for the rules
-// about image pulls, or for policies) is not indexed when the whole tree is
-// loaded: only the files kustomize builds read are asked for again (to
-// place built objects), and holding every workload of a large tree for
-// them would hold the whole tree. objects reads such a file again when
-// asked.
-func (r *resolver) index(set *manifest.Set) { r.indexSet(set, false) }
+func (r *resolver) index(set *manifest.Set) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.indexLocked(set)
+}
 
-func (r *resolver) indexSet(set *manifest.Set, all bool) {
+func (r *resolver) indexLocked(set *manifest.Set) {
 	fresh := map[string]bool{}
 	for _, f := range set.Files {
 		if abs, err := filepath.Abs(f); err == nil && !r.loaded[abs] {
@@ -95,12 +101,13 @@ func (r *resolver) indexSet(set *manifest.Set, all bool) {
 			fresh[abs] = true
 		}
 	}
-	if !all {
-		for _, o := range set.Objects {
-			if abs, err := filepath.Abs(o.File); err == nil && fresh[abs] && o.Unmodelled {
-				delete(fresh, abs)
-				delete(r.loaded, abs)
-			}
+	// What the walk itself reported (a directory left out on purpose, a
+	// symlink leaving the tree) names no file read: it is indexed under
+	// the name it is reported at.
+	for _, p := range set.Problems {
+		if abs, err := filepath.Abs(p.Pos.File); err == nil && !r.loaded[abs] && !fresh[abs] {
+			r.loaded[abs] = true
+			fresh[abs] = true
 		}
 	}
 	for _, o := range set.Objects {
@@ -118,15 +125,36 @@ func (r *resolver) indexSet(set *manifest.Set, all bool) {
 // problems returns the loading problems of one file, loading it if needed.
 func (r *resolver) problems(abs string) []manifest.Problem {
 	r.objects(abs)
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	return r.probs[abs]
 }
 
+// objects returns the objects of one file, loading it if needed (a file
+// Load did not read ahead: a patch outside the trees). Safe for concurrent
+// use; the slices returned are not modified afterwards.
 func (r *resolver) objects(abs string) []*manifest.Object {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if !r.loaded[abs] {
 		if set, err := manifest.Load([]string{r.names.display(abs)}, r.opts); err == nil {
-			r.indexSet(set, true)
+			r.indexLocked(set)
 		}
 		r.loaded[abs] = true
 	}
 	return r.byFile[abs]
+}
+
+// markLoaded records a file as read, with whatever it held so far.
+func (r *resolver) markLoaded(abs string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.loaded[abs] = true
+}
+
+// has reports whether a file was read already.
+func (r *resolver) has(abs string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.loaded[abs]
 }

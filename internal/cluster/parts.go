@@ -6,13 +6,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-// loaded is what one path contributes to a cluster: a kustomize build or a
-// plain load. Declared clusters may share paths, so parts are cached.
+// loaded is what one part contributes to a cluster: a kustomize build or a
+// plain load. A kustomization shared by several declared clusters is
+// built once.
 type loaded struct {
 	objects  []*manifest.Object
 	problems []manifest.Problem
@@ -22,24 +22,20 @@ type loaded struct {
 	patches  []patchRef
 }
 
-// discoverer holds what every cluster of one run shares.
-type discoverer struct {
-	opts  Options
-	names *namer
-	res   *resolver
-	graph *graph
-	stats *Stats
+// part is one thing a cluster is made of: a kustomization to build, or
+// plain files read as they are.
+type part struct {
+	kust  string   // the kustomization directory; "" for plain files
+	files []string // plain files, absolute
+	dir   string   // the plain directory they were listed under, if any
 }
 
-// kustomization builds the kustomization in dir once per run.
-func (d *discoverer) kustomization(dir string) *loaded {
-	key := "kustomize:" + dir
-	if l, ok := d.res.sets[key]; ok {
-		return l
-	}
+// kustomization is the part of the kustomization in dir: its build when
+// build is set, else the objects as written in the resource files it
+// reads (for `mirrorlint clusters`, which builds nothing). The build
+// itself comes from the build cache, run ahead by Load.
+func (d *discoverer) kustomization(dir string, build bool) *loaded {
 	l := &loaded{}
-	d.res.sets[key] = l
-	kf := d.graph.get(dir)
 	kusts, files := d.graph.closure(dir)
 	l.inputs = files
 	for _, f := range files {
@@ -47,111 +43,98 @@ func (d *discoverer) kustomization(dir string) *loaded {
 	}
 	// Patches of bases first: kustomize applies them before the overlay's,
 	// and Relocate searches from the last.
-	var blocked []manifest.Problem
-	for i := len(kusts) - 1; i >= 0; i-- {
-		k := kusts[i]
-		if k.Err != nil {
-			blocked = append(blocked, d.kustProblem(k, yamlErrLine(k.Err), 1, "kustomization does not parse: "+k.Err.Error()))
-		}
-		for _, e := range k.Entries {
-			switch {
-			case e.isHelm():
-				blocked = append(blocked, d.kustProblem(k, e.Line, e.Column,
-					fmt.Sprintf("%s entry %q inflates a Helm chart, which mirrorlint does not do (it runs no helm, offline or not): this cluster is not checked; "+
-						"lint the rendered output instead (`kustomize build --enable-helm DIR | mirrorlint lint -`), or commit the chart's rendered manifests", e.Field, e.Value)))
-			case e.isRemote():
-				blocked = append(blocked, d.kustProblem(k, e.Line, e.Column,
-					fmt.Sprintf("%s entry %q is remote; mirrorlint runs offline and does not fetch it: vendor it, or lint the `kustomize build` output with `mirrorlint lint -`", e.Field, e.Value)))
-			case e.isPatch():
-				pr := patchRef{kust: k, e: e}
-				if e.Value != "" {
-					pr.abs = filepath.Clean(filepath.Join(k.Dir, e.Value))
-				}
-				l.patches = append(l.patches, pr)
-			}
-		}
-	}
-	if len(blocked) > 0 {
+	l.patches = patchesOf(kusts)
+	if blocked := d.blocked(kusts); len(blocked) > 0 {
 		l.problems = append(l.problems, blocked...)
 		return l
 	}
-	start := time.Now()
-	b, err := build(kf, "kustomize build "+d.names.display(dir), d.opts.Load)
-	d.stats.Builds++
-	d.stats.Build += time.Since(start)
-	if err != nil {
-		l.problems = append(l.problems, d.buildProblem(err, kusts))
+	if !build {
+		l.problems = append(l.problems, d.missing(kusts)...)
+		for _, f := range resourceFiles(kusts) {
+			l.objects = append(l.objects, d.res.objects(f)...)
+		}
 		return l
 	}
-	start = time.Now()
-	l.objects, l.origins = remap(b, dir, d.res)
-	d.stats.Remap += time.Since(start)
+	b := d.builds.get(dir)
+	if b.err != nil {
+		l.problems = append(l.problems, d.buildProblem(b.err, kusts))
+		return l
+	}
+	l.objects, l.origins = b.objects, b.origins
 	if len(l.problems) == 0 {
 		// Problems in the build output (a patch that breaks a type) have
 		// no source file of their own; when the inputs have problems
 		// these are the same ones again.
-		l.problems = append(l.problems, b.Set.Problems...)
+		l.problems = append(l.problems, b.problems...)
 	}
 	return l
 }
 
-// plain loads a file or directory as it is.
-func (d *discoverer) plain(path string) *loaded {
-	key := "plain:" + path
-	if l, ok := d.res.sets[key]; ok {
-		return l
-	}
-	l := &loaded{}
-	d.res.sets[key] = l
-	start := time.Now()
-	set, err := manifest.Load([]string{path}, d.opts.Load)
-	d.stats.Load += time.Since(start)
-	if err != nil {
-		l.problems = append(l.problems, manifest.Problem{Pos: manifest.Position{File: path}, Code: "read-error", Message: err.Error()})
-		return l
-	}
-	d.stats.Files += len(set.Files)
-	d.res.index(set)
-	l.objects, l.problems = set.Objects, set.Problems
-	for _, f := range set.Files {
-		if abs, err := filepath.Abs(f); err == nil {
-			l.inputs = append(l.inputs, abs)
+// blocked lists what stops a closure from being built at all: a
+// kustomization that does not parse, a remote entry.
+func (d *discoverer) blocked(kusts []*kustFile) []manifest.Problem {
+	var out []manifest.Problem
+	for i := len(kusts) - 1; i >= 0; i-- {
+		k := kusts[i]
+		if k.Err != nil {
+			out = append(out, d.kustProblem(k, yamlErrLine(k.Err), 1, "kustomization does not parse: "+k.Err.Error()))
 		}
-	}
-	if abs, err := filepath.Abs(path); err == nil && isDir(abs) {
-		l.dirs = append(l.dirs, abs)
-	}
-	return l
-}
-
-// without returns the part minus what files (absolute) hold: a plain
-// directory declared next to a kustomization that builds some of its
-// files contributes only the others.
-func (l *loaded) without(files map[string]bool) *loaded {
-	if len(files) == 0 {
-		return l
-	}
-	drop := func(f string) bool {
-		abs, err := filepath.Abs(f)
-		return err == nil && files[abs]
-	}
-	out := &loaded{dirs: l.dirs, origins: l.origins, patches: l.patches}
-	for _, o := range l.objects {
-		if !drop(o.File) {
-			out.objects = append(out.objects, o)
-		}
-	}
-	for _, p := range l.problems {
-		if !drop(p.Pos.File) {
-			out.problems = append(out.problems, p)
-		}
-	}
-	for _, f := range l.inputs {
-		if !files[f] {
-			out.inputs = append(out.inputs, f)
+		for _, e := range k.Entries {
+			switch {
+			case e.isHelm():
+				out = append(out, d.kustProblem(k, e.Line, e.Column,
+					fmt.Sprintf("%s entry %q inflates a Helm chart, which mirrorlint does not do (it runs no helm, offline or not): this cluster is not checked; "+
+						"lint the rendered output instead (`kustomize build --enable-helm DIR | mirrorlint lint -`), or commit the chart's rendered manifests", e.Field, e.Value)))
+			case e.isRemote():
+				out = append(out, d.kustProblem(k, e.Line, e.Column,
+					fmt.Sprintf("%s entry %q is remote; mirrorlint runs offline and does not fetch it: vendor it, or lint the `kustomize build` output with `mirrorlint lint -`", e.Field, e.Value)))
+			}
 		}
 	}
 	return out
+}
+
+// missing lists the local entries of a closure that do not exist: what a
+// build would fail on first, found without building.
+func (d *discoverer) missing(kusts []*kustFile) []manifest.Problem {
+	var out []manifest.Problem
+	for _, k := range kusts {
+		for _, r := range k.local() {
+			if !r.Exists {
+				out = append(out, d.kustProblem(k, r.Line, r.Column,
+					fmt.Sprintf("%s entry %q does not exist: kustomize cannot build this", r.Field, r.Value)))
+			}
+		}
+	}
+	return out
+}
+
+// resourceFiles lists the files a closure takes objects from (resources,
+// bases and components' resources), not its patches: the objects of the
+// cluster before the build.
+func resourceFiles(kusts []*kustFile) []string {
+	var out []string
+	for i := len(kusts) - 1; i >= 0; i-- {
+		for _, r := range kusts[i].local() {
+			if (r.Field == "resources" || r.Field == "bases") && !r.IsDir {
+				out = append(out, r.Abs)
+			}
+		}
+	}
+	return out
+}
+
+// plain is the part of plain files, from what Load read.
+func (d *discoverer) plain(pt part) *loaded {
+	l := &loaded{inputs: pt.files}
+	for _, f := range pt.files {
+		l.objects = append(l.objects, d.res.objects(f)...)
+		l.problems = append(l.problems, d.res.problems(f)...)
+	}
+	if pt.dir != "" {
+		l.dirs = append(l.dirs, pt.dir)
+	}
+	return l
 }
 
 // add merges a part into the cluster, once per object and problem.

@@ -48,8 +48,9 @@ func TestLooseFileInKustomizationDir(t *testing.T) {
 	}
 }
 
-// TestPlainDirectories: files no kustomization reaches form one cluster per
-// top-most directory holding them, with its subdirectories, named after it.
+// TestPlainDirectories: files no kustomization reaches under a layout
+// directory (clusters/<name>) form that directory's cluster, with its
+// subdirectories, named after it.
 func TestPlainDirectories(t *testing.T) {
 	root := copyTree(t, "testdata/gitops")
 	lab, err := os.ReadFile(filepath.Join(root, "clusters/lab/idms.yaml"))
@@ -95,8 +96,9 @@ func TestPlainDirectories(t *testing.T) {
 		}
 	}
 
-	// Loose files at the top of the tree make the tree's root the plain
-	// directory, which takes in the plain directories below it.
+	// A loose file at the top of the tree is the tree's own plain cluster;
+	// it does not take the layout clusters in: grouping never depends on
+	// what else the tree holds.
 	write(t, filepath.Join(root, "top.yaml"), strings.Replace(string(lab), "name: lab", "name: top", 1))
 	res = discover(t, root)
 	var plain []string
@@ -105,8 +107,14 @@ func TestPlainDirectories(t *testing.T) {
 			plain = append(plain, summaryRel(c, root))
 		}
 	}
-	if len(plain) != 2 || !strings.HasPrefix(plain[0], filepath.ToSlash(root)+" ") || !strings.HasPrefix(plain[1], "overlays/prod/unused ") {
-		t.Errorf("with a file at the top: %v", plain)
+	want = []string{
+		filepath.ToSlash(root) + " [plain directory] ImageDigestMirrorSet/top",
+		"clusters/edge [plain directory] ImageDigestMirrorSet/edge",
+		"clusters/lab [plain directory] ImageDigestMirrorSet/lab Image/cluster ImageDigestMirrorSet/more",
+		"overlays/prod/unused [plain directory] ImageDigestMirrorSet/unused",
+	}
+	if strings.Join(plain, "\n") != strings.Join(want, "\n") {
+		t.Errorf("with a file at the top:\n%s\nwant:\n%s", strings.Join(plain, "\n"), strings.Join(want, "\n"))
 	}
 }
 

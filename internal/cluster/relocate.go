@@ -1,12 +1,9 @@
 package cluster
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
-	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -14,19 +11,33 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-// patchRef is one patch of a kustomization in a cluster's closure.
+// patchRef is one patch of a kustomization in a cluster's closure: an
+// entry of patches, patchesJson6902 or patchesStrategicMerge, or a
+// transformers entry naming a file of built-in patch transformer
+// configurations.
 type patchRef struct {
 	kust *kustFile
 	e    entry
-	abs  string // the patch file; "" for an inline patch
+	abs  string // the patch (or transformer configuration) file; "" inline
 }
 
-// Relocate moves findings whose value was set by a kustomize patch to the
-// patch that sets it. Objects are already positioned in the file that
-// defines them (see remap); a value a patch added or changed is not in
-// that file, so the finding would otherwise point at the nearest part of
-// the unpatched object. Best effort: strategic-merge patches must hold the
-// same value at the same path, JSON 6902 operations must cover the path.
+func (pr patchRef) transformer() bool { return pr.e.Field == "transformers" }
+
+// Relocate moves findings whose value a kustomize patch (or a patch
+// transformer, of the overlay, a base or a component) wrote to the line in
+// the patch that wrote it, and findings on a value of the origin file that
+// a patch moved (an entry inserted before it) back to that value. Objects
+// are already positioned in the file that defines them (see remap); a
+// value a patch added or changed is not in that file, so the finding
+// would otherwise point at the nearest part of the unpatched object.
+//
+// A value is the patch's when the patch holds it where the built object
+// has it: a JSON 6902 add or replace at its path (an "-" append or an
+// insertion at an index: the operation's whole value is the element
+// found there), a strategic-merge patch whose document holds the same
+// value on the same path (list elements matched by value, or by a key such
+// as name or source). Later patches are tried first, as kustomize applies
+// them last.
 func (c *Cluster) Relocate(fs []check.Finding) {
 	if len(c.patches) == 0 {
 		return
@@ -76,8 +87,7 @@ func NewPatchFinder(load manifest.Options) *PatchFinder {
 
 // Position is PatchPosition with what earlier calls read.
 func (pf *PatchFinder) Position(dir string, o *manifest.Object, names []string, path manifest.Path) (manifest.Position, bool) {
-	want, ok := path.Lookup(o.Content)
-	if !ok {
+	if _, ok := path.Lookup(o.Content); !ok {
 		return manifest.Position{}, false
 	}
 	abs, err := filepath.Abs(dir)
@@ -97,7 +107,7 @@ func (pf *PatchFinder) Position(dir string, o *manifest.Object, names []string, 
 	}
 	patches := pf.byDir[abs]
 	for i := len(patches) - 1; i >= 0; i-- {
-		if pos, ok := pf.s.searchPatch(patches[i], o, names, path, want); ok {
+		if pos, ok := pf.s.searchPatch(patches[i], o, names, path); ok {
 			return pos, true
 		}
 	}
@@ -111,13 +121,17 @@ func patchesOf(kusts []*kustFile) []patchRef {
 	for i := len(kusts) - 1; i >= 0; i-- {
 		k := kusts[i]
 		for _, e := range k.Entries {
-			if e.isPatch() && !e.isRemote() {
-				pr := patchRef{kust: k, e: e}
-				if e.Value != "" {
-					pr.abs = filepath.Clean(filepath.Join(k.Dir, e.Value))
-				}
-				out = append(out, pr)
+			if e.isRemote() || !(e.isPatch() || e.Field == "transformers" && e.Value != "") {
+				continue
 			}
+			pr := patchRef{kust: k, e: e}
+			if e.Value != "" {
+				pr.abs = filepath.Clean(filepath.Join(k.Dir, e.Value))
+				if pr.transformer() && isDir(pr.abs) {
+					continue
+				}
+			}
+			out = append(out, pr)
 		}
 	}
 	return out
@@ -145,9 +159,14 @@ func (c *Cluster) patchPosition(s *patchSearch, ref check.ObjectRef, path string
 	// Later patches win in kustomize, so the last one that sets the value
 	// is the one to fix.
 	for i := len(c.patches) - 1; i >= 0; i-- {
-		if pos, ok := s.searchPatch(c.patches[i], o, names, p, bv); ok {
+		if pos, ok := s.searchPatch(c.patches[i], o, names, p); ok {
 			return pos, true
 		}
+	}
+	// No patch wrote it: the origin file holds it, elsewhere (a patch
+	// inserted entries before it).
+	if q, ok := sameValuePath(src.Content, o.Content, p); ok {
+		return src.Locate(q), true
 	}
 	return manifest.Position{}, false
 }
@@ -156,13 +175,14 @@ func (c *Cluster) patchPosition(s *patchSearch, ref check.ObjectRef, path string
 type patchSearch struct {
 	res  *resolver
 	docs map[string][]*yaml.Node // parsed patch files by path; nil: unreadable
+	data map[string][]byte       // their text
 }
 
 // documents returns the parsed documents of the patch file at abs, from the
 // bytes the loader read when it loaded objects from it, else from disk.
-func (s *patchSearch) documents(abs string) []*yaml.Node {
+func (s *patchSearch) documents(abs string) ([]*yaml.Node, []byte) {
 	if docs, ok := s.docs[abs]; ok {
-		return docs
+		return docs, s.data[abs]
 	}
 	var data []byte
 	for _, po := range s.res.objects(abs) {
@@ -178,158 +198,143 @@ func (s *patchSearch) documents(abs string) []*yaml.Node {
 		docs = documents(data)
 	}
 	if s.docs == nil {
-		s.docs = map[string][]*yaml.Node{}
+		s.docs, s.data = map[string][]*yaml.Node{}, map[string][]byte{}
 	}
-	s.docs[abs] = docs
-	return docs
+	s.docs[abs], s.data[abs] = docs, data
+	return docs, data
 }
 
-func (s *patchSearch) searchPatch(pr patchRef, o *manifest.Object, names []string, p manifest.Path, want any) (manifest.Position, bool) {
-	targeted := pr.e.Target.Kind != "" || pr.e.Target.Name != ""
-	targetOK := (pr.e.Target.Kind == "" || pr.e.Target.Kind == string(o.Kind)) &&
-		(pr.e.Target.Name == "" || contains(names, pr.e.Target.Name))
-	if !targetOK {
+// searchPatch finds the node of one patch that wrote the value at p of
+// the built object o.
+func (s *patchSearch) searchPatch(pr patchRef, o *manifest.Object, names []string, p manifest.Path) (manifest.Position, bool) {
+	if pr.transformer() {
+		return s.searchTransformers(pr, o, names, p)
+	}
+	if !targets(pr.e.HasTarget, pr.e.Target, o, names) {
 		return manifest.Position{}, false
 	}
 	entryPos := manifest.Position{File: s.res.names.display(pr.kust.Path), Line: pr.e.Line, Column: pr.e.Column}
-	var docs []*yaml.Node
 	if pr.abs == "" {
-		docs = documents([]byte(pr.e.Inline))
-	} else {
-		// Strategic-merge patches of mirror kinds are objects the loader
-		// already positions precisely.
-		for _, po := range s.res.objects(pr.abs) {
-			if po.Kind == o.Kind && (targeted || contains(names, po.Name)) {
-				if v, ok := p.Lookup(po.Content); ok && reflect.DeepEqual(v, want) {
-					return po.Locate(p), true
-				}
+		return s.inPatchText(pr.e.InlineAt, entryPos, pr.e.HasTarget, o, names, p)
+	}
+	// A strategic-merge patch of a mirror kind is an object the loader
+	// read: its own Locate gives the value's whole extent.
+	for _, po := range s.res.objects(pr.abs) {
+		if po.Kind == o.Kind && (pr.e.HasTarget || contains(names, po.Name)) && po.Node != nil {
+			if n, q := pathHolding(po.Node, o.Content, p); n != nil {
+				return po.Locate(q), true
 			}
 		}
-		docs = s.documents(pr.abs)
 	}
+	docs, _ := s.documents(pr.abs)
+	file := s.res.names.display(pr.abs)
+	return inDocuments(docs, func(n *yaml.Node) manifest.Position {
+		return manifest.Position{File: file, Line: n.Line, Column: n.Column}
+	}, pr.e.HasTarget, o, names, p)
+}
+
+// inPatchText searches a patch written inside another file.
+func (s *patchSearch) inPatchText(it inlineText, at manifest.Position, targeted bool, o *manifest.Object, names []string, p manifest.Path) (manifest.Position, bool) {
+	return inDocuments(documents([]byte(it.text)), func(n *yaml.Node) manifest.Position {
+		if line, col, ok := it.place(n.Line, n.Column); ok {
+			return manifest.Position{File: at.File, Line: line, Column: col}
+		}
+		return at
+	}, targeted, o, names, p)
+}
+
+// inDocuments searches the documents of one patch: JSON 6902 operations
+// (a sequence) or strategic-merge patches (mappings), placed by pos.
+func inDocuments(docs []*yaml.Node, pos func(*yaml.Node) manifest.Position, targeted bool, o *manifest.Object, names []string, p manifest.Path) (manifest.Position, bool) {
 	for _, doc := range docs {
 		switch doc.Kind {
-		case yaml.SequenceNode: // JSON 6902 operations
-			if n := opCovering(doc, p); n != nil {
-				if pr.abs == "" {
-					return entryPos, true
-				}
-				return manifest.Position{File: s.res.names.display(pr.abs), Line: n.Line, Column: n.Column}, true
+		case yaml.SequenceNode:
+			if n := opWriting(doc, o.Content, p); n != nil {
+				return pos(n), true
 			}
-		case yaml.MappingNode: // an inline strategic-merge patch
-			if pr.abs != "" || scalar(doc, "kind") != string(o.Kind) {
+		case yaml.MappingNode:
+			if kind := scalar(doc, "kind"); kind != "" && kind != string(o.Kind) {
 				continue
 			}
-			var content map[string]any
-			if doc.Decode(&content) == nil {
-				if v, ok := p.Lookup(content); ok && reflect.DeepEqual(normalize(v), normalize(want)) {
-					return entryPos, true
+			if !targeted {
+				if md := mapValue(doc, "metadata"); !contains(names, scalar(md, "name")) {
+					continue
 				}
+			}
+			if n := nodeHolding(doc, o.Content, p); n != nil {
+				return pos(n), true
 			}
 		}
 	}
 	return manifest.Position{}, false
 }
 
-// opCovering returns the node of the last add/replace operation whose path
-// is p or a parent of p: the part of its value at p when it has one, else
-// the operation itself.
-func opCovering(ops *yaml.Node, p manifest.Path) *yaml.Node {
-	for i := len(ops.Content) - 1; i >= 0; i-- {
-		op := ops.Content[i]
-		if kind := scalar(op, "op"); kind != "add" && kind != "replace" {
-			continue
-		}
-		opPath := pointerPath(scalar(op, "path"))
-		if opPath == nil || len(opPath) > len(p) || !reflect.DeepEqual(opPath, p[:len(opPath)]) {
-			continue
-		}
-		if n := nodeAt(mapValue(op, "value"), p[len(opPath):]); n != nil {
-			return n
-		}
-		return op
+// targets reports whether a patch entry's target selects o.
+func targets(has bool, t patchTarget, o *manifest.Object, names []string) bool {
+	if !has {
+		return true
 	}
-	return nil
+	return (t.Kind == "" || t.Kind == string(o.Kind)) && (t.Name == "" || contains(names, t.Name))
 }
 
-// pointerPath converts a JSON pointer ("/spec/x/0") to a Path; nil when it
-// cannot name an existing element ("-" appends).
-func pointerPath(ptr string) manifest.Path {
-	if !strings.HasPrefix(ptr, "/") {
-		return nil
-	}
-	var p manifest.Path
-	for _, seg := range strings.Split(ptr[1:], "/") {
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
-		if seg == "-" {
-			return nil
+// searchTransformers searches the built-in patch transformers a
+// transformers entry configures (PatchTransformer, PatchJson6902Transformer,
+// PatchStrategicMergeTransformer), whose patches are written inline in the
+// configuration or in files it names.
+func (s *patchSearch) searchTransformers(pr patchRef, o *manifest.Object, names []string, p manifest.Path) (manifest.Position, bool) {
+	docs, data := s.documents(pr.abs)
+	file := s.res.names.display(pr.abs)
+	dir := pr.kust.Dir // kustomize resolves a transformer's paths from the kustomization
+	for i := len(docs) - 1; i >= 0; i-- {
+		cfg := docs[i]
+		if cfg.Kind != yaml.MappingNode {
+			continue
 		}
-		if n, err := strconv.Atoi(seg); err == nil {
-			p = append(p, n)
-		} else {
-			p = append(p, seg)
+		var inline []*yaml.Node
+		var paths []string
+		t, has := patchTarget{}, false
+		if tn := mapValue(cfg, "target"); tn != nil {
+			t, has = patchTarget{Kind: scalar(tn, "kind"), Name: scalar(tn, "name")}, true
 		}
-	}
-	return p
-}
-
-func nodeAt(n *yaml.Node, p manifest.Path) *yaml.Node {
-	for _, e := range p {
-		if n == nil {
-			return nil
-		}
-		switch e := e.(type) {
-		case string:
-			n = mapValue(n, e)
-		case int:
-			if n.Kind != yaml.SequenceNode || e < 0 || e >= len(n.Content) {
-				return nil
+		switch scalar(cfg, "kind") {
+		case "PatchTransformer":
+			inline = append(inline, mapValue(cfg, "patch"))
+			paths = append(paths, scalar(cfg, "path"))
+		case "PatchJson6902Transformer":
+			inline = append(inline, mapValue(cfg, "jsonOp"))
+			paths = append(paths, scalar(cfg, "path"))
+		case "PatchStrategicMergeTransformer":
+			inline = append(inline, mapValue(cfg, "patches"))
+			for _, n := range seq(mapValue(cfg, "paths")) {
+				paths = append(paths, n.Value)
 			}
-			n = n.Content[e]
+		default:
+			continue
+		}
+		if !targets(has, t, o, names) {
+			continue
+		}
+		at := manifest.Position{File: file, Line: cfg.Line, Column: cfg.Column}
+		for _, n := range inline {
+			if n != nil && n.Kind == yaml.ScalarNode {
+				if pos, ok := s.inPatchText(newInlineText(n, data), at, has, o, names, p); ok {
+					return pos, true
+				}
+			}
+		}
+		for _, rel := range paths {
+			if rel == "" {
+				continue
+			}
+			abs := filepath.Clean(filepath.Join(dir, rel))
+			pdocs, _ := s.documents(abs)
+			shown := s.res.names.display(abs)
+			if pos, ok := inDocuments(pdocs, func(n *yaml.Node) manifest.Position {
+				return manifest.Position{File: shown, Line: n.Line, Column: n.Column}
+			}, has, o, names, p); ok {
+				return pos, true
+			}
 		}
 	}
-	return n
-}
-
-// normalize makes YAML-decoded and loader-decoded values comparable by
-// going through their string forms for scalars.
-func normalize(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := map[string]any{}
-		for k, x := range v {
-			out[k] = normalize(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, x := range v {
-			out[i] = normalize(x)
-		}
-		return out
-	case nil:
-		return nil
-	}
-	return strings.TrimSpace(yamlString(v))
-}
-
-func yamlString(v any) string {
-	b, _ := yaml.Marshal(v)
-	return string(b)
-}
-
-// documents parses every YAML document in data, skipping what does not parse.
-func documents(data []byte) []*yaml.Node {
-	var out []*yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for {
-		var n yaml.Node
-		err := dec.Decode(&n)
-		if err != nil { // io.EOF, or the rest does not parse
-			return out
-		}
-		if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-			out = append(out, n.Content[0])
-		}
-	}
+	return manifest.Position{}, false
 }

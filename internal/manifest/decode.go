@@ -53,6 +53,7 @@ type fileParse struct {
 	res      *fileResult
 	src      *source // shared by the objects kept from this file
 	lastLine int     // the last line seen in a decoded document
+	wrapSeq  int     // objects read inside policies so far (see acm.go)
 	keep     Unmodelled
 }
 
@@ -89,6 +90,9 @@ func (fp *fileParse) document(n *yaml.Node, doc int) {
 		fp.template(root)
 		return
 	}
+	// A policy delivers objects (read in place, see acm.go); the policy
+	// itself is an object of another kind, kept or not as such.
+	fp.unwrapPolicy(root, doc, apiVersion, kind)
 	fp.object(root, doc, -1, apiVersion, kind, false)
 }
 
@@ -153,6 +157,7 @@ func (fp *fileParse) list(apiVersion, kind string, items *yaml.Node, doc, depth 
 			fp.template(it)
 			continue
 		}
+		fp.unwrapPolicy(it, doc, av, k)
 		fp.object(it, doc, item, av, k, inferred)
 	}
 }

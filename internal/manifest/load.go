@@ -35,6 +35,17 @@ type Options struct {
 	// Stdin is what the path "-" reads; nil means os.Stdin. The command
 	// line passes its own reader so that tests drive it in-process.
 	Stdin io.Reader
+	// Prefilter, when set, leaves unparsed every file that cannot hold an
+	// object of the kinds it needs (Needs.MayHold): such a file is read
+	// and listed, but what is wrong inside it goes unreported. For runs
+	// that report only on some files (a pre-commit check); ParseAll names
+	// the files parsed whatever they hold (the files being committed).
+	Prefilter *Needs
+	ParseAll  func(name string) bool
+	// ListNames are base names of files without a manifest extension that
+	// List reports (Listing.Named) without reading them: kustomize's
+	// extension-less "Kustomization".
+	ListNames map[string]bool
 	// Unmodelled says which objects of other kinds than the mirror kinds
 	// are kept (see Unmodelled); the zero value keeps none.
 	Unmodelled Unmodelled
@@ -45,6 +56,14 @@ func (o Options) maxFileSize() int64 {
 		return DefaultMaxFileSize
 	}
 	return o.MaxFileSize
+}
+
+// skips reports whether the prefilter leaves a file unparsed.
+func (o Options) skips(it walkItem, data []byte) bool {
+	if o.Prefilter == nil || it.stdin || (o.ParseAll != nil && o.ParseAll(it.name)) {
+		return false
+	}
+	return !o.Prefilter.MayHold(data, o.Unmodelled)
 }
 
 func (o Options) workers() int {
@@ -129,6 +148,9 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	defer releaseBuffer(buf)
 	if it.template {
 		return templateFile(it.name, buf.Bytes())
+	}
+	if opts.skips(it, buf.Bytes()) {
+		return fileResult{}
 	}
 	return parseFile(it.name, buf.Bytes(), opts.Unmodelled)
 }

@@ -140,6 +140,10 @@ type Object struct {
 	// config.kubernetes.io/origin or path annotation, when one was present.
 	File   string
 	Origin string
+	// DeliveredBy names the policy that delivers the object to its
+	// clusters ("Policy/<namespace>/<name>", see acm.go); empty for an
+	// object applied as it is.
+	DeliveredBy string
 	// Doc is the 0-based index of the YAML document in File; Item the index
 	// inside a List (-1 when not from a List).
 	Doc  int

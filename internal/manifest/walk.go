@@ -57,6 +57,8 @@ type walker struct {
 	seenFiles map[string]bool
 	seenDirs  map[string]bool
 	stdinUsed bool
+	// named are the other files whose base name Options.ListNames holds.
+	named []string
 	// notApplied holds the chart and source-crs directories already
 	// reported, by real path: each is reported once.
 	notApplied map[string]bool
@@ -218,6 +220,8 @@ func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
 			if (manifestExt(name) || templateExt(name)) && !w.seenFiles[childReal] && r.reads(childReal) {
 				w.seenFiles[childReal] = true
 				w.items = append(w.items, walkItem{osPath: childOS, name: displayName(arg, childRel), template: !manifestExt(name)})
+			} else if w.opts.ListNames[name] && r.reads(childReal) {
+				w.named = append(w.named, displayName(arg, childRel))
 			}
 		}
 	}

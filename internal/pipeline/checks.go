@@ -99,3 +99,13 @@ func (c *Checks) unmodelled(cfg *config.Config) manifest.Unmodelled {
 	}
 	return manifest.UnmodelledImages
 }
+
+// needs is what a run with these checks reads: the kinds the rules, the
+// policies and the renderer declare (see manifest.Options.Prefilter).
+func (c *Checks) needs() manifest.Needs {
+	n := c.Rules.Needs()
+	if c.Policies != nil {
+		n = n.Union(c.Policies.Needs())
+	}
+	return n
+}

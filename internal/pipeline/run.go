@@ -51,6 +51,9 @@ type Request struct {
 	// output is no part of it. The library never asks git; the command
 	// does (package gitrev) and passes the set.
 	Files *manifest.FileSet
+	// Root is the repository's top level, which cluster names are
+	// relative to (project.Options.Root); the command passes git's.
+	Root string
 	// Base, when set, compares every cluster with the same cluster at a base
 	// revision (drain-on-change).
 	Base *Base
@@ -122,6 +125,14 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 		Stdin:            req.Stdin,
 		Files:            req.Files,
 		Unmodelled:       checks.unmodelled(req.Config),
+		Root:             req.Root,
+	}
+	if sc.only != nil {
+		// Given files (pre-commit): only the clusters reading them are
+		// read and built, and of the other files only those that may hold
+		// what these checks read are parsed.
+		needs := checks.needs()
+		opts.Only, opts.Needs = sc.only, &needs
 	}
 	p, err := project.Open(opts)
 	if err != nil {
@@ -168,6 +179,17 @@ func openBase(b *Base, newP *project.Project, opts project.Options) (*impact.Bas
 	oldOpts.Paths = b.Paths
 	oldOpts.Cluster, oldOpts.Shard = "", shard.Shard{} // paired below, by the new side's names
 	oldOpts.Files = nil                                // the base tree holds what was committed, nothing else
+	// The base side's names are relative to its arguments, which the
+	// pairing expects (impact.BaseOf); when the new side lints a commit's
+	// files only the clusters of the same names are read there (all of
+	// them when none matches).
+	oldOpts.Root, oldOpts.Only, oldOpts.Select = "", nil, nil
+	if opts.Only != nil {
+		oldOpts.Select = []string{}
+		for _, cl := range newP.Clusters {
+			oldOpts.Select = append(oldOpts.Select, cl.Name)
+		}
+	}
 	if b.Config != nil {
 		oldOpts.Config = b.Config
 	}

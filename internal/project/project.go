@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -36,6 +35,28 @@ type Options struct {
 	Shard shard.Shard
 	// Stdin is what the path "-" reads; nil means os.Stdin.
 	Stdin io.Reader
+	// Root is the repository's root (the git top level), which cluster
+	// names and layouts are relative to; a config file found or given
+	// makes its directory the root instead. Empty: each path argument is
+	// its own root.
+	Root string
+	// Only, when set, are the files a run reports on (a pre-commit file
+	// list, as absolute real paths): only the clusters that read one of
+	// them are loaded and built, and with Needs set, the other files are
+	// parsed only when they may hold a needed object (manifest.Options
+	// Prefilter).
+	Only []string
+	// Needs are the kinds the run's rules, policies and renderer read
+	// (checks.Needs); nil: every kind the loader keeps.
+	Needs *manifest.Needs
+	// Select, when set, loads only the clusters with these names (those
+	// another run loaded: the other side of a comparison); names the tree
+	// does not hold are ignored.
+	Select []string
+	// Static finds the clusters without building any: kustomization
+	// clusters then hold their objects as written, unpatched (for
+	// `mirrorlint clusters`).
+	Static bool
 	// Files, when set, are the only files directory walks read (see
 	// manifest.Options.Files): what git holds, so that a scratch or
 	// ignored file is not part of the tree. The caller asks git.
@@ -112,11 +133,14 @@ func ResolveSettings(opts Options, cfg *config.Config) (check.Settings, error) {
 	return s, nil
 }
 
-// Open loads the config, the manifests and the clusters: those declared in
-// the config, else one per top-level kustomization plus the files no
-// kustomization reaches, else the whole tree as one unnamed cluster (see
-// package cluster). Each cluster gets its own settings: flags, then the
-// cluster's entry in the config, then the config's global values.
+// Open loads the config and the clusters: those declared in the config,
+// else one per top-level kustomization plus the groups of the files no
+// kustomization reaches (see package cluster). Clusters are found first
+// from the kustomization files and the listing alone; then only those the
+// run needs are read and built (--cluster, Select, or the clusters reading
+// Only's files), all of them otherwise. Each cluster gets its own
+// settings: flags, then the cluster's entry in the config, then the
+// config's global values.
 func Open(opts Options) (*Project, error) {
 	cfg, err := LoadConfig(opts)
 	if err != nil {
@@ -127,13 +151,18 @@ func Open(opts Options) (*Project, error) {
 	if _, err := ResolveSettings(opts, cfg); err != nil {
 		return nil, err
 	}
-	res, err := cluster.Discover(cluster.Options{
+	res, err := cluster.Find(cluster.Options{
 		Paths:  opts.Paths,
+		Root:   root(opts, cfg),
 		Config: cfg,
-		Load:   manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Files: opts.Files, Unmodelled: opts.Unmodelled},
+		Load:   loadOptions(opts, cfg),
+		Needs:  opts.Needs,
 	})
 	if err != nil {
 		return nil, &UsageError{Err: err}
+	}
+	if err := load(res, opts); err != nil {
+		return nil, err
 	}
 	p := &Project{Config: cfg, Set: res.Set, Discovery: res, found: map[*check.Cluster]*cluster.Cluster{}}
 	for _, d := range res.Clusters {
@@ -145,12 +174,9 @@ func Open(opts Options) (*Project, error) {
 		p.Clusters = append(p.Clusters, cl)
 		p.found[cl] = d
 	}
-	if opts.Cluster != "" {
-		if err := p.selectCluster(opts.Cluster); err != nil {
-			return nil, err
-		}
-	}
 	if !opts.Shard.Whole() {
+		// The shard was chosen before loading; the clusters of the
+		// policies a loaded cluster holds are placed by their own names.
 		var keep []*check.Cluster
 		for _, cl := range p.Clusters {
 			if opts.Shard.Has(cl.Name) {
@@ -159,7 +185,7 @@ func Open(opts Options) (*Project, error) {
 		}
 		p.Clusters = keep
 	}
-	if len(res.Clusters) > 1 || opts.Cluster != "" || !opts.Shard.Whole() {
+	if len(res.Clusters) > 1 || opts.Cluster != "" || opts.Only != nil || !opts.Shard.Whole() {
 		// Set is what the selected clusters read, so a broken cluster does
 		// not stop commands working on another one.
 		p.Set = p.unionSet()
@@ -291,23 +317,4 @@ func (p *Project) unionSet() *manifest.Set {
 		}
 	}
 	return set
-}
-
-func (p *Project) selectCluster(name string) error {
-	for _, c := range p.Clusters {
-		if c.Name == name {
-			p.Clusters = []*check.Cluster{c}
-			return nil
-		}
-	}
-	var names []string
-	for _, c := range p.Clusters {
-		if c.Name != "" {
-			names = append(names, c.Name)
-		}
-	}
-	if len(names) == 0 {
-		return usage("no cluster named %q: this tree is a single cluster (no kustomization, no clusters: in the config); drop --cluster", name)
-	}
-	return usage("no cluster named %q; the tree holds: %s (see `mirrorlint clusters`)", name, strings.Join(names, ", "))
 }

@@ -1,0 +1,306 @@
+package cluster
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/openapi"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// dumpClusters is every cluster of a discovery as comparable text: each
+// object with its position and built content, each problem.
+func dumpClusters(t *testing.T, res *Result) string {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range res.Clusters {
+		fmt.Fprintf(&b, "== %s\n", c.Name)
+		for _, o := range c.Objects {
+			content, err := json.Marshal(o.Content)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%s@%s %s\n", o.Ref(), o.Position(), content)
+		}
+		for _, p := range c.Problems {
+			fmt.Fprintf(&b, "problem %s %s\n", p.Code, p)
+		}
+	}
+	return b.String()
+}
+
+// discoverBoth discovers root with fast builds off, then on, the loader
+// keeping u of the unmodelled kinds, and returns both dumps and the second
+// discovery's stats.
+func discoverBoth(t *testing.T, root string, u manifest.Unmodelled) (full, fast string, st Stats) {
+	t.Helper()
+	opts := Options{Paths: []string{root}, Root: root, Load: manifest.Options{Unmodelled: u}}
+	fastBuilds = false
+	res, err := Discover(opts)
+	fastBuilds = true
+	if err != nil {
+		t.Fatal(err)
+	}
+	full = dumpClusters(t, res)
+	res, err = Discover(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return full, dumpClusters(t, res), res.Stats
+}
+
+const fbIDMS = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: release
+spec:
+  imageDigestMirrors:
+  - source: quay.io/openshift-release-dev/ocp-release
+    mirrors:
+    - mirror.example/ocp/release
+`
+
+const fbDeploy = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: quay.io/acme/app:v1
+        envFrom:
+        - configMapRef: {name: settings}
+`
+
+// fleetTree writes a base and n site overlays; base holds mirror objects
+// among workloads in every file shape the filter meets.
+func fleetTree(t *testing.T, base map[string]string, baseKust string, sites int, site func(i int) map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{"base/kustomization.yaml": baseKust}
+	for k, v := range base {
+		files["base/"+k] = v
+	}
+	for i := 1; i <= sites; i++ {
+		for k, v := range site(i) {
+			files[fmt.Sprintf("sites/s%d/%s", i, k)] = v
+		}
+	}
+	for name, text := range files {
+		write(t, filepath.Join(root, filepath.FromSlash(name)), text)
+	}
+	return root
+}
+
+// jsonSite is an overlay appending a mirror entry with a JSON 6902 patch.
+func jsonSite(i int) map[string]string {
+	return map[string]string{
+		"kustomization.yaml": "resources: [../../base]\npatches:\n- path: mirror.yaml\n  target: {kind: ImageDigestMirrorSet, name: release}\n",
+		"mirror.yaml":        fmt.Sprintf("- op: add\n  path: /spec/imageDigestMirrors/-\n  value: {source: quay.io/site%d/apps, mirrors: [registry.site%d.example/apps]}\n", i, i),
+	}
+}
+
+// TestFastBuildSameAsFull: every shape of base gives the same clusters,
+// object for object and position for position, with fast builds as with
+// full ones; the fast path ran where the conditions hold.
+func TestFastBuildSameAsFull(t *testing.T) {
+	shapes := []struct {
+		name     string
+		base     map[string]string
+		baseKust string
+		site     func(i int) map[string]string
+		fast     bool
+	}{{
+		name: "mixed files",
+		base: map[string]string{
+			"idms.yaml":   fbIDMS,
+			"deploy.yaml": fbDeploy,
+			// A mirror object between workloads, CRLF line ends, comments.
+			"all.yaml": strings.ReplaceAll("# workloads\n"+strings.Replace(fbDeploy, "name: app", "name: app2", 1)+"---\n"+strings.Replace(fbIDMS, "name: release", "name: extra", 1)+"--- # a comment\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n", "\n", "\r\n"),
+			// A List holding a mirror object among others, and one without.
+			"list.yaml":  "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: s}}\n- {apiVersion: config.openshift.io/v1, kind: ImageTagMirrorSet, metadata: {name: tags}, spec: {imageTagMirrors: [{source: quay.io/t, mirrors: [m.example/t]}]}}\n",
+			"list2.yaml": "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: s2}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c2}\n",
+			// A block scalar kept last, with its final newlines.
+			"keep.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: k}\ndata:\n  a: |+\n    x\n\n---\napiVersion: config.openshift.io/v1\nkind: Image\nmetadata: {name: cluster}\nspec:\n  additionalTrustedCA: {name: ca}\n",
+		},
+		baseKust: "resources: [idms.yaml, deploy.yaml, all.yaml, list.yaml, list2.yaml, keep.yaml]\n",
+		site:     jsonSite,
+		fast:     true,
+	}, {
+		name: "base transformations",
+		base: map[string]string{"idms.yaml": fbIDMS, "deploy.yaml": fbDeploy},
+		baseKust: `namePrefix: fleet-
+namespace: infra
+commonLabels: {team: platform}
+resources: [idms.yaml, deploy.yaml]
+configMapGenerator:
+- name: settings
+  literals: [A=1]
+patches:
+- patch: '[{"op": "replace", "path": "/spec/template/spec/containers/0/image", "value": "quay.io/acme/app:v2"}]'
+  target: {kind: Deployment}
+`,
+		site: func(i int) map[string]string {
+			return map[string]string{
+				"kustomization.yaml": "resources: [../../base, own.yaml]\npatches:\n- target: {kind: ImageDigestMirrorSet, name: fleet-release}\n  patch: |-\n    apiVersion: config.openshift.io/v1\n    kind: ImageDigestMirrorSet\n    metadata: {name: fleet-release}\n    spec:\n      imageDigestMirrors:\n      - {source: quay.io/x, mirrors: [m.example/x]}\n",
+				"own.yaml":           strings.Replace(fbIDMS, "name: release", fmt.Sprintf("name: own-%d", i), 1),
+			}
+		},
+		fast: true,
+	}, {
+		// The base copies a ConfigMap value into its mirror object: the
+		// fast build cannot find the source, fails, and the full build is
+		// used.
+		name: "replacement from a workload",
+		base: map[string]string{"idms.yaml": fbIDMS, "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: registry}\ndata: {host: mirror.corp.example/ocp/release}\n"},
+		baseKust: `resources: [idms.yaml, cm.yaml]
+replacements:
+- source: {kind: ConfigMap, name: registry, fieldPath: data.host}
+  targets:
+  - select: {kind: ImageDigestMirrorSet}
+    fieldPaths: [spec.imageDigestMirrors.0.mirrors.0]
+`,
+		site: jsonSite,
+	}, {
+		// The base does not build on its own (two Deployments with one
+		// id): every overlay reports the failure, as a full build would.
+		name:     "broken base",
+		base:     map[string]string{"idms.yaml": fbIDMS, "a.yaml": fbDeploy, "b.yaml": fbDeploy},
+		baseKust: "resources: [idms.yaml, a.yaml, b.yaml]\n",
+		site:     jsonSite,
+	}, {
+		// Overlays that rename, or add a workload of their own, or patch
+		// a workload, are built in full.
+		name:     "overlays outside the conditions",
+		base:     map[string]string{"idms.yaml": fbIDMS, "deploy.yaml": fbDeploy},
+		baseKust: "resources: [idms.yaml, deploy.yaml]\n",
+		site: func(i int) map[string]string {
+			switch i % 3 {
+			case 0:
+				return map[string]string{"kustomization.yaml": "namePrefix: x-\nresources: [../../base]\n"}
+			case 1:
+				return map[string]string{"kustomization.yaml": "resources: [../../base, d.yaml]\n", "d.yaml": strings.Replace(fbDeploy, "name: app", "name: own", 1)}
+			}
+			return map[string]string{"kustomization.yaml": "resources: [../../base]\npatches:\n- patch: '[{\"op\": \"add\", \"path\": \"/spec/replicas\", \"value\": 2}]'\n  target: {name: app}\n"}
+		},
+	}}
+	for _, sh := range shapes {
+		// With the workloads' images kept too (image-pull-fails on), the
+		// overlays take them from the base's own build.
+		for _, u := range []manifest.Unmodelled{manifest.UnmodelledNone, manifest.UnmodelledImages} {
+			t.Run(fmt.Sprintf("%s/unmodelled-%d", sh.name, u), func(t *testing.T) {
+				root := fleetTree(t, sh.base, sh.baseKust, 3, sh.site)
+				full, fast, st := discoverBoth(t, root, u)
+				if full != fast {
+					t.Errorf("fast builds differ from full builds:\n--- full\n%s\n--- fast\n%s", full, fast)
+				}
+				if got := st.FastBuilds > 0; got != sh.fast {
+					t.Errorf("fast builds %d, want fast: %v (stats %+v)", st.FastBuilds, sh.fast, st)
+				}
+				if sh.name != "broken base" && !strings.Contains(full, "ImageDigestMirrorSet") {
+					t.Errorf("no mirror object built:\n%s", full)
+				}
+				if u == manifest.UnmodelledImages && sh.base["deploy.yaml"] != "" && sh.name != "broken base" && !strings.Contains(full, "Deployment/") {
+					t.Errorf("no workload built:\n%s", full)
+				}
+			})
+		}
+	}
+}
+
+// TestFilterDocuments: documents are kept byte for byte, in order, and a
+// stream of several documents keeps at least two.
+func TestFilterDocuments(t *testing.T) {
+	need := manifest.NeedAll()
+	for _, tc := range []struct{ in, want string }{
+		{"kind: Deployment\n", ""},
+		{"kind: ImageDigestMirrorSet\n", "kind: ImageDigestMirrorSet\n"},
+		{"kind: A\n---\nkind: ImageTagMirrorSet\n---\nkind: B\n", "kind: ImageTagMirrorSet\n---\n"},
+		{"kind: ImageTagMirrorSet\n---\nkind: B\n", "kind: ImageTagMirrorSet\n---\n"},
+		{"kind: A\n---\nkind: Image\n", "\n---\nkind: Image\n"},
+		{"kind: A\n--- x\nkind: Image\n", "kind: A\n--- x\nkind: Image\n"},
+		{"kind: A\n---\nkind: B\n", ""},
+	} {
+		if got := string(filterDocuments([]byte(tc.in), need, manifest.UnmodelledNone)); got != tc.want {
+			t.Errorf("filterDocuments(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestNameRefKindsCurrent: nameRefKinds is every kind of kustomize's
+// default name-reference configuration, as the module in go.mod has it.
+func TestNameRefKindsCurrent(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/kustomize/api").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "internal/konfig/builtinpluginconsts/namereference.go"))
+	if err != nil {
+		t.Skipf("kustomize source: %v", err)
+	}
+	var kinds []string
+	for _, m := range regexp.MustCompile(`kind: (\w+)`).FindAllStringSubmatch(string(data), -1) {
+		if !slices.Contains(kinds, m[1]) {
+			kinds = append(kinds, m[1])
+		}
+	}
+	sort.Strings(kinds)
+	have := slices.Clone(nameRefKinds)
+	sort.Strings(have)
+	if strings.Join(kinds, " ") != strings.Join(have, " ") {
+		t.Errorf("nameRefKinds:\n%s\nkustomize's:\n%s", strings.Join(have, " "), strings.Join(kinds, " "))
+	}
+}
+
+// TestParallelBuilds: overlays built on several workers give what one
+// worker gives, including a closure that sets its own OpenAPI schema
+// (built alone, the default schema restored after it). Run with -race:
+// kustomize's schema is process-wide state.
+func TestParallelBuilds(t *testing.T) {
+	root := fleetTree(t, map[string]string{"idms.yaml": fbIDMS, "deploy.yaml": fbDeploy}, "resources: [idms.yaml, deploy.yaml]\n", 8,
+		func(i int) map[string]string {
+			site := jsonSite(i)
+			if i%4 == 0 {
+				// A full build (a workload patch) with its own schema.
+				site["kustomization.yaml"] = "openapi:\n  path: schema.json\nresources: [../../base]\npatches:\n- patch: '{\"apiVersion\": \"apps/v1\", \"kind\": \"Deployment\", \"metadata\": {\"name\": \"app\"}, \"spec\": {\"replicas\": 3}}'\n"
+				site["schema.json"] = `{"definitions": {}}`
+			}
+			return site
+		})
+	find := func(w int) string {
+		res, err := Find(Options{Paths: []string{root}, Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Load(res.Clusters, LoadOptions{Build: true, Workers: w})
+		return dumpClusters(t, res)
+	}
+	// Start as a fresh process does, schema unparsed, and build in
+	// parallel first: the first builds race to parse the schema.
+	openapi.ResetOpenAPI()
+	schemaGate.ready = false
+	var many []string
+	for range 3 {
+		many = append(many, find(4))
+	}
+	one := find(1)
+	for _, m := range many {
+		if m != one {
+			t.Fatalf("4 workers:\n%s\n1 worker:\n%s", m, one)
+		}
+	}
+	if strings.Contains(one, "problem") {
+		t.Errorf("problems:\n%s", one)
+	}
+}

@@ -1,0 +1,78 @@
+package cluster
+
+import (
+	"bytes"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// inlineText is a patch written inside another YAML file (a kustomization's
+// `patch: |`, a patchesStrategicMerge item, a transformer configuration),
+// with what is needed to place a node of the patch at its line and column
+// in that file.
+type inlineText struct {
+	text string
+	// line and col are where the text's first character sits in the file;
+	// indent is what each following line of a block scalar is indented
+	// by. block: a literal block scalar (| |- |+), whose lines are the
+	// file's lines less the indentation; otherwise the text must be one
+	// line written as it reads (no escapes), or nothing is placed.
+	line, col, indent int
+	block             bool
+	ok                bool
+}
+
+// newInlineText records where the scalar n's value sits in data (the file
+// holding it).
+func newInlineText(n *yaml.Node, data []byte) inlineText {
+	it := inlineText{text: n.Value, line: n.Line, col: n.Column}
+	if n.Kind != yaml.ScalarNode {
+		return it
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	switch {
+	case n.Style&yaml.LiteralStyle != 0:
+		// Content starts on the line after the indicator; its indentation
+		// is the first non-blank line's.
+		for l := n.Line; l < len(lines); l++ {
+			s := strings.TrimRight(string(lines[l]), "\r")
+			if strings.TrimSpace(s) == "" {
+				continue
+			}
+			it.indent = len(s) - len(strings.TrimLeft(s, " "))
+			break
+		}
+		it.line, it.col, it.block, it.ok = n.Line+1, it.indent+1, true, it.indent > 0
+	case n.Style&yaml.FoldedStyle != 0:
+		// Folding joins lines: no faithful position.
+	default:
+		if strings.Contains(n.Value, "\n") || n.Line < 1 || n.Line > len(lines) {
+			return it
+		}
+		raw := string(lines[n.Line-1])
+		start := n.Column - 1
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+			start++
+		}
+		if start < 0 || start+len(n.Value) > len(raw) || raw[start:start+len(n.Value)] != n.Value {
+			return it // escapes change the columns
+		}
+		it.col, it.ok = start+1, true
+	}
+	return it
+}
+
+// place maps a position in the text (1-based) to the file.
+func (it inlineText) place(line, col int) (int, int, bool) {
+	if !it.ok || line < 1 || col < 1 {
+		return 0, 0, false
+	}
+	if it.block {
+		return it.line + line - 1, it.indent + col, true
+	}
+	if line != 1 {
+		return 0, 0, false
+	}
+	return it.line, it.col + col - 1, true
+}

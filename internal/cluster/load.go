@@ -1,0 +1,246 @@
+package cluster
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// LoadOptions say how Load reads clusters.
+type LoadOptions struct {
+	// Build runs kustomize on the kustomization clusters. Without it a
+	// kustomization cluster holds the objects as written in the resource
+	// files it reads, unpatched, and only the problems found without
+	// building (a kustomization that does not parse, a missing or remote
+	// entry): what `mirrorlint clusters` shows, at once.
+	Build bool
+	// Workers is the number of builds run at once; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// Load reads the given clusters of the result (those not read yet): every
+// file they read, once, in parallel; then the kustomize builds they need,
+// each kustomization once and in parallel. Set then holds what the loaded
+// clusters read, and Notices what is worth telling about the grouping.
+func (r *Result) Load(cls []*Cluster, o LoadOptions) {
+	d := r.d
+	var todo []*Cluster
+	for _, c := range cls {
+		if !c.loaded {
+			todo = append(todo, c)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	d.readFiles(todo)
+	if o.Build {
+		var dirs []string
+		seen := map[string]bool{}
+		for _, c := range todo {
+			for _, pt := range c.parts {
+				if pt.kust != "" && !seen[pt.kust] && len(d.blocked(d.closureKusts(pt.kust))) == 0 {
+					seen[pt.kust] = true
+					dirs = append(dirs, pt.kust)
+				}
+			}
+		}
+		d.builds.run(dirs, o.Workers)
+	}
+	for _, c := range todo {
+		d.assemble(c, o.Build)
+		if extra := d.splitPolicies(c); len(extra) > 0 {
+			r.Clusters = insertAfter(r.Clusters, c, extra)
+			r.all = insertAfter(r.all, c, extra)
+		}
+	}
+	r.Notices = append(r.Notices, d.notices(todo)...)
+	r.updateSet()
+}
+
+func (d *discoverer) closureKusts(dir string) []*kustFile {
+	kusts, _ := d.graph.closure(dir)
+	return kusts
+}
+
+// readFiles reads every file the clusters read that was not read yet, in
+// one parallel load: the files listed under the path arguments through
+// their listings, the others (a base above the argument) by name.
+func (d *discoverer) readFiles(cls []*Cluster) {
+	start := time.Now()
+	want := map[string]bool{}
+	for _, c := range cls {
+		for _, pt := range c.parts {
+			if pt.kust != "" {
+				_, files := d.graph.closure(pt.kust)
+				for _, f := range files {
+					want[f] = true
+					for _, l := range d.loose[f] {
+						want[l] = true
+					}
+				}
+			}
+			for _, f := range pt.files {
+				want[f] = true
+			}
+		}
+	}
+	for f := range want {
+		if d.res.has(f) {
+			delete(want, f)
+		}
+	}
+	var outside []string
+	for f := range want {
+		if _, ok := d.listed[f]; !ok {
+			outside = append(outside, d.names.display(f))
+		}
+	}
+	for _, l := range d.listings {
+		set := l.Load(func(name string) bool { return want[manifest.AbsName(name)] }, d.opts.Load)
+		d.res.index(set)
+		d.markRead(set, want)
+	}
+	if len(outside) > 0 {
+		sort.Strings(outside)
+		if set, err := manifest.Load(outside, d.opts.Load); err == nil {
+			d.res.index(set)
+			d.markRead(set, want)
+		}
+	}
+	// A file that vanished, or that no load named, is read as empty once.
+	for f := range want {
+		d.res.markLoaded(f)
+	}
+	d.statsMu.Lock()
+	d.stats.Load += time.Since(start)
+	d.statsMu.Unlock()
+}
+
+func (d *discoverer) markRead(set *manifest.Set, want map[string]bool) {
+	for _, f := range set.Files {
+		delete(want, manifest.AbsName(f))
+	}
+}
+
+// assemble fills a cluster from its parts once files are read and builds
+// are done.
+func (d *discoverer) assemble(c *Cluster, build bool) {
+	for _, pt := range c.parts {
+		var l *loaded
+		if pt.kust != "" {
+			l = d.kustomization(pt.kust, build)
+			l.problems = append(l.problems, d.notListed(l.inputs)...)
+		} else {
+			l = d.plain(pt)
+		}
+		c.add(l, d.names)
+	}
+	sort.Strings(c.Inputs)
+	c.loaded = true
+}
+
+// notListed reports the manifests lying in the directory of a
+// kustomization among files that it does not list and no other
+// kustomization reads, to every cluster that reads that kustomization:
+// kustomize does not apply them, and without the warning the file would go
+// unchecked or join an unrelated cluster.
+func (d *discoverer) notListed(files []string) []manifest.Problem {
+	var out []manifest.Problem
+	for _, kfPath := range files {
+		loose := d.loose[kfPath]
+		if len(loose) == 0 {
+			continue
+		}
+		kf := d.graph.get(filepath.Dir(kfPath))
+		if kf == nil || kf.Path != kfPath || kf.Err != nil {
+			continue // the kustomization's own problem says more
+		}
+		for _, f := range loose {
+			var objs []*manifest.Object
+			for _, o := range d.res.objects(f) {
+				if !o.Unmodelled { // a workload alone is not worth the warning
+					objs = append(objs, o)
+				}
+			}
+			probs := d.res.problems(f)
+			if len(objs)+len(probs) == 0 {
+				continue
+			}
+			pos := manifest.Position{File: d.names.display(f), Line: 1, Column: 1}
+			if len(objs) > 0 {
+				pos = objs[0].Position()
+			}
+			out = append(out, manifest.Problem{Pos: pos, Code: "not-in-kustomization", Warning: true,
+				Message: fmt.Sprintf("%s is not listed in %s: kustomize does not apply it", d.names.display(f), d.names.display(kf.Path))})
+		}
+	}
+	return out
+}
+
+// updateSet makes Set what the loaded clusters read: every file listed,
+// and the objects and problems of the loaded clusters, each once.
+func (r *Result) updateSet() {
+	if r.Set == nil {
+		r.Set = &manifest.Set{}
+	}
+	seenObj := map[*manifest.Object]bool{}
+	seenProb := map[string]bool{}
+	r.Set.Objects, r.Set.Problems = nil, nil
+	for _, c := range r.all {
+		if !c.loaded {
+			continue
+		}
+		for _, o := range c.Objects {
+			if !seenObj[o] {
+				seenObj[o] = true
+				r.Set.Objects = append(r.Set.Objects, o)
+			}
+		}
+		for _, p := range c.Problems {
+			if k := p.Code + "\x00" + p.String(); !seenProb[k] {
+				seenProb[k] = true
+				r.Set.Problems = append(r.Set.Problems, p)
+			}
+		}
+	}
+}
+
+func workers(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
+
+// parallel calls fn(i) for i in [0, n) on up to w goroutines.
+func parallel(w, n int, fn func(i int)) {
+	if w > n {
+		w = n
+	}
+	if w <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range w {
+		wg.Go(func() {
+			for i := range next {
+				fn(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

@@ -1,0 +1,81 @@
+package cluster
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// FromPolicy marks a cluster of the objects one policy delivers.
+const FromPolicy Source = "policy"
+
+// splitPolicies takes the objects a policy delivers (ACM Policy,
+// ConfigurationPolicy, ZTP PolicyGenTemplate or PolicyGenerator; see
+// manifest.Object.DeliveredBy) out of a discovered cluster: the cluster
+// holding the policy does not get them, the clusters the policy is placed
+// on do, and which those are is decided on the hub. So the objects one
+// policy delivers form a cluster of their own, named after the policy
+// inside the cluster that holds it; cross-object rules and the render see
+// them together. A declared cluster keeps whatever its paths hold: the
+// config says which policies reach one cluster together.
+func (d *discoverer) splitPolicies(c *Cluster) []*Cluster {
+	if c.Source == FromConfig {
+		return nil
+	}
+	byGroup := map[string][]*manifest.Object{}
+	var kept []*manifest.Object
+	for _, o := range c.Objects {
+		if o.DeliveredBy == "" {
+			kept = append(kept, o)
+			continue
+		}
+		byGroup[o.DeliveredBy] = append(byGroup[o.DeliveredBy], o)
+	}
+	if len(byGroup) == 0 {
+		return nil
+	}
+	c.Objects = kept
+	groups := make([]string, 0, len(byGroup))
+	for g := range byGroup {
+		groups = append(groups, g)
+	}
+	sort.Strings(groups)
+	var out []*Cluster
+	for _, g := range groups {
+		name := g
+		if c.Name != "" {
+			name = c.Name + "/" + g
+		}
+		pc := &Cluster{Name: name, Source: FromPolicy, Reason: "the objects " + g + " delivers, from " + c.displayName(),
+			Objects: byGroup[g], ReleaseImage: c.ReleaseImage, OpenShiftVersion: c.OpenShiftVersion,
+			origins: c.origins, patches: c.patches, res: c.res, d: d, loaded: true}
+		for _, o := range pc.Objects {
+			f := manifest.AbsName(o.File)
+			if !pc.inputs[f] {
+				pc.addInput(f, d.names)
+				pc.Paths = append(pc.Paths, o.File)
+			}
+		}
+		sort.Strings(pc.Inputs)
+		out = append(out, pc)
+	}
+	return out
+}
+
+func (c *Cluster) displayName() string {
+	if c.Name == "" {
+		return "the whole input"
+	}
+	return c.Name
+}
+
+// insertAfter puts extra right after c in cls (or at the end when c is
+// not there).
+func insertAfter(cls []*Cluster, c *Cluster, extra []*Cluster) []*Cluster {
+	i := slices.Index(cls, c)
+	if i < 0 {
+		return append(cls, extra...)
+	}
+	return slices.Insert(cls, i+1, extra...)
+}

@@ -1,0 +1,290 @@
+package cluster_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
+)
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+const hubIDMS = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: release
+spec:
+  imageDigestMirrors:
+  - source: quay.io/openshift-release-dev/ocp-release
+    mirrorSourcePolicy: NeverContactSource
+    mirrors:
+    - mirror.hub.example/ocp/release
+`
+
+const edgeIDMS = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: release
+spec:
+  imageDigestMirrors:
+  - source: quay.io/openshift-release-dev/ocp-release
+    mirrors:
+    - mirror.edge.example/ocp/release
+`
+
+// hubImage blocks the registry that clusters/hub/mirrors/ mirrors into:
+// a real mirror-in-blocked-scope warning, across two subdirectories.
+const hubImage = `apiVersion: config.openshift.io/v1
+kind: Image
+metadata:
+  name: cluster
+spec:
+  registrySources:
+    blockedRegistries:
+    - blocked.example
+`
+
+const hubBlockedMirror = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: apps
+spec:
+  imageDigestMirrors:
+  - source: quay.io/acme/app
+    mirrors:
+    - blocked.example/acme/app
+`
+
+// lintTree discovers root (the repository root too) and lints every
+// cluster with the built-in rules and policies: "rule file:line [clusters]"
+// per finding, and the clusters with their objects.
+func lintTree(t *testing.T, root string, paths ...string) (findings, clusters []string) {
+	t.Helper()
+	if len(paths) == 0 {
+		paths = []string{root}
+	}
+	res, err := cluster.Discover(cluster.Options{Paths: paths, Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := pipeline.LoadChecks(policy.Options{Builtin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &check.Engine{Rules: c.Rules, Policies: c.Policies}
+	var all [][]check.Finding
+	for _, c := range res.Clusters {
+		var objs []string
+		for _, o := range c.Objects {
+			rel, _ := filepath.Rel(root, o.File)
+			objs = append(objs, o.Ref()+"@"+filepath.ToSlash(rel))
+		}
+		clusters = append(clusters, fmt.Sprintf("%s: %s", c.Name, strings.Join(objs, " ")))
+		fs, _, err := e.Lint(&check.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Relocate(fs)
+		all = append(all, fs)
+	}
+	for _, f := range check.Merge(all...) {
+		rel, _ := filepath.Rel(root, f.File)
+		findings = append(findings, fmt.Sprintf("%s %s:%d:%d %v", f.Rule, filepath.ToSlash(rel), f.Line, f.Column, f.Clusters))
+	}
+	return findings, clusters
+}
+
+func hasRule(fs []string, rule string) bool {
+	return slices.ContainsFunc(fs, func(f string) bool { return strings.HasPrefix(f, rule+" ") })
+}
+
+// TestLayoutClustersWithoutKustomization: with no kustomization anywhere,
+// clusters/hub and clusters/edge are two clusters, so one source with
+// NeverContactSource in hub and unset in edge is no conflict; hub's
+// subdirectories are one cluster, so the mirror in hub/mirrors/ that
+// hub/config/ blocks is still reported.
+func TestLayoutClustersWithoutKustomization(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"clusters/hub/idms.yaml":          hubIDMS,
+		"clusters/hub/config/image.yaml":  hubImage,
+		"clusters/hub/mirrors/apps.yaml":  hubBlockedMirror,
+		"clusters/edge/idms.yaml":         edgeIDMS,
+		"clusters/edge/apps/deploy.yaml":  "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app}\n",
+		"README.yaml":                     "title: fleet\n",
+		"docs/examples/not-mirrors.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+		"clusters/edge/mirrors/tags.yaml": strings.ReplaceAll(strings.ReplaceAll(edgeIDMS, "ImageDigestMirrorSet", "ImageTagMirrorSet"), "imageDigestMirrors", "imageTagMirrors"),
+	})
+	findings, clusters := lintTree(t, root)
+	want := []string{
+		"clusters/edge: ImageDigestMirrorSet/release@clusters/edge/idms.yaml ImageTagMirrorSet/release@clusters/edge/mirrors/tags.yaml",
+		"clusters/hub: Image/cluster@clusters/hub/config/image.yaml ImageDigestMirrorSet/release@clusters/hub/idms.yaml ImageDigestMirrorSet/apps@clusters/hub/mirrors/apps.yaml",
+	}
+	if strings.Join(clusters, "\n") != strings.Join(want, "\n") {
+		t.Errorf("clusters:\n%s\nwant:\n%s", strings.Join(clusters, "\n"), strings.Join(want, "\n"))
+	}
+	if hasRule(findings, "conflicting-source-policy") {
+		t.Errorf("hub and edge are two clusters, yet: %v", findings)
+	}
+	if !slices.Contains(findings, "mirror-in-blocked-scope clusters/hub/mirrors/apps.yaml:9:7 [clusters/hub]") {
+		t.Errorf("no mirror-in-blocked-scope on hub's mirror: %v", findings)
+	}
+}
+
+// TestUnrelatedKustomizationChangesNothing: adding a kustomization
+// elsewhere (apps/x) adds its cluster and changes no other: the findings
+// of clusters/hub and clusters/edge are the same before and after.
+func TestUnrelatedKustomizationChangesNothing(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"clusters/hub/config/image.yaml": hubImage,
+		"clusters/hub/mirrors/apps.yaml": hubBlockedMirror,
+		"clusters/hub/mirrors/idms.yaml": hubIDMS,
+		"clusters/edge/idms.yaml":        edgeIDMS,
+	})
+	before, clustersBefore := lintTree(t, root)
+	writeFiles(t, root, map[string]string{
+		"apps/x/kustomization.yaml": "resources: [deploy.yaml]\n",
+		"apps/x/deploy.yaml":        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\n",
+		"apps/y/service.yaml":       "apiVersion: v1\nkind: Service\nmetadata: {name: y}\n",
+	})
+	after, clustersAfter := lintTree(t, root)
+	if strings.Join(before, "\n") != strings.Join(after, "\n") {
+		t.Errorf("findings changed:\nbefore:\n%s\nafter:\n%s", strings.Join(before, "\n"), strings.Join(after, "\n"))
+	}
+	wantAfter := append([]string{"apps/x: "}, clustersBefore...)
+	if strings.Join(clustersAfter, "\n") != strings.Join(wantAfter, "\n") {
+		t.Errorf("clusters:\n%s\nwant:\n%s", strings.Join(clustersAfter, "\n"), strings.Join(wantAfter, "\n"))
+	}
+	if !hasRule(after, "mirror-in-blocked-scope") || hasRule(after, "conflicting-source-policy") {
+		t.Errorf("findings: %v", after)
+	}
+}
+
+// TestLayoutsTeamsUse: overlays/<name>, sites/<name>, environments/<name>
+// and envs/<name> group like clusters/<name>, at any depth; the innermost
+// layout directory wins; everything else is the tree's own cluster.
+func TestLayoutsTeamsUse(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{}
+	for _, dir := range []string{
+		"overlays/prod-east", "overlays/prod-east/extra", "sites/site-0001/policies", "environments/staging",
+		"envs/dev/a/b", "environments/prod/clusters/east", "environments/prod/clusters/west/mirrors", "common", ".",
+	} {
+		name := strings.NewReplacer("/", "-", ".", "top").Replace(dir)
+		files[dir+"/idms.yaml"] = strings.Replace(edgeIDMS, "name: release", "name: "+name, 1)
+	}
+	writeFiles(t, root, files)
+	_, clusters := lintTree(t, root)
+	want := []string{
+		".: ImageDigestMirrorSet/common@common/idms.yaml ImageDigestMirrorSet/top@idms.yaml",
+		"environments/prod/clusters/east: ImageDigestMirrorSet/environments-prod-clusters-east@environments/prod/clusters/east/idms.yaml",
+		"environments/prod/clusters/west: ImageDigestMirrorSet/environments-prod-clusters-west-mirrors@environments/prod/clusters/west/mirrors/idms.yaml",
+		"environments/staging: ImageDigestMirrorSet/environments-staging@environments/staging/idms.yaml",
+		"envs/dev: ImageDigestMirrorSet/envs-dev-a-b@envs/dev/a/b/idms.yaml",
+		"overlays/prod-east: ImageDigestMirrorSet/overlays-prod-east-extra@overlays/prod-east/extra/idms.yaml ImageDigestMirrorSet/overlays-prod-east@overlays/prod-east/idms.yaml",
+		"sites/site-0001: ImageDigestMirrorSet/sites-site-0001-policies@sites/site-0001/policies/idms.yaml",
+	}
+	if strings.Join(clusters, "\n") != strings.Join(want, "\n") {
+		t.Errorf("clusters:\n%s\nwant:\n%s", strings.Join(clusters, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestNamesRelativeToRoot: a cluster has the same name whether the tree
+// is given from the root or from inside it, and whatever the working
+// directory.
+func TestNamesRelativeToRoot(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"base/kustomization.yaml":               "resources: [idms.yaml]\n",
+		"base/idms.yaml":                        edgeIDMS,
+		"overlays/prod-east/kustomization.yaml": "resources: [../../base]\n",
+		"clusters/hub/idms.yaml":                hubIDMS,
+	})
+	names := func(paths ...string) string {
+		res, err := cluster.Find(cluster.Options{Paths: paths, Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range res.Clusters {
+			out = append(out, c.Name)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := names(root); got != "overlays/prod-east clusters/hub" {
+		t.Errorf("from the root: %s", got)
+	}
+	if got := names(filepath.Join(root, "overlays")); got != "overlays/prod-east" {
+		t.Errorf("from overlays/: %s", got)
+	}
+	t.Chdir(filepath.Join(root, "overlays"))
+	if got := names("."); got != "overlays/prod-east" {
+		t.Errorf("run in overlays/: %s", got)
+	}
+	if got := names("prod-east", "../clusters/hub"); got != "overlays/prod-east clusters/hub" {
+		t.Errorf("two arguments: %s", got)
+	}
+}
+
+// TestDisagreeingTopLevelNotice: a tree outside any layout is one cluster;
+// when its top-level directories disagree, Discover says so once, with
+// the clusters: entry that splits them.
+func TestDisagreeingTopLevelNotice(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"hub/idms.yaml":   hubIDMS,
+		"edge/idms.yaml":  edgeIDMS,
+		"shared/itm.yaml": strings.ReplaceAll(strings.ReplaceAll(edgeIDMS, "ImageDigestMirrorSet", "ImageTagMirrorSet"), "ocp-release", "tools"),
+		"common.yaml":     strings.Replace(edgeIDMS, "ocp-release", "other", 1),
+	})
+	res, err := cluster.Discover(cluster.Options{Paths: []string{root}, Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Clusters) != 1 || len(res.Notices) != 1 {
+		t.Fatalf("%d clusters, notices %q", len(res.Clusters), res.Notices)
+	}
+	n := res.Notices[0]
+	for _, want := range []string{
+		"is linted as one cluster, but its top-level directories disagree",
+		"ImageDigestMirrorSet/release is written differently in ",
+		"clusters: [{name: edge, paths: [edge, common.yaml]}, {name: hub, paths: [hub, common.yaml]}, {name: shared, paths: [shared, common.yaml]}]",
+	} {
+		if !strings.Contains(n, want) {
+			t.Errorf("notice %q lacks %q", n, want)
+		}
+	}
+	if strings.Contains(n, "\n") {
+		t.Errorf("the notice is one line: %q", n)
+	}
+	// Directories that agree say nothing.
+	if err := os.WriteFile(filepath.Join(root, "edge/idms.yaml"), []byte(hubIDMS), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = cluster.Discover(cluster.Options{Paths: []string{root}, Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Notices) != 0 {
+		t.Errorf("notices for agreeing directories: %q", res.Notices)
+	}
+}

@@ -1,0 +1,307 @@
+package manifest
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Fleets push mirror objects to their clusters through Red Hat Advanced
+// Cluster Management policies: a Policy (policy.open-cluster-management.io)
+// carries ConfigurationPolicy templates whose object-templates each hold
+// an objectDefinition, the object the managed cluster gets. ZTP writes the
+// same objects as PolicyGenTemplate (ran.openshift.io) entries, or as
+// patches of a PolicyGenerator, over source CRs such as
+// DisconnectedICSP.yaml. The loader reads the objects written out there
+// in place, at their own lines, and records the Policy that delivers them
+// (Object.DeliveredBy): the objects one Policy delivers reach the same
+// clusters together.
+//
+// Values written as policy templates ({{hub … hub}} resolved on the hub,
+// {{ … }} on each managed cluster) are known only there: an object holding
+// one is not linted, and each template is reported (CodePolicyTemplate, a
+// warning problem that the policy-template rule reports as info), so that
+// it is neither an error nor silent.
+
+// CodePolicyTemplate is the Problem code of a policy template.
+const CodePolicyTemplate = "policy-template"
+
+const policyGroup = "policy.open-cluster-management.io/"
+
+func init() {
+	for _, k := range []string{"Policy", "ConfigurationPolicy", "PolicyGenTemplate", "PolicyGenerator"} {
+		wrapperKinds[k] = true
+	}
+}
+
+// unwrapPolicy reads the objects a policy document delivers; false when the
+// document is no policy.
+func (fp *fileParse) unwrapPolicy(n *yaml.Node, doc int, apiVersion, kind string) bool {
+	switch {
+	case kind == "Policy" && strings.HasPrefix(apiVersion, policyGroup):
+		group := "Policy/" + nsName(n)
+		for _, t := range seqOf(mapValue(n, "spec"), "policy-templates") {
+			def := deref(mapValue(deref(t), "objectDefinition"))
+			if av, k := typeMeta(orEmpty(def)); k == "ConfigurationPolicy" && strings.HasPrefix(av, policyGroup) {
+				fp.configurationPolicy(def, doc, group)
+			}
+		}
+	case kind == "ConfigurationPolicy" && strings.HasPrefix(apiVersion, policyGroup):
+		fp.configurationPolicy(n, doc, "ConfigurationPolicy/"+nsName(n))
+	case kind == "PolicyGenTemplate" && strings.HasPrefix(apiVersion, "ran.openshift.io/"):
+		fp.policyGenTemplate(n, doc)
+	case kind == "PolicyGenerator" && strings.HasPrefix(apiVersion, policyGroup):
+		fp.policyGenerator(n, doc)
+	default:
+		return false
+	}
+	return true
+}
+
+// configurationPolicy reads the objects of one ConfigurationPolicy.
+func (fp *fileParse) configurationPolicy(cp *yaml.Node, doc int, group string) {
+	spec := deref(mapValue(cp, "spec"))
+	for _, ot := range seqOf(spec, "object-templates") {
+		ot = deref(ot)
+		if scalarOf(ot, "complianceType") == "mustnothave" {
+			continue // the object is to be absent, not delivered
+		}
+		fp.wrapped(deref(mapValue(ot, "objectDefinition")), doc, group)
+	}
+	raw := deref(mapValue(spec, "object-templates-raw"))
+	if raw == nil || raw.Kind != yaml.ScalarNode {
+		return
+	}
+	if hasTemplate(raw.Value) {
+		fp.templateNote(raw, "the object-templates-raw of "+group, raw.Value, "its objects are")
+		return
+	}
+	// Without templates, the raw text is YAML: its object templates are
+	// read where they are written (a literal block keeps the lines).
+	if raw.Style&yaml.LiteralStyle == 0 {
+		return
+	}
+	var seqDoc yaml.Node
+	if yaml.Unmarshal([]byte(raw.Value), &seqDoc) != nil || len(seqDoc.Content) == 0 {
+		return
+	}
+	shiftNodes(seqDoc.Content[0], raw.Line, blockIndent(fp.data, raw.Line))
+	for _, ot := range seqDoc.Content[0].Content {
+		ot = deref(ot)
+		if scalarOf(ot, "complianceType") != "mustnothave" {
+			fp.wrapped(deref(mapValue(ot, "objectDefinition")), doc, group)
+		}
+	}
+}
+
+// policyGenTemplate reads the sourceFiles entries of a PolicyGenTemplate
+// that write a mirror object out: a known ZTP source CR (by file name)
+// with a spec. The Policy generated for an entry is
+// <template name>-<policyName>, in the template's namespace.
+func (fp *fileParse) policyGenTemplate(n *yaml.Node, doc int) {
+	md := deref(mapValue(n, "metadata"))
+	name, ns := scalarOf(md, "name"), scalarOf(md, "namespace")
+	for _, e := range seqOf(mapValue(n, "spec"), "sourceFiles") {
+		e = deref(e)
+		group := "Policy/" + joinNS(ns, name+"-"+scalarOf(e, "policyName"))
+		fp.sourceCR(e, scalarOf(e, "fileName"), mapValue(e, "fileName"), doc, group)
+	}
+}
+
+// policyGenerator reads the manifests of a PolicyGenerator whose path names
+// a known ZTP source CR and whose patch writes the object's spec out.
+// Manifests that are files of the repository are read where they are.
+func (fp *fileParse) policyGenerator(n *yaml.Node, doc int) {
+	ns := scalarOf(deref(mapValue(n, "policyDefaults")), "namespace")
+	for _, p := range seqOf(n, "policies") {
+		p = deref(p)
+		pns := ns
+		if v := scalarOf(p, "namespace"); v != "" {
+			pns = v
+		}
+		group := "Policy/" + joinNS(pns, scalarOf(p, "name"))
+		for _, m := range seqOf(p, "manifests") {
+			m = deref(m)
+			for _, patch := range seqOf(m, "patches") {
+				fp.sourceCR(deref(patch), scalarOf(m, "path"), mapValue(m, "path"), doc, group)
+			}
+		}
+	}
+}
+
+// ztpMirrorCRs are the ZTP source CRs that hold a mirror object, by file
+// name, with the kind and the name the source CR gives it (as the ZTP
+// source-crs of openshift-kni/cnf-features-deploy and telco-reference
+// write them).
+var ztpMirrorCRs = map[string][2]string{
+	"DisconnectedICSP.yaml": {string(KindICSP), "disconnected-internal-icsp"},
+	"DisconnectedIDMS.yaml": {string(KindIDMS), "fec-disconnected-idms"},
+}
+
+// sourceCR reads one object written out over a source CR: e holds its
+// metadata and spec, file names the source CR (its kind), at is where.
+func (fp *fileParse) sourceCR(e *yaml.Node, file string, at *yaml.Node, doc int, group string) {
+	cr, ok := ztpMirrorCRs[path.Base(file)]
+	if !ok || e == nil || e.Kind != yaml.MappingNode || mapValue(e, "spec") == nil {
+		return
+	}
+	kind := Kind(cr[0])
+	if at == nil {
+		at = e
+	}
+	scalar := func(v string) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v, Line: at.Line, Column: at.Column}
+	}
+	obj := &yaml.Node{Kind: yaml.MappingNode, Line: e.Line, Column: e.Column}
+	obj.Content = append(obj.Content, scalar("apiVersion"), scalar(kind.APIVersion()), scalar("kind"), scalar(string(kind)))
+	md := deref(mapValue(e, "metadata"))
+	if scalarOf(md, "name") == "" {
+		// The source CR's own name stays.
+		named := &yaml.Node{Kind: yaml.MappingNode, Line: at.Line, Column: at.Column}
+		if md != nil && md.Kind == yaml.MappingNode {
+			named.Content = append(named.Content, md.Content...)
+		}
+		named.Content = append(named.Content, scalar("name"), scalar(cr[1]))
+		md = named
+	}
+	obj.Content = append(obj.Content, scalar("metadata"), md, scalar("spec"), mapValue(e, "spec"))
+	fp.wrapped(obj, doc, group)
+}
+
+// wrapped reads one delivered object, unless it holds policy templates.
+func (fp *fileParse) wrapped(n *yaml.Node, doc int, group string) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	av, k := typeMeta(n)
+	if _, _, keep := classify(av, k); !keep {
+		return
+	}
+	if t := firstTemplate(n); t != nil {
+		what := k
+		if name := scalarOf(deref(mapValue(n, "metadata")), "name"); name != "" {
+			what += "/" + name
+		}
+		fp.templateNote(t, what+" in "+group, t.Value, "the object is")
+		return
+	}
+	before := len(fp.res.objects)
+	fp.wrapSeq++
+	fp.object(n, doc, wrappedItem+fp.wrapSeq, av, k, false)
+	for _, o := range fp.res.objects[before:] {
+		o.DeliveredBy = group
+	}
+}
+
+// wrappedItem offsets Object.Item for objects read inside a policy, so
+// that several objects of one document stay apart.
+const wrappedItem = 1 << 20
+
+// templateNote reports a policy template: where it is resolved, and that
+// what it holds is not linted.
+func (fp *fileParse) templateNote(n *yaml.Node, what, text, notLinted string) {
+	kind, where := "a managed-cluster template ({{ … }})", "on each managed cluster when the policy is applied"
+	if strings.Contains(text, "{{hub") {
+		kind, where = "a hub template ({{hub … hub}})", "on the hub when the policy is propagated"
+	}
+	shown := strings.TrimSpace(text)
+	if line, _, more := strings.Cut(shown, "\n"); more || len(line) > 80 {
+		shown = strings.TrimSpace(line)
+		if len(shown) > 80 {
+			shown = shown[:77] + "..."
+		}
+		shown += " …"
+	}
+	fp.res.problems = append(fp.res.problems, Problem{
+		Pos:  Position{File: fp.name, Line: n.Line, Column: n.Column},
+		Code: CodePolicyTemplate, Warning: true,
+		Message: fmt.Sprintf("%s holds %s, `%s`, resolved %s: %s not linted, since only the cluster knows the value (lint what the template gives, or write the value out)",
+			what, kind, shown, where, notLinted),
+	})
+}
+
+func hasTemplate(s string) bool {
+	i := strings.Index(s, "{{")
+	return i >= 0 && strings.Contains(s[i:], "}}")
+}
+
+// firstTemplate returns the first scalar of n holding a policy template.
+func firstTemplate(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == yaml.ScalarNode && hasTemplate(n.Value) {
+		return n
+	}
+	if n.Kind == yaml.AliasNode {
+		return nil
+	}
+	for _, c := range n.Content {
+		if t := firstTemplate(c); t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+// shiftNodes moves the positions of a tree parsed from a literal block
+// scalar to where its text sits in the file: the block's lines start on
+// the line after its indicator and are indented by indent.
+func shiftNodes(n *yaml.Node, indicatorLine, indent int) {
+	if n == nil {
+		return
+	}
+	n.Line += indicatorLine
+	n.Column += indent
+	for _, c := range n.Content {
+		shiftNodes(c, indicatorLine, indent)
+	}
+}
+
+// blockIndent is the indentation of a literal block whose indicator is on
+// line (1-based): that of its first non-blank line.
+func blockIndent(data []byte, line int) int {
+	lines := strings.Split(string(data), "\n")
+	for l := line; l < len(lines); l++ {
+		s := strings.TrimRight(lines[l], "\r")
+		if strings.TrimSpace(s) != "" {
+			return len(s) - len(strings.TrimLeft(s, " "))
+		}
+	}
+	return 0
+}
+
+func nsName(n *yaml.Node) string {
+	md := deref(mapValue(n, "metadata"))
+	return joinNS(scalarOf(md, "namespace"), scalarOf(md, "name"))
+}
+
+func joinNS(ns, name string) string {
+	if ns == "" {
+		return name
+	}
+	return ns + "/" + name
+}
+
+func scalarOf(m *yaml.Node, key string) string {
+	if v := deref(mapValue(m, key)); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+func seqOf(m *yaml.Node, key string) []*yaml.Node {
+	if v := deref(mapValue(deref(m), key)); v != nil && v.Kind == yaml.SequenceNode {
+		return v.Content
+	}
+	return nil
+}
+
+func orEmpty(n *yaml.Node) *yaml.Node {
+	if n == nil {
+		return &yaml.Node{Kind: yaml.MappingNode}
+	}
+	return n
+}

@@ -1,0 +1,152 @@
+package project
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/suggest"
+)
+
+// root is the directory cluster names are relative to: the config file's
+// when there is one (declared paths are relative to it, and a suggested
+// clusters: entry goes there), else the repository root the caller gave.
+func root(opts Options, cfg *config.Config) string {
+	if cfg != nil && cfg.Path != "" {
+		return filepath.Dir(cfg.Path)
+	}
+	return opts.Root
+}
+
+// loadOptions are the loader settings of a run. The prefilter is on only
+// when the run reports on some files (Only) and knows what it reads
+// (Needs): a file it leaves unparsed can hold nothing that run reads, and
+// whatever else is wrong in it lies outside the report anyway.
+func loadOptions(opts Options, cfg *config.Config) manifest.Options {
+	lo := manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Files: opts.Files, Unmodelled: opts.Unmodelled}
+	if opts.Only != nil && opts.Needs != nil {
+		lo.Prefilter = opts.Needs
+		lo.ParseAll = reportedFile(opts.Only)
+	}
+	return lo
+}
+
+// reportedFile reports whether a file the loader names is one of only (real
+// absolute paths): those are parsed in full, so that what is wrong in them
+// is reported. The base name is compared first, so that only a few names
+// cost a look at the file system.
+func reportedFile(only []string) func(name string) bool {
+	bases := map[string]bool{}
+	want := map[string]bool{}
+	for _, o := range only {
+		bases[filepath.Base(o)] = true
+		want[o] = true
+	}
+	return func(name string) bool {
+		if !bases[filepath.Base(name)] {
+			return false
+		}
+		abs := manifest.AbsName(name)
+		return want[abs] || want[manifest.RealPath(abs)]
+	}
+}
+
+// load reads the clusters the run needs: the one --cluster names, else
+// those Select names, else those reading one of Only, else all, then of
+// those the shard's; builds unless Static.
+func load(res *cluster.Result, opts Options) error {
+	sel := res.Clusters
+	if opts.Cluster != "" {
+		c, err := byName(res.Clusters, opts.Cluster)
+		if err != nil {
+			return err
+		}
+		sel = []*cluster.Cluster{c}
+	} else if opts.Select != nil {
+		want := map[string]bool{}
+		for _, n := range opts.Select {
+			want[n] = true
+		}
+		sel = nil
+		for _, c := range res.Clusters {
+			if want[c.Name] {
+				sel = append(sel, c)
+			}
+		}
+		if len(sel) == 0 {
+			sel = res.Clusters // none of the names: the tree's clusters are named otherwise
+		}
+	} else if opts.Only != nil {
+		want := map[*cluster.Cluster]bool{}
+		for _, f := range opts.Only {
+			readers, _ := res.Readers(f)
+			for _, c := range readers {
+				want[c] = true
+			}
+		}
+		sel = nil
+		for _, c := range res.Clusters {
+			if want[c] {
+				sel = append(sel, c)
+			}
+		}
+	}
+	if !opts.Shard.Whole() {
+		// Only the shard's clusters are read and built.
+		var keep []*cluster.Cluster
+		for _, c := range sel {
+			if opts.Shard.Has(c.Name) {
+				keep = append(keep, c)
+			}
+		}
+		sel = keep
+	}
+	res.Load(sel, cluster.LoadOptions{Build: !opts.Static})
+	res.DropEmpty(func(c *cluster.Cluster) bool { return c.Name == opts.Cluster })
+	res.Clusters = loadedOnly(res.Clusters)
+	return nil
+}
+
+func loadedOnly(cls []*cluster.Cluster) []*cluster.Cluster {
+	var out []*cluster.Cluster
+	for _, c := range cls {
+		if c.Loaded() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// byName finds the cluster --cluster names; a wrong name is answered with
+// the few closest names, not the whole list (a fleet has hundreds).
+func byName(cls []*cluster.Cluster, name string) (*cluster.Cluster, error) {
+	var names []string
+	for _, c := range cls {
+		if c.Name == name {
+			return c, nil
+		}
+		if c.Name != "" {
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil, usage("no cluster named %q: this tree is a single cluster (no kustomization, no cluster layout, no clusters: in the config); drop --cluster", name)
+	}
+	msg := fmt.Sprintf("no cluster named %q", name)
+	if near := suggest.Nearest(name, names, 3); len(near) > 0 {
+		msg += "; did you mean " + strings.Join(near, ", ") + "?"
+	}
+	return nil, usage("%s (%d clusters; `mirrorlint clusters` lists them)", msg, len(names))
+}
+
+// Notices are one-line remarks on how the tree was grouped into clusters
+// (cluster.Result.Notices), for the command to print.
+func (p *Project) Notices() []string {
+	if p.Discovery == nil {
+		return nil
+	}
+	return p.Discovery.Notices
+}

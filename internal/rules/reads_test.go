@@ -1,0 +1,26 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// TestRulesDeclareReads: every built-in rule says which kinds it reads, so
+// the registry's needs are known; a rule without a declaration would turn
+// the pre-commit prefilter off (conservative, but silently slow).
+func TestRulesDeclareReads(t *testing.T) {
+	for _, r := range All() {
+		if r.Reads == nil {
+			t.Errorf("%s declares no Reads: add it to the reads table in reads.go", r.ID)
+		}
+		for _, k := range r.Reads {
+			if !manifest.KeepsAs(k, manifest.UnmodelledImages) {
+				t.Errorf("%s reads %s, which the loader does not keep", r.ID, k)
+			}
+		}
+	}
+	if n := Registry().Needs(); n.All() {
+		t.Errorf("the built-in registry needs every kind: %v", n.Kinds())
+	}
+}

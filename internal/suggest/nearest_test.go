@@ -1,0 +1,30 @@
+package suggest
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNearest: a mistyped or partial cluster name gets the few closest
+// names of a fleet, not all of them.
+func TestNearest(t *testing.T) {
+	var fleet []string
+	for _, s := range []string{"0001", "0002", "0010", "0100", "0101"} {
+		fleet = append(fleet, "sites/site-"+s)
+	}
+	fleet = append(fleet, "overlays/prod-east", "overlays/prod-west", "clusters/hub")
+	for _, tc := range []struct {
+		typed string
+		want  string
+	}{
+		{"sites/site-001", "sites/site-0001 sites/site-0010 sites/site-0101"},
+		{"prod-east", "overlays/prod-east overlays/prod-west"},
+		{"overlays/prod-eats", "overlays/prod-east overlays/prod-west"},
+		{"hub", "clusters/hub"},
+		{"nothing-like-it", ""},
+	} {
+		if got := strings.Join(Nearest(tc.typed, fleet, 3), " "); got != tc.want {
+			t.Errorf("Nearest(%q) = %q, want %q", tc.typed, got, tc.want)
+		}
+	}
+}
