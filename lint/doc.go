@@ -11,8 +11,10 @@
 //
 // Lint reads a tree (YAML and JSON files, multi-document files, kind: List,
 // kustomize overlays, several clusters per repository) and finds the
-// clusters in it: those the config file declares, else one per top-level
-// kustomization, else one per plain directory of manifests. For each
+// clusters in it: those the config file declares, one per top-level
+// kustomization, one per directory of the usual layouts (clusters/<name>,
+// overlays/<name>, sites/<name>, environments/<name>), one per ACM policy,
+// and the rest of the tree as one more. For each
 // cluster it renders what MCO would write to every node (package render) or
 // the refusal MCO would log, and runs the built-in rules and the policies on
 // the cluster's objects and render. LintReader does the same for a stream,
@@ -27,8 +29,8 @@
 //
 // The library reads only what it is given: it never looks up a config file
 // from the working directory or asks git anything. The mirrorlint command
-// decides those (the nearest .mirrorlint.yaml, the repository's top level)
-// and passes them in.
+// decides those (the nearest .mirrorlint.yaml, the repository's top level,
+// which names the clusters: WithRoot) and passes them in.
 //
 // # Stability
 //
