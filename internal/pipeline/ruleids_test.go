@@ -20,6 +20,7 @@ var notRuleIDs = map[string]bool{
 	"api-server": true, "pre-commit": true, "mirror-by-digest-only": true, "pull-from-mirror": true,
 	"unqualified-search-registries": true, "short-name-mode": true, "digest-only": true, "tag-only": true,
 	"ocp-release": true, "50-worker-registries": true, "99-worker-zz": true, "fetch-depth": true,
+	"object-templates-raw": true, "policy-templates": true, "object-templates": true,
 }
 
 // ruleMentions finds what text names as rule ids: backquoted hyphenated
