@@ -10,7 +10,7 @@ import data.mirrorlint.lib.scope
 
 # A static reference: reading data.mirrorlint[key] would depend on the
 # library's own packages beneath data.mirrorlint.lib.
-allowed := [s | some s in data.mirrorlint.allowed_mirror_registries; is_string(s)]
+allowed := [scope.normalized(s) | some s in data.mirrorlint.allowed_mirror_registries; is_string(s)]
 
 # METADATA
 # title: A mirror lies outside the registries listed in data.mirrorlint.allowed_mirror_registries.

@@ -9,7 +9,7 @@ import data.mirrorlint.lib.scope
 
 # A static reference: reading data.mirrorlint[key] would depend on the
 # library's own packages beneath data.mirrorlint.lib.
-sources := [s | some s in data.mirrorlint.never_contact_sources; is_string(s)]
+sources := [scope.normalized(s) | some s in data.mirrorlint.never_contact_sources; is_string(s)]
 
 # METADATA
 # title: A mirror entry for a source listed in data.mirrorlint.never_contact_sources lets nodes contact the source.

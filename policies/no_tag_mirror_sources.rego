@@ -9,7 +9,7 @@ import data.mirrorlint.lib.scope
 
 # A static reference: reading data.mirrorlint[key] would depend on the
 # library's own packages beneath data.mirrorlint.lib.
-sources := [s | some s in data.mirrorlint.no_tag_mirror_sources; is_string(s)]
+sources := [scope.normalized(s) | some s in data.mirrorlint.no_tag_mirror_sources; is_string(s)]
 
 # METADATA
 # title: An ImageTagMirrorSet covers a source listed in data.mirrorlint.no_tag_mirror_sources.

@@ -6,7 +6,7 @@ test_within_same if scope.within("quay.io/org", "quay.io/org")
 
 test_within_below if scope.within("quay.io/org/app", "quay.io/org")
 
-test_within_trailing_slash if scope.within("quay.io/org/app", "quay.io/org/")
+test_normalized_trailing_slash if scope.within("quay.io/org/app", scope.normalized("quay.io/org/"))
 
 test_not_within_sibling_prefix if not scope.within("quay.io/organisation", "quay.io/org")
 
