@@ -4,16 +4,27 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/containers/image/v5/docker/reference"
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	"github.com/containers/image/v5/types"
+
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 )
 
 // Config is a rendered configuration loaded into containers/image once, to
 // answer for many references (the images of every workload of a cluster).
 // Close it when done.
 type Config struct {
+	conf, dropIn []byte
+	// scopes are the prefixes (else locations) of registries.conf's
+	// entries; nil when the file did not decode, which makes every
+	// reference a candidate.
+	scopes  []string
+	once    sync.Once
 	sys     *types.SystemContext
+	loadErr error
 	cleanup func()
 	policy  *policyFile // nil: the node's template policy.json, which admits everything
 }
@@ -29,14 +40,64 @@ func Load(conf, dropIn, policyJSON []byte) (*Config, error) {
 			return nil, fmt.Errorf("policy.json: %w", err)
 		}
 	}
-	sys, cleanup, err := loadConfig(conf, dropIn)
+	c := &Config{conf: conf, dropIn: dropIn, policy: pol}
+	if decoded, err := nodefiles.Decode(conf); err == nil {
+		c.scopes = make([]string, 0, len(decoded.Registries))
+		for _, r := range decoded.Registries {
+			if r.Prefix != "" {
+				c.scopes = append(c.scopes, r.Prefix)
+			} else {
+				c.scopes = append(c.scopes, r.Location)
+			}
+		}
+	}
+	return c, nil
+}
+
+// system loads the files into containers/image the first time a question
+// needs it: writing them out and parsing them costs far more than the
+// questions that can be answered without (most images of a cluster match
+// no entry at all).
+func (c *Config) system() (*types.SystemContext, error) {
+	c.once.Do(func() {
+		c.sys, c.cleanup, c.loadErr = loadConfig(c.conf, c.dropIn)
+	})
+	return c.sys, c.loadErr
+}
+
+// findRegistry is sysregistriesv2.FindRegistry under c, answered without
+// containers/image when no entry can match name: every entry's scope is a
+// text prefix of the names it matches (a "*.domain" scope, a text inside
+// the host), so when none is, the library would find nothing either.
+func (c *Config) findRegistry(name string) (*sysregistriesv2.Registry, error) {
+	if !c.mayMatch(name) {
+		return nil, nil
+	}
+	sys, err := c.system()
 	if err != nil {
 		return nil, err
 	}
-	return &Config{sys: sys, cleanup: cleanup, policy: pol}, nil
+	return sysregistriesv2.FindRegistry(sys, name)
 }
 
-// Close removes the temporary files the configuration was loaded from.
+func (c *Config) mayMatch(name string) bool {
+	if c.scopes == nil {
+		return true
+	}
+	for _, s := range c.scopes {
+		if after, ok := strings.CutPrefix(s, "*"); ok {
+			if strings.Contains(name, after) {
+				return true
+			}
+		} else if strings.HasPrefix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Close removes the temporary files the configuration was loaded from, if
+// it was.
 func (c *Config) Close() {
 	if c != nil && c.cleanup != nil {
 		c.cleanup()

@@ -96,13 +96,16 @@ func (c *Config) Resolve(image string) (*Result, error) {
 	if dropped != "" {
 		res.Notes = append(res.Notes, fmt.Sprintf("%q has both a tag and a digest: containers/image refuses that form, so CRI-O drops the tag (:%s) and pulls by digest", image, dropped))
 	}
-	sys := c.sys
 	if res.ShortName {
+		sys, err := c.system()
+		if err != nil {
+			return nil, fmt.Errorf("registries.conf: %w", err)
+		}
 		res.SearchRegistries, _ = sysregistriesv2.UnqualifiedSearchRegistries(sys)
 		res.Notes = append(res.Notes, fmt.Sprintf("%q is a short name: CRI-O tries it under each unqualified-search registry in order (%s); shown here as %s, the docker.io normalisation, which is what a fully qualified pull spec should use", image, strings.Join(res.SearchRegistries, ", "), named.Name()))
 	}
 
-	reg, err := sysregistriesv2.FindRegistry(sys, named.Name())
+	reg, err := c.findRegistry(named.Name())
 	if err != nil {
 		return nil, fmt.Errorf("registries.conf: %w", err)
 	}
@@ -118,7 +121,7 @@ func (c *Config) Resolve(image string) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rewriting %s: %w", named, err)
 	}
-	if res.Sources, err = explain(sys, reg, named, digested, tried); err != nil {
+	if res.Sources, err = explain(c, reg, named, digested, tried); err != nil {
 		return nil, err
 	}
 	res.Fails = true
@@ -159,7 +162,7 @@ func Parse(image string) (named reference.Named, dropped string, err error) {
 // the skipped ones can be shown where they sit, and asks the library again
 // for each source whether its own entry blocks it, which is how
 // containers/image decides when it opens the connection.
-func explain(sys *types.SystemContext, reg *sysregistriesv2.Registry, named reference.Named, digested bool, tried []sysregistriesv2.PullSource) ([]Source, error) {
+func explain(c *Config, reg *sysregistriesv2.Registry, named reference.Named, digested bool, tried []sysregistriesv2.PullSource) ([]Source, error) {
 	var out []Source
 	next := 0
 	for _, m := range reg.Mirrors {
@@ -190,7 +193,7 @@ func explain(sys *types.SystemContext, reg *sysregistriesv2.Registry, named refe
 		}
 		order++
 		out[i].Order = order
-		r, err := sysregistriesv2.FindRegistry(sys, referenceName(out[i].Reference))
+		r, err := c.findRegistry(referenceName(out[i].Reference))
 		if err != nil {
 			return nil, err
 		}
