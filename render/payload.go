@@ -18,6 +18,7 @@ type payloadResult struct {
 	policyBlocked     []indexedScope // for policy.json
 	allowed           []string       // for policy.json
 	allowedIndex      []int          // index into allowedRegistries, -1 for the payload repo MCO adds
+	payloadEntry      int            // first blocked entry that made MCO add the payload repo, -1 if none
 	warnings          []Finding
 }
 
@@ -33,7 +34,7 @@ type payloadResult struct {
 // containers/image itself. If that machinery fails, MCO logs the error and
 // continues with no blocked and no allowed registries at all.
 func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []string, digest []mergedSet, v Version) payloadResult {
-	var res payloadResult
+	res := payloadResult{payloadEntry: -1}
 	repo := payload.Name()
 	var (
 		checked   bool
@@ -51,7 +52,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 			var err error
 			hasMirror, err = payloadHasUnblockedMirror(payload, blocked, insecure, digest, v)
 			if err != nil {
-				return payloadResult{warnings: []Finding{{
+				return payloadResult{payloadEntry: -1, warnings: []Finding{{
 					Message: err.Error(),
 					Subject: imageSubject("blockedRegistries", i),
 				}}}
@@ -75,6 +76,9 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 		}
 		res.allowed = append(res.allowed, repo)
 		res.allowedIndex = append(res.allowedIndex, -1)
+		if res.payloadEntry < 0 {
+			res.payloadEntry = i
+		}
 	}
 	if len(blockErr) > 0 {
 		res.warnings = append(res.warnings, Finding{

@@ -51,7 +51,7 @@ func Render(in Input) (*Output, error) {
 
 	// The Image blocked/allowed lists, after the payload rule when the
 	// release image is known.
-	var pr payloadResult
+	pr := payloadResult{payloadEntry: -1}
 	if in.ReleaseImage != "" {
 		ref, err := reference.ParseNamed(in.ReleaseImage)
 		if err != nil {
@@ -69,40 +69,113 @@ func Render(in Input) (*Output, error) {
 		}
 	}
 
-	out := &Output{Warnings: pr.warnings}
+	// getValidScopePolicies runs next; its refusals are returned bare.
+	sp, ref := collectPolicies(in, v)
+	if ref != nil {
+		return nil, ref
+	}
+	refuse := func(r *Refusal, prefix string) (*Output, error) {
+		if prefix != "" {
+			r.Prefix = prefix
+		}
+		r.ImagePolicyStatuses = sp.statuses
+		return nil, r
+	}
+
+	out := &Output{Warnings: pr.warnings, ImagePolicyStatuses: sp.statuses, DefaultPolicy: sp.usedDefault}
+	var regs []sysregistriesv2.Registry
 	anyObjects := len(in.ICSPs)+len(in.IDMSs)+len(in.ITMSs) > 0
 	// An explicit empty insecure list still makes MCO write the file, while
 	// an empty blocked list does not: MCO rebuilds that one by appending.
 	if rs.InsecureRegistries != nil || pr.registriesBlocked != nil || anyObjects {
 		conf, err := renderRegistries(rs.InsecureRegistries, pr.registriesBlocked, entries, digest, tagC.merged(), v, refuseICSPMix(in, v))
 		if err != nil {
-			err.Prefix = PrefixRegistries
-			return nil, err
+			return refuse(err, PrefixRegistries)
 		}
 		data, encErr := encodeConf(&conf, v)
 		if encErr != nil {
-			return nil, &Refusal{Prefix: PrefixRegistries, Reason: encErr.Error()}
+			return refuse(&Refusal{Reason: encErr.Error()}, PrefixRegistries)
 		}
 		out.Generated = true
 		out.RegistriesConf = data
+		regs = conf.Registries
 	} else {
 		out.RegistriesConf = nodefiles.RegistriesConf()
 	}
 
-	if pr.policyBlocked != nil || pr.allowed != nil {
-		if r := checkPolicy(pr, in.ReleaseImage); r != nil {
-			r.Prefix = PrefixPolicy
-			return nil, r
+	if pr.policyBlocked != nil || pr.allowed != nil || !sp.empty() {
+		if r := checkExclusive(pr, in.ReleaseImage); r != nil {
+			return refuse(r, PrefixPolicy)
 		}
-		data, err := encodePolicyJSON(scopeStrings(pr.policyBlocked), pr.allowed, v)
+		pl := policyLists{blocked: pr.policyBlocked, allowed: pr.allowed, allowedIndex: pr.allowedIndex, payloadEntry: pr.payloadEntry}
+		if r := checkPolicyScopes("clusterimagePolicy", sp.cluster, pl); r != nil {
+			return refuse(r, PrefixPolicy)
+		}
+		var doc *policyDoc
+		if pr.policyBlocked == nil && pr.allowed == nil && len(sp.cluster) == 0 {
+			// Only ImagePolicies: MCO writes the template as it is, and
+			// the namespace files start from it.
+			doc = templatePolicy()
+			out.PolicyJSON = nodefiles.PolicyJSON()
+		} else {
+			if r := checkPolicyEntries(pr); r != nil {
+				return refuse(r, PrefixPolicy)
+			}
+			doc = clusterPolicy(scopeStrings(pr.policyBlocked), pr.allowed, sp.cluster, v)
+			data, err := encodePolicy(doc, v, "")
+			if err != nil {
+				return refuse(&Refusal{Reason: err.Error()}, PrefixPolicy)
+			}
+			out.PolicyJSON = data
+		}
+		if r := checkPolicyScopes("imagePolicy", sp.nsScopes(), pl); r != nil {
+			return refuse(r, PrefixNamespacePolicy)
+		}
+		files, err := namespaceFiles(doc, sp, v)
 		if err != nil {
-			return nil, &Refusal{Prefix: PrefixPolicy, Reason: err.Error()}
+			return refuse(&Refusal{Reason: err.Error()}, PrefixNamespacePolicy)
 		}
-		out.PolicyJSON = data
+		out.CRIOPolicies = files
+		yml, r := sigstoreYAML(sp, regs, out.Generated, v)
+		if r != nil {
+			return refuse(r, "")
+		}
+		out.SigstoreRegistriesYAML = yml
 	}
 
 	out.SearchRegistriesConf = searchDropIn(rs.ContainerRuntimeSearchRegistries, v)
 	return out, nil
+}
+
+// namespaceFiles renders /etc/crio/policies/<namespace>.json for every
+// namespace with an ImagePolicy scope left: 4.18 indents them by one space,
+// later releases by two like policy.json.
+func namespaceFiles(cluster *policyDoc, sp *signaturePolicies, v Version) (map[string][]byte, error) {
+	if len(sp.namespaced) == 0 {
+		return nil, nil
+	}
+	byNS := map[string]map[string][]any{}
+	for _, ns := range sp.namespaced {
+		for n, reqs := range ns.byNS {
+			if byNS[n] == nil {
+				byNS[n] = map[string][]any{}
+			}
+			byNS[n][ns.scope] = append(byNS[n][ns.scope], reqs...)
+		}
+	}
+	indent := "  "
+	if !v.AtLeast(19) {
+		indent = " "
+	}
+	files := make(map[string][]byte, len(byNS))
+	for n, reqs := range byNS {
+		data, err := encodePolicy(namespacePolicy(cluster, reqs), v, indent)
+		if err != nil {
+			return nil, err
+		}
+		files[n] = data
+	}
+	return files, nil
 }
 
 // renderRegistries validates and builds registries.conf from the template.
@@ -139,32 +212,36 @@ func renderRegistries(insecure []string, blocked []indexedScope, entries []specE
 	return conf, nil
 }
 
-// checkPolicy reproduces the refusals of MCO's policy.json step (which runs
-// only after registries.conf rendered): blocked and allowed together, unless
-// the only allowed entry is the payload repository MCO itself added; then
-// every blocked and allowed entry must be a valid scope.
-func checkPolicy(pr payloadResult, releaseImage string) *Refusal {
-	if len(pr.allowed) != 0 && len(pr.policyBlocked) != 0 {
-		// With the release image unknown the payload exception cannot
-		// apply (Render already refused an unparseable non-empty one).
-		exempt := false
-		if ref, err := reference.ParseNamed(releaseImage); err == nil {
-			exempt = len(pr.allowed) == 1 && pr.allowed[0] == ref.Name()
-		}
-		if !exempt {
-			sub := imageSubject("blockedRegistries", pr.policyBlocked[0].index)
-			for k, i := range pr.allowedIndex {
-				if i >= 0 {
-					sub = imageSubject("allowedRegistries", pr.allowedIndex[k])
-					break
-				}
-			}
-			return &Refusal{
-				Reason:  "invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified",
-				Subject: sub,
-			}
+// checkExclusive is the first check of MCO's policy.json step (which runs
+// only after registries.conf rendered): blocked and allowed together are
+// refused, unless the only allowed entry is the payload repository MCO
+// itself added.
+func checkExclusive(pr payloadResult, releaseImage string) *Refusal {
+	if len(pr.allowed) == 0 || len(pr.policyBlocked) == 0 {
+		return nil
+	}
+	// With the release image unknown the payload exception cannot apply
+	// (Render already refused an unparseable non-empty one).
+	if ref, err := reference.ParseNamed(releaseImage); err == nil && len(pr.allowed) == 1 && pr.allowed[0] == ref.Name() {
+		return nil
+	}
+	sub := imageSubject("blockedRegistries", pr.policyBlocked[0].index)
+	for k, i := range pr.allowedIndex {
+		if i >= 0 {
+			sub = imageSubject("allowedRegistries", pr.allowedIndex[k])
+			break
 		}
 	}
+	return &Refusal{
+		Reason:  "invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified",
+		Subject: sub,
+	}
+}
+
+// checkPolicyEntries is the last check of the policy.json step (after the
+// signature policy scopes were checked against the lists): every blocked
+// and allowed entry must be a valid scope.
+func checkPolicyEntries(pr payloadResult) *Refusal {
 	if r := validateScopes("blockedRegistries", "blocked", pr.policyBlocked); r != nil {
 		return r
 	}

@@ -26,6 +26,15 @@ var (
 		Name:  "cluster",
 		Usage: "only the cluster `NAME`, when the tree holds several (see mirrorlint clusters)",
 	}
+	featureSetFlag = &cli.StringFlag{
+		Name:    "feature-set",
+		Usage:   "the cluster's feature set `NAME` (Default, TechPreviewNoUpgrade, DevPreviewNoUpgrade, CustomNoUpgrade); default: FeatureGate/cluster in the tree, else Default",
+		EnvVars: []string{"MIRRORLINT_FEATURE_SET"},
+	}
+	noDefaultPolicyFlag = &cli.BoolFlag{
+		Name:  "no-default-cluster-image-policy",
+		Usage: "the cluster has no default \"openshift\" ClusterImagePolicy although its release installs one (HyperShift hosted clusters)",
+	}
 	maxFileSizeFlag = &cli.Int64Flag{
 		Name:  "max-file-size",
 		Usage: "skip (and report) manifest files larger than `BYTES`",
@@ -34,7 +43,7 @@ var (
 )
 
 func treeFlags() []cli.Flag {
-	return []cli.Flag{releaseImageFlag, versionFlag, configFlag, clusterFlag, maxFileSizeFlag}
+	return []cli.Flag{releaseImageFlag, versionFlag, featureSetFlag, noDefaultPolicyFlag, configFlag, clusterFlag, maxFileSizeFlag}
 }
 
 func projectOptions(c *cli.Context) project.Options {
@@ -46,5 +55,7 @@ func projectOptions(c *cli.Context) project.Options {
 		MaxFileSize:      c.Int64(maxFileSizeFlag.Name),
 		Cluster:          c.String(clusterFlag.Name),
 		Stdin:            c.App.Reader,
+		FeatureSet:       c.String(featureSetFlag.Name),
+		NoDefaultPolicy:  c.Bool(noDefaultPolicyFlag.Name),
 	}
 }

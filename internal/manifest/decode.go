@@ -206,8 +206,13 @@ func classify(apiVersion, kind string) (k Kind, known, keep bool) {
 		// image.openshift.io/v1 Image is another API (an image stream
 		// image); only config.openshift.io at the wrong version is ours.
 		return k, false, strings.HasPrefix(apiVersion, "config.openshift.io/")
-	case KindMachineConfig:
+	case KindMachineConfig, KindFeatureGate, KindClusterVersion:
 		return k, true, apiVersion == k.APIVersion()
+	case KindClusterImagePolicy, KindImagePolicy:
+		// Both apiVersions decode; whether the cluster serves the one
+		// written depends on its release and feature set.
+		served := apiVersion == k.APIVersion() || apiVersion == APIVersionV1Alpha1
+		return k, served, served || strings.HasPrefix(apiVersion, "config.openshift.io/")
 	}
 	return k, false, false
 }

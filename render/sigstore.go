@@ -1,0 +1,284 @@
+package render
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/containers/image/v5/docker/reference"
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+	"github.com/opencontainers/go-digest"
+	yaml "go.yaml.in/yaml/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
+)
+
+// sigstoreYAML reproduces generateSigstoreRegistriesdConfig: every policy
+// scope (cluster and namespaced) gets use-sigstore-attachments, and, when
+// MCO generated registries.conf (regs, as written), so does every endpoint
+// a pull from that scope, or from an entry nested inside it, can reach:
+// MCO asks containers/image for the pull sources of a digest and of a tag
+// reference under the scope and lists each source's repository. nil when
+// there is no policy scope.
+//
+// MCO writes the registries.conf to a temporary file and looks each scope up
+// there (FindRegistry, a scan of every entry per lookup); the lookups here go
+// through an index of the same entries as containers/image reads them back
+// (see lookupTable), and only PullSourcesFromReference is the library's.
+func sigstoreYAML(sp *signaturePolicies, regs []sysregistriesv2.Registry, generated bool, v Version) ([]byte, *Refusal) {
+	if sp.empty() {
+		return nil, nil
+	}
+	keys := make(map[string]bool, len(sp.cluster)+len(sp.namespaced))
+	var policyScopes []string
+	for _, ps := range sp.cluster {
+		policyScopes = append(policyScopes, ps.scope)
+	}
+	for _, ns := range sp.namespaced {
+		policyScopes = append(policyScopes, ns.scope)
+	}
+	var lt *lookupTable
+	if generated {
+		var err error
+		if lt, err = newLookupTable(regs, v); err != nil {
+			return nil, &Refusal{Reason: err.Error()}
+		}
+	}
+	for _, scope := range policyScopes {
+		keys[scope] = true
+		if lt == nil {
+			continue
+		}
+		if err := addPullSources(keys, scope, lt.find(scope)); err != nil {
+			return nil, &Refusal{Reason: fmt.Sprintf("error adding clusterimagepolicy scope %s relevant mirrors: %v", scope, err)}
+		}
+		for _, nested := range lt.nestedIn(scope) {
+			if err := addPullSources(keys, nested, lt.find(nested)); err != nil {
+				return nil, &Refusal{Reason: fmt.Sprintf("error adding clusterimagepolicy scope %s relevant mirrors: %v", scope, err)}
+			}
+		}
+	}
+	return encodeSigstoreYAML(keys)
+}
+
+// encodeSigstoreYAML writes {docker: {scope: {use-sigstore-attachments:
+// true}}} the way MCO does: ghodss/yaml marshals to JSON, reads that back
+// with yaml.v2 and marshals it with yaml.v2, which sorts the keys in its
+// "natural" order and quotes a key that would read as another type. The
+// JSON round trip changes nothing for these string keys, so yaml.v2 (the
+// same code as MCO vendors) is given the map directly.
+func encodeSigstoreYAML(keys map[string]bool) ([]byte, *Refusal) {
+	if out, ok := fastSigstoreYAML(keys); ok {
+		return out, nil
+	}
+	docker := make(map[any]any, len(keys))
+	attach := map[any]any{"use-sigstore-attachments": true}
+	for k := range keys {
+		docker[k] = attach
+	}
+	out, err := yaml.Marshal(map[any]any{"docker": docker})
+	if err != nil {
+		return nil, &Refusal{Reason: fmt.Sprintf("error marshalling regisres configuration for sigstore (cluster)imagepolicies: %v", err)}
+	}
+	return out, nil
+}
+
+// The placeholders MCO builds its probe references with.
+const (
+	probeDigest = "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	probeTag    = "aaa"
+	probePath   = "/a"
+	probeHost   = "matched"
+)
+
+// addPullSources is addScopeMirrorsSigstoreRegistriesdConfig: the
+// repositories of the pull sources of scope (a wildcard host made concrete,
+// a bare host given a repository) under reg, by digest and by tag, except
+// the primary of a wildcard entry, which has no location.
+func addPullSources(keys map[string]bool, scope string, reg *sysregistriesv2.Registry) error {
+	if reg == nil {
+		return nil
+	}
+	if strings.HasPrefix(scope, "*.") {
+		scope = strings.Replace(scope, "*", probeHost, 1)
+	}
+	added := false
+	if !strings.Contains(scope, "/") {
+		scope += probePath
+		added = true
+	}
+	ref, err := reference.Parse(scope)
+	if err != nil {
+		return fmt.Errorf("error parsing scope %s: %w", scope, err)
+	}
+	named, ok := ref.(reference.Named)
+	if !ok {
+		return fmt.Errorf("scope %s is not a named reference", scope)
+	}
+	repo := reference.TrimNamed(named)
+	d, _ := digest.Parse(probeDigest)
+	digestRef, err := reference.WithDigest(repo, d)
+	if err != nil {
+		return fmt.Errorf("error parsing digest name for scope %s: %w", scope, err)
+	}
+	tagRef, err := reference.WithTag(repo, probeTag)
+	if err != nil {
+		return fmt.Errorf("error parsing tag name for scope %s: %w", scope, err)
+	}
+	digestSources, err := reg.PullSourcesFromReference(digestRef)
+	if err != nil {
+		return fmt.Errorf("error getting digest sources for scope %s: %w", scope, err)
+	}
+	tagSources, err := reg.PullSourcesFromReference(tagRef)
+	if err != nil {
+		return fmt.Errorf("error getting tag sources for scope %s: %w", scope, err)
+	}
+	for _, s := range append(digestSources, tagSources...) {
+		if s.Endpoint.Location == "" {
+			continue
+		}
+		ep := s.Reference.Name()
+		if added {
+			ep = strings.TrimSuffix(ep, probePath)
+		}
+		keys[ep] = true
+	}
+	return nil
+}
+
+// lookupTable is registries.conf as containers/image reads it back
+// (post-processed: prefix defaulted to the location, trailing slashes
+// trimmed), indexed for FindRegistry's longest-prefix match, plus the
+// entries' scopes as written (MCO decodes the file itself for those).
+type lookupTable struct {
+	regs     []sysregistriesv2.Registry
+	byPrefix map[string]int
+	wild     []int
+	written  []string // scopes as written, sorted
+}
+
+// newLookupTable post-processes regs like containers/image's
+// postProcessRegistries for the shapes MCO writes. Mirror locations keep
+// their trailing slashes up to 4.19: the containers/image MCO vendored
+// there trimmed only locations and prefixes. A scheme in a location is the
+// error the library gives when MCO loads its temporary file.
+func newLookupTable(regs []sysregistriesv2.Registry, v Version) (*lookupTable, error) {
+	lt := &lookupTable{regs: make([]sysregistriesv2.Registry, len(regs)), byPrefix: make(map[string]int, len(regs)), written: make([]string, 0, len(regs))}
+	for i, r := range regs {
+		c := r
+		lt.written = append(lt.written, scopeOf(&r))
+		var err error
+		if c.Location, err = parseLocation(c.Location); err != nil {
+			return nil, err
+		}
+		if c.Prefix == "" {
+			c.Prefix = c.Location
+		} else if c.Prefix, err = parseLocation(c.Prefix); err != nil {
+			return nil, err
+		}
+		c.Mirrors = make([]sysregistriesv2.Endpoint, len(r.Mirrors))
+		for j, m := range r.Mirrors {
+			if v.AtLeast(20) {
+				if m.Location, err = parseLocation(m.Location); err != nil {
+					return nil, err
+				}
+			}
+			c.Mirrors[j] = m
+		}
+		lt.regs[i] = c
+		if strings.HasPrefix(c.Prefix, "*.") {
+			lt.wild = append(lt.wild, i)
+		} else if _, dup := lt.byPrefix[c.Prefix]; !dup {
+			lt.byPrefix[c.Prefix] = i
+		}
+	}
+	sort.Strings(lt.written)
+	return lt, nil
+}
+
+// parseLocation is containers/image's normalisation of a location.
+func parseLocation(s string) (string, error) {
+	t := strings.TrimRight(s, "/")
+	if strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://") {
+		return "", fmt.Errorf("loading registries configuration %q: invalid location '%s': URI schemes are not supported",
+			filepath.Join(os.TempDir(), "regtemp…"), s)
+	}
+	return t, nil
+}
+
+// find is FindRegistry: the entry with the longest prefix matching ref (a
+// prefix matches ref itself or ref continued by ':', '/' or '@'; a
+// "*.domain" prefix matches a host ending in it), the first one listed
+// among equally long ones; nil when none matches.
+func (lt *lookupTable) find(ref string) *sysregistriesv2.Registry {
+	best, bestLen := -1, 0
+	consider := func(i, n int) {
+		if n > bestLen || (n == bestLen && i < best) {
+			best, bestLen = i, n
+		}
+	}
+	for end := len(ref); end > 0; end-- {
+		if end < len(ref) {
+			if c := ref[end]; c != ':' && c != '/' && c != '@' {
+				continue
+			}
+		}
+		if i, ok := lt.byPrefix[ref[:end]]; ok {
+			consider(i, end)
+			break
+		}
+	}
+	for _, i := range lt.wild {
+		p := lt.regs[i].Prefix
+		if subdomainMatch(ref, p) {
+			consider(i, len(p))
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	r := lt.regs[best]
+	return &r
+}
+
+// subdomainMatch is containers/image's refMatchingSubdomainPrefix for a
+// "*.domain" prefix: the first occurrence of ".domain" in ref, with no "/"
+// before it, ends ref or is followed by ':', '/' or '@'.
+func subdomainMatch(ref, prefix string) bool {
+	suffix := prefix[1:]
+	i := strings.Index(ref, suffix)
+	if i < 0 || strings.Contains(ref[:i], "/") {
+		return false
+	}
+	i += len(suffix)
+	if i == len(ref) {
+		return true
+	}
+	c := ref[i]
+	return c == ':' || c == '/' || c == '@'
+}
+
+// nestedIn lists the written entry scopes strictly inside scope
+// (runtime-utils' ScopeIsNestedInsideScope).
+func (lt *lookupTable) nestedIn(scope string) []string {
+	var out []string
+	if scopes.IsWildcard(scope) {
+		for _, s := range lt.written {
+			if s != scope && scopes.IsNested(s, scope) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	lo := scope + "/"
+	i := sort.SearchStrings(lt.written, lo)
+	for ; i < len(lt.written) && strings.HasPrefix(lt.written[i], lo); i++ {
+		out = append(out, lt.written[i])
+	}
+	return out
+}
+
+// fastSigstoreYAML is filled in by fastyaml.go.
+func fastSigstoreYAML(keys map[string]bool) ([]byte, bool) { return nil, false }
