@@ -31,43 +31,11 @@ func Render(in Input) (*Output, error) {
 	if v.IsZero() {
 		v = Newest
 	}
-	spec := in.Image
-	if spec == nil {
-		spec = &configv1.ImageSpec{}
+	pp, ref := prepare(in, v)
+	if ref != nil {
+		return nil, ref
 	}
-	rs := &spec.RegistrySources
-
-	entries := flatten(in)
-	var digestC, tagC setCollector
-	for i := range entries {
-		e := &entries[i]
-		c := &digestC
-		if e.tag {
-			c = &tagC
-		}
-		c.add(e.source, e.mirrors, e.policy == configv1.NeverContactSource, e.at)
-	}
-	digest := digestC.merged()
-
-	// The Image blocked/allowed lists, after the payload rule when the
-	// release image is known.
-	pr := payloadResult{payloadEntry: -1}
-	if in.ReleaseImage != "" {
-		ref, err := reference.ParseNamed(in.ReleaseImage)
-		if err != nil {
-			return nil, &Refusal{Reason: ReasonReleaseImage}
-		}
-		pr = applyPayloadRule(ref, rs.BlockedRegistries, rs.InsecureRegistries, rs.AllowedRegistries, digest, v)
-	} else {
-		for i, b := range rs.BlockedRegistries {
-			pr.registriesBlocked = append(pr.registriesBlocked, indexedScope{b, i})
-			pr.policyBlocked = append(pr.policyBlocked, indexedScope{b, i})
-		}
-		for i, a := range rs.AllowedRegistries {
-			pr.allowed = append(pr.allowed, a)
-			pr.allowedIndex = append(pr.allowedIndex, i)
-		}
-	}
+	rs, entries, digest, tagC, pr := pp.rs, pp.entries, pp.digest, pp.tag, pp.pr
 
 	// getValidScopePolicies runs next; its refusals are returned bare.
 	sp, ref := collectPolicies(in, v)
@@ -88,7 +56,7 @@ func Render(in Input) (*Output, error) {
 	// An explicit empty insecure list still makes MCO write the file, while
 	// an empty blocked list does not: MCO rebuilds that one by appending.
 	if rs.InsecureRegistries != nil || pr.registriesBlocked != nil || anyObjects {
-		conf, err := renderRegistries(rs.InsecureRegistries, pr.registriesBlocked, entries, digest, tagC.merged(), v, refuseICSPMix(in, v))
+		conf, err := renderRegistries(rs.InsecureRegistries, pr.registriesBlocked, entries, digest, tagC, v, refuseICSPMix(in, v))
 		if err != nil {
 			return refuse(err, PrefixRegistries)
 		}
@@ -176,6 +144,58 @@ func namespaceFiles(cluster *policyDoc, sp *signaturePolicies, v Version) (map[s
 		files[n] = data
 	}
 	return files, nil
+}
+
+// prepared is what MCO has before it renders any file: the flattened
+// mirror entries, the merged digest and tag sets, and the Image
+// blocked/allowed lists after the payload rule.
+type prepared struct {
+	rs          *configv1.RegistrySources
+	entries     []specEntry
+	digest, tag []mergedSet
+	pr          payloadResult
+}
+
+// prepare flattens and merges the mirror entries and applies the payload
+// rule when the release image is known (refusing an unparseable one, as
+// MCO does first of all).
+func prepare(in Input, v Version) (*prepared, *Refusal) {
+	spec := in.Image
+	if spec == nil {
+		spec = &configv1.ImageSpec{}
+	}
+	pp := &prepared{rs: &spec.RegistrySources, entries: flatten(in), pr: payloadResult{payloadEntry: -1}}
+	rs := pp.rs
+	var digestC, tagC setCollector
+	for i := range pp.entries {
+		e := &pp.entries[i]
+		c := &digestC
+		if e.tag {
+			c = &tagC
+		}
+		c.add(e.source, e.mirrors, e.policy == configv1.NeverContactSource, e.at)
+	}
+	pp.digest, pp.tag = digestC.merged(), tagC.merged()
+
+	// The Image blocked/allowed lists, after the payload rule when the
+	// release image is known.
+	if in.ReleaseImage != "" {
+		ref, err := reference.ParseNamed(in.ReleaseImage)
+		if err != nil {
+			return nil, &Refusal{Reason: ReasonReleaseImage}
+		}
+		pp.pr = applyPayloadRule(ref, rs.BlockedRegistries, rs.InsecureRegistries, rs.AllowedRegistries, pp.digest, v)
+	} else {
+		for i, b := range rs.BlockedRegistries {
+			pp.pr.registriesBlocked = append(pp.pr.registriesBlocked, indexedScope{b, i})
+			pp.pr.policyBlocked = append(pp.pr.policyBlocked, indexedScope{b, i})
+		}
+		for i, a := range rs.AllowedRegistries {
+			pp.pr.allowed = append(pp.pr.allowed, a)
+			pp.pr.allowedIndex = append(pp.pr.allowedIndex, i)
+		}
+	}
+	return pp, nil
 }
 
 // renderRegistries validates and builds registries.conf from the template.

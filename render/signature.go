@@ -71,6 +71,12 @@ type cipRef struct {
 // MCO cannot turn into a requirement stops everything, with the statuses
 // set so far.
 func collectPolicies(in Input, v Version) (*signaturePolicies, *Refusal) {
+	return collect(in, v, true)
+}
+
+// collect is collectPolicies; without requirements it only gathers the
+// scopes (and the conflicts), whatever MCO would think of the policies.
+func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refusal) {
 	sp := &signaturePolicies{clusterIndex: map[string]*policyScope{}, nsIndex: map[string]*nsScope{}}
 	if !v.AtLeast(18) {
 		return sp, nil
@@ -89,7 +95,11 @@ func collectPolicies(in Input, v Version) (*signaturePolicies, *Refusal) {
 	sort.SliceStable(cips, func(a, b int) bool { return cips[a].obj.Name < cips[b].obj.Name })
 
 	for _, c := range cips {
-		req, perr := requirementFor(c.obj.Spec.Policy, v)
+		var req any
+		var perr *policyError
+		if requirements {
+			req, perr = requirementFor(c.obj.Spec.Policy, v)
+		}
 		if perr != nil {
 			return nil, &Refusal{Reason: perr.msg, Subject: Subject{Kind: kindCIP, Index: c.index, Path: perr.path}}
 		}
@@ -126,7 +136,11 @@ func collectPolicies(in Input, v Version) (*signaturePolicies, *Refusal) {
 	})
 	for _, i := range ips {
 		p := in.ImagePolicies[i]
-		req, perr := requirementFor(p.Spec.Policy, v)
+		var req any
+		var perr *policyError
+		if requirements {
+			req, perr = requirementFor(p.Spec.Policy, v)
+		}
 		if perr != nil {
 			return nil, &Refusal{Reason: perr.msg, Subject: Subject{Kind: kindIP, Index: i, Path: perr.path}, ImagePolicyStatuses: sp.sortedStatuses()}
 		}
@@ -242,6 +256,42 @@ func (sp *signaturePolicies) nsScopes() []*policyScope {
 	out := make([]*policyScope, len(sp.namespaced))
 	for i, ns := range sp.namespaced {
 		out[i] = &policyScope{scope: ns.scope, at: ns.at}
+	}
+	return out
+}
+
+// PolicyScopeFindings lists every ClusterImagePolicy and ImagePolicy scope
+// of in that MCO refuses to render because of the Image lists: outside
+// allowedRegistries (when any is listed, the payload repository MCO adds
+// itself included) or inside blockedRegistries, both after the payload
+// rule. The renderer stops at the first such scope (MCO walks a map, so
+// which one it names varies); this names them all, with MCO's message and
+// the scope as the subject (the related Image value for the default
+// policy's scope, which is not in the tree). An ImagePolicy scope that a
+// ClusterImagePolicy scope contains is dropped before the check and is not
+// listed. A release image that does not parse yields nothing (the render
+// is refused for that first).
+func PolicyScopeFindings(in Input) []Finding {
+	v := in.Version
+	if v.IsZero() {
+		v = Newest
+	}
+	pp, ref := prepare(in, v)
+	if ref != nil {
+		return nil
+	}
+	sp, _ := collect(in, v, false)
+	pl := policyLists{blocked: pp.pr.policyBlocked, allowed: pp.pr.allowed, allowedIndex: pp.pr.allowedIndex, payloadEntry: pp.pr.payloadEntry}
+	var out []Finding
+	for _, group := range []struct {
+		what string
+		list []*policyScope
+	}{{"clusterimagePolicy", sp.cluster}, {"imagePolicy", sp.nsScopes()}} {
+		for _, ps := range group.list {
+			if r := checkPolicyScopes(group.what, []*policyScope{ps}, pl); r != nil {
+				out = append(out, Finding{Message: r.Reason, Subject: r.Subject, Related: r.Related})
+			}
+		}
 	}
 	return out
 }

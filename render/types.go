@@ -108,10 +108,12 @@ type Subject struct {
 	Path  string
 }
 
-// Finding is a message about a subject (a warning MCO logs).
+// Finding is a message about a subject (a warning MCO logs, or a value
+// MCO refuses; see PolicyScopeFindings), with the other values involved.
 type Finding struct {
 	Message string
 	Subject Subject
+	Related []Subject
 }
 
 // Refusal is MCO refusing to render: it logs Error() and keeps the previous

@@ -191,3 +191,25 @@ func (in *Input) Object(s render.Subject) *manifest.Object {
 
 // ImageObject is the Image/cluster object, nil when the tree has none.
 func (in *Input) ImageObject() *manifest.Object { return in.image }
+
+// PKIServed reports whether a cluster of release v with featureSet accepts
+// the PKI root of trust in signature policies (the
+// SigstoreImageVerificationPKI feature gate): Default from 4.21,
+// TechPreviewNoUpgrade from 4.20, DevPreviewNoUpgrade from 4.19
+// (CustomNoUpgrade counted as able to enable it). The CRD of a cluster
+// without it has no pki field and no PKI value.
+func PKIServed(v render.Version, featureSet string) bool {
+	switch {
+	case v.AtLeast(21):
+		return true
+	case v.AtLeast(20):
+		return PreviewFeatureSet(featureSet)
+	case v.AtLeast(19):
+		return featureSet == FeatureSetDevPreview || featureSet == FeatureSetCustom
+	}
+	return false
+}
+
+// PolicyObjects returns the ClusterImagePolicy and ImagePolicy objects the
+// render used (those the cluster serves), in Input order.
+func (in *Input) PolicyObjects() (cips, ips []*manifest.Object) { return in.cips, in.ips }

@@ -17,6 +17,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/<rule>/bad*/expected.txt from the current findings")
 
+// fullFixtures are the rules whose expected.txt files pin severity and
+// message as well as the position; -update writes them that way.
+var fullFixtures = map[string]bool{"signature-policy-schema": true, "api-version-kind": true}
+
 // lintDir lints one directory as one cluster. settings.txt in it may set
 // "version 4.N[.P]" and "releaseImage REF", one per line.
 func lintDir(t *testing.T, dir string) []check.Finding {
@@ -49,14 +53,19 @@ func readSettings(t *testing.T, dir string) check.Settings {
 			}
 		case "releaseImage":
 			s.ReleaseImage = v
+		case "featureSet":
+			s.FeatureSet = v
+		case "noDefaultPolicy":
+			s.NoDefaultPolicy = v == "true"
 		}
 	}
 	return s
 }
 
 // findingLines renders the findings of one rule as "rule file:line:col",
-// with file relative to dir.
-func findingLines(fs []check.Finding, rule, dir string) []string {
+// with file relative to dir; with full, followed by " severity: message"
+// (the form expected.txt uses to pin the message too).
+func findingLines(fs []check.Finding, rule, dir string, full bool) []string {
 	var out []string
 	prefix := filepath.ToSlash(dir) + "/"
 	for _, f := range fs {
@@ -65,10 +74,20 @@ func findingLines(fs []check.Finding, rule, dir string) []string {
 		}
 		file := strings.TrimPrefix(filepath.ToSlash(f.File), prefix)
 		// A finding without a file (a flag's value) is listed by rule alone.
-		out = append(out, strings.TrimSpace(f.Rule+" "+manifest.Position{File: file, Line: f.Line, Column: f.Column}.String()))
+		line := strings.TrimSpace(f.Rule + " " + manifest.Position{File: file, Line: f.Line, Column: f.Column}.String())
+		if full {
+			line += " " + f.Severity.String() + ": " + f.Message
+		}
+		out = append(out, line)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// pinsMessages reports whether expected.txt lines carry severity and
+// message after the position ("rule file:line:col severity: message").
+func pinsMessages(lines []string) bool {
+	return len(lines) > 0 && len(strings.Fields(lines[0])) > 2
 }
 
 func readExpected(t *testing.T, path string) []string {
@@ -101,15 +120,18 @@ func TestFixtures(t *testing.T) {
 				switch {
 				case strings.HasPrefix(base, "bad"):
 					bad++
-					got := findingLines(lintDir(t, dir), r.ID, dir)
 					exp := filepath.Join(dir, "expected.txt")
+					fs := lintDir(t, dir)
 					if *update {
+						old, _ := os.ReadFile(exp)
+						got := findingLines(fs, r.ID, dir, pinsMessages(strings.Split(string(old), "\n")) || fullFixtures[r.ID])
 						if err := os.WriteFile(exp, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
 							t.Fatal(err)
 						}
 						continue
 					}
 					want := readExpected(t, exp)
+					got := findingLines(fs, r.ID, dir, pinsMessages(want))
 					if len(want) == 0 {
 						t.Errorf("%s: expected.txt lists no finding", dir)
 					}
@@ -118,7 +140,7 @@ func TestFixtures(t *testing.T) {
 					}
 				case strings.HasPrefix(base, "good"):
 					good++
-					if got := findingLines(lintDir(t, dir), r.ID, dir); len(got) > 0 {
+					if got := findingLines(lintDir(t, dir), r.ID, dir, true); len(got) > 0 {
 						t.Errorf("%s: rule fired on a good fixture:\n%s", dir, strings.Join(got, "\n"))
 					}
 				}

@@ -23,6 +23,7 @@ func All() []*check.Rule {
 		searchRegistriesSchema,
 		manifestServerFields,
 		hostedCluster,
+		signaturePolicySchema,
 		// MCO: rendering is refused, the old configuration stays.
 		icspFormat,
 		conflictingSourcePolicy,
