@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strings"
 	"sort"
 
 	"github.com/containers/image/v5/docker/reference"
@@ -104,7 +105,7 @@ func Render(in Input) (*Output, error) {
 			return refuse(&Refusal{Reason: err.Error()}, PrefixNamespacePolicy)
 		}
 		out.CRIOPolicies = files
-		yml, r := sigstoreYAML(sp, regs, out.Generated, v)
+		yml, r := sigstoreYAML(sp, regs, out.Generated, v, pp.entryAt)
 		if r != nil {
 			return refuse(r, "")
 		}
@@ -196,6 +197,31 @@ func prepare(in Input, v Version) (*prepared, *Refusal) {
 		}
 	}
 	return pp, nil
+}
+
+// entryAt is where the registries.conf entry of scope comes from: the
+// first mirror entry of its source (digest sets first), else its blocked
+// or insecure Image entry. Trailing slashes are ignored, as containers/image
+// trims them from the prefixes it reads back.
+func (pp *prepared) entryAt(scope string) (Subject, bool) {
+	for _, sets := range [][]mergedSet{pp.digest, pp.tag} {
+		for _, s := range sets {
+			if strings.TrimRight(s.source, "/") == scope {
+				return Subject{Kind: s.first.kind, Index: s.first.index, Path: s.first.path + ".source"}, true
+			}
+		}
+	}
+	for _, l := range []struct {
+		field  string
+		values []string
+	}{{"blockedRegistries", pp.rs.BlockedRegistries}, {"insecureRegistries", pp.rs.InsecureRegistries}} {
+		for i, b := range l.values {
+			if strings.TrimRight(b, "/") == scope {
+				return imageSubject(l.field, i), true
+			}
+		}
+	}
+	return Subject{}, false
 }
 
 // renderRegistries validates and builds registries.conf from the template.

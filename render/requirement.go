@@ -238,3 +238,17 @@ var remapRegexps = sync.OnceValue(func() struct{ domain, name, domainPrefix *reg
 		regexp.MustCompile("^" + d + "$"), regexp.MustCompile("^" + n + "$"), regexp.MustCompile("^" + d + "/"),
 	}
 })
+
+// PolicyProblem is the reason MCO of release v cannot turn a
+// ClusterImagePolicy or ImagePolicy policy into a signature requirement (it
+// then refuses the render before writing anything), with the path of the
+// offending field in Subject.Path; nil when it can.
+func PolicyProblem(p configv1.Policy, v Version) *Finding {
+	if v.IsZero() {
+		v = Newest
+	}
+	if _, err := requirementFor(p, v); err != nil {
+		return &Finding{Message: err.msg, Subject: Subject{Path: err.path}}
+	}
+	return nil
+}

@@ -110,8 +110,10 @@ func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refus
 				ps = &policyScope{scope: scope, at: Subject{Kind: kindCIP, Index: c.index, Path: fmt.Sprintf("spec.scopes[%d]", j)}, implicit: c.index < 0}
 				sp.clusterIndex[scope] = ps
 				sp.cluster = append(sp.cluster, ps)
-			} else if c.index >= 0 {
+			} else if ps.implicit && c.index >= 0 {
+				// The scope is in the tree too: refusals go there.
 				ps.implicit = false
+				ps.at = Subject{Kind: kindCIP, Index: c.index, Path: fmt.Sprintf("spec.scopes[%d]", j)}
 			}
 			ps.reqs = append(ps.reqs, req)
 		}

@@ -27,36 +27,47 @@ import (
 // there (FindRegistry, a scan of every entry per lookup); the lookups here go
 // through an index of the same entries as containers/image reads them back
 // (see lookupTable), and only PullSourcesFromReference is the library's.
-func sigstoreYAML(sp *signaturePolicies, regs []sysregistriesv2.Registry, generated bool, v Version) ([]byte, *Refusal) {
+func sigstoreYAML(sp *signaturePolicies, regs []sysregistriesv2.Registry, generated bool, v Version, entryAt func(scope string) (Subject, bool)) ([]byte, *Refusal) {
 	if sp.empty() {
 		return nil, nil
 	}
 	keys := make(map[string]bool, len(sp.cluster)+len(sp.namespaced))
-	var policyScopes []string
-	for _, ps := range sp.cluster {
-		policyScopes = append(policyScopes, ps.scope)
-	}
-	for _, ns := range sp.namespaced {
-		policyScopes = append(policyScopes, ns.scope)
-	}
+	policyScopes := make([]*policyScope, 0, len(sp.cluster)+len(sp.namespaced))
+	policyScopes = append(policyScopes, sp.cluster...)
+	policyScopes = append(policyScopes, sp.nsScopes()...)
 	var lt *lookupTable
 	if generated {
 		var err error
 		if lt, err = newLookupTable(regs, v); err != nil {
-			return nil, &Refusal{Reason: err.Error()}
+			return nil, &Refusal{Reason: err.Error(), Subject: policyScopes[0].at}
 		}
 	}
-	for _, scope := range policyScopes {
+	// A failure is placed on the policy scope, with the registries.conf
+	// entry whose mirrors failed as the related value (the subject itself
+	// for the default policy, which is not in the tree).
+	refuse := func(ps *policyScope, reg *sysregistriesv2.Registry, err error) *Refusal {
+		r := &Refusal{Reason: fmt.Sprintf("error adding clusterimagepolicy scope %s relevant mirrors: %v", ps.scope, err), Subject: ps.at}
+		if at, ok := entryAt(reg.Prefix); ok {
+			r.Related = []Subject{at}
+		}
+		return placeImplicit(r, ps)
+	}
+	for _, ps := range policyScopes {
+		scope := ps.scope
 		keys[scope] = true
 		if lt == nil {
 			continue
 		}
-		if err := addPullSources(keys, scope, lt.find(scope)); err != nil {
-			return nil, &Refusal{Reason: fmt.Sprintf("error adding clusterimagepolicy scope %s relevant mirrors: %v", scope, err)}
+		if reg := lt.find(scope); reg != nil {
+			if err := addPullSources(keys, scope, reg); err != nil {
+				return nil, refuse(ps, reg, err)
+			}
 		}
 		for _, nested := range lt.nestedIn(scope) {
-			if err := addPullSources(keys, nested, lt.find(nested)); err != nil {
-				return nil, &Refusal{Reason: fmt.Sprintf("error adding clusterimagepolicy scope %s relevant mirrors: %v", scope, err)}
+			if reg := lt.find(nested); reg != nil {
+				if err := addPullSources(keys, nested, reg); err != nil {
+					return nil, refuse(ps, reg, err)
+				}
 			}
 		}
 	}

@@ -19,7 +19,11 @@ var update = flag.Bool("update", false, "rewrite testdata/<rule>/bad*/expected.t
 
 // fullFixtures are the rules whose expected.txt files pin severity and
 // message as well as the position; -update writes them that way.
-var fullFixtures = map[string]bool{"signature-policy-schema": true, "api-version-kind": true}
+var fullFixtures = map[string]bool{
+	"signature-policy-schema": true, "api-version-kind": true, "policy-scope-blocked": true, "policy-scope-not-allowed": true,
+	"imagepolicy-scope-conflict": true, "duplicate-policy-scope": true, "policy-scope-atomic": true, "reserved-policy-name": true,
+	"hand-written-signature-files": true, "release-signatures-mirrored": true, "signature-policy-invalid": true,
+}
 
 // lintDir lints one directory as one cluster. settings.txt in it may set
 // "version 4.N[.P]" and "releaseImage REF", one per line.

@@ -31,10 +31,14 @@ func All() []*check.Rule {
 		registryScopeFormat,
 		wildcardSourceNested,
 		releaseImageInvalid,
+		policyScopeBlocked,
+		policyScopeNotAllowed,
+		signaturePolicyInvalid,
 		// Nodes: containers/image rejects the rendered files.
 		schemeInScope,
 		duplicateLocation,
 		searchRegistryFormat,
+		policyScopeAtomic,
 		// Accepted, but not what the author meant.
 		mirrorOrderConflict,
 		noRealMirror,
@@ -50,6 +54,11 @@ func All() []*check.Rule {
 		icspDeprecated,
 		handWrittenRegistriesConf,
 		scopeNeverMatches,
+		imagePolicyScopeConflict,
+		duplicatePolicyScope,
+		reservedPolicyName,
+		handWrittenSignatureFiles,
+		releaseSignaturesMirrored,
 		// This project's stance.
 	}
 }
