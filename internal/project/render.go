@@ -8,6 +8,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -76,3 +77,14 @@ func NodeFiles(out *render.Output) []NodeFile {
 }
 
 var namespaceName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+
+// PolicyFor is the signature policy CRI-O evaluates for a pod in
+// namespace: the namespace's /etc/crio/policies file when MCO writes one,
+// else the node's policy.json (the template when MCO writes none); with the
+// path of the file.
+func PolicyFor(out *render.Output, namespace string) ([]byte, string) {
+	if data, ok := out.CRIOPolicies[namespace]; ok && namespace != "" {
+		return data, nodefiles.CRIOPolicyPath(namespace)
+	}
+	return out.NodePolicyJSON(), nodefiles.PolicyJSONPath
+}
