@@ -135,6 +135,3 @@ func encodePolicy(p *policyDoc, v Version, indent string) ([]byte, error) {
 	}
 	return json.MarshalIndent(p, "", indent)
 }
-
-// fastEncodePolicy is filled in by fastpolicy.go.
-func fastEncodePolicy(p *policyDoc, indent string) ([]byte, bool) { return nil, false }

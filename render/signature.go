@@ -6,8 +6,6 @@ import (
 	"sort"
 
 	configv1 "github.com/openshift/api/config/v1"
-
-	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
 // PrefixNamespacePolicy is how MCO wraps a refusal it gives while deriving
@@ -202,28 +200,32 @@ func checkPolicyScopes(what string, list []*policyScope, pl policyLists) *Refusa
 		return nil
 	}
 	if len(pl.allowed) > 0 {
+		allowed := newScopeIndex(len(pl.allowed))
+		for i, a := range pl.allowed {
+			allowed.add(a, i)
+		}
 		for _, ps := range list {
-			inside := false
-			for _, a := range pl.allowed {
-				if scopes.IsNested(ps.scope, a) {
-					inside = true
-					break
-				}
-			}
-			if !inside {
+			if _, inside := allowed.containing(ps.scope, false); !inside {
 				r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is not nested inside allowedRegistries", what, ps.scope), Subject: ps.at}
 				r.Related = []Subject{pl.allowedSubject()}
 				return placeImplicit(r, ps)
 			}
 		}
 	}
+	if len(pl.blocked) == 0 {
+		return nil
+	}
+	// MCO names the scope with the first blocked entry (in list order)
+	// that contains it; the index keeps the smallest position per entry.
+	blocked := newScopeIndex(len(pl.blocked))
+	for i, b := range pl.blocked {
+		blocked.add(b.scope, i)
+	}
 	for _, ps := range list {
-		for _, b := range pl.blocked {
-			if scopes.IsNested(ps.scope, b.scope) {
-				r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is nested inside blockedRegistries", what, ps.scope), Subject: ps.at}
-				r.Related = []Subject{imageSubject("blockedRegistries", b.index)}
-				return placeImplicit(r, ps)
-			}
+		if k, inside := blocked.containing(ps.scope, false); inside {
+			r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is nested inside blockedRegistries", what, ps.scope), Subject: ps.at}
+			r.Related = []Subject{imageSubject("blockedRegistries", pl.blocked[k].index)}
+			return placeImplicit(r, ps)
 		}
 	}
 	return nil

@@ -120,43 +120,228 @@ func addPullSources(keys map[string]bool, scope string, reg *sysregistriesv2.Reg
 		scope += probePath
 		added = true
 	}
-	ref, err := reference.Parse(scope)
-	if err != nil {
-		return fmt.Errorf("error parsing scope %s: %w", scope, err)
+	// A plainly canonical repository name parses to itself; anything else
+	// goes through the library, with its errors.
+	name := scope
+	var digestRef, tagRef reference.Named
+	probes := func() error {
+		if digestRef != nil {
+			return nil
+		}
+		ref, err := reference.Parse(scope)
+		if err != nil {
+			return fmt.Errorf("error parsing scope %s: %w", scope, err)
+		}
+		named, ok := ref.(reference.Named)
+		if !ok {
+			return fmt.Errorf("scope %s is not a named reference", scope)
+		}
+		repo := reference.TrimNamed(named)
+		d, _ := digest.Parse(probeDigest)
+		if digestRef, err = reference.WithDigest(repo, d); err != nil {
+			return fmt.Errorf("error parsing digest name for scope %s: %w", scope, err)
+		}
+		if tagRef, err = reference.WithTag(repo, probeTag); err != nil {
+			return fmt.Errorf("error parsing tag name for scope %s: %w", scope, err)
+		}
+		name = repo.Name()
+		return nil
 	}
-	named, ok := ref.(reference.Named)
-	if !ok {
-		return fmt.Errorf("scope %s is not a named reference", scope)
+	if !plainCanonicalName(scope) {
+		if err := probes(); err != nil {
+			return err
+		}
 	}
-	repo := reference.TrimNamed(named)
-	d, _ := digest.Parse(probeDigest)
-	digestRef, err := reference.WithDigest(repo, d)
-	if err != nil {
-		return fmt.Errorf("error parsing digest name for scope %s: %w", scope, err)
+	ref := func(byDigest bool) (reference.Named, error) {
+		if err := probes(); err != nil {
+			return nil, err
+		}
+		if byDigest {
+			return digestRef, nil
+		}
+		return tagRef, nil
 	}
-	tagRef, err := reference.WithTag(repo, probeTag)
-	if err != nil {
-		return fmt.Errorf("error parsing tag name for scope %s: %w", scope, err)
-	}
-	digestSources, err := reg.PullSourcesFromReference(digestRef)
+	digestSources, err := pullSourceNames(reg, name, true, ref)
 	if err != nil {
 		return fmt.Errorf("error getting digest sources for scope %s: %w", scope, err)
 	}
-	tagSources, err := reg.PullSourcesFromReference(tagRef)
+	tagSources, err := pullSourceNames(reg, name, false, ref)
 	if err != nil {
 		return fmt.Errorf("error getting tag sources for scope %s: %w", scope, err)
 	}
-	for _, s := range append(digestSources, tagSources...) {
-		if s.Endpoint.Location == "" {
+	for _, ep := range append(digestSources, tagSources...) {
+		if ep == "" {
 			continue
 		}
-		ep := s.Reference.Name()
 		if added {
 			ep = strings.TrimSuffix(ep, probePath)
 		}
 		keys[ep] = true
 	}
 	return nil
+}
+
+// pullSourceNames is the repository name of each of
+// reg.PullSourcesFromReference(ref), "" for the primary of a wildcard entry
+// (which has no location). The endpoints are chosen as the library does
+// (by pull-from-mirror against a digest or tag reference, the primary
+// last); a rewritten name that is plainly canonical is taken as it is, any
+// other goes through the library's own rewrite, so its result and its
+// error are the library's. (Parsing every rewritten reference with the
+// library's regular expressions took most of the render's time with
+// thousands of policy scopes.)
+func pullSourceNames(reg *sysregistriesv2.Registry, name string, byDigest bool, ref func(byDigest bool) (reference.Named, error)) ([]string, error) {
+	eps := make([]sysregistriesv2.Endpoint, 0, len(reg.Mirrors)+1)
+	if reg.MirrorByDigestOnly {
+		if byDigest {
+			eps = append(eps, reg.Mirrors...)
+		}
+	} else {
+		for _, m := range reg.Mirrors {
+			if m.PullFromMirror == sysregistriesv2.MirrorByDigestOnly && !byDigest || m.PullFromMirror == sysregistriesv2.MirrorByTagOnly && byDigest {
+				continue
+			}
+			eps = append(eps, m)
+		}
+	}
+	eps = append(eps, reg.Endpoint)
+	out := make([]string, 0, len(eps))
+	for _, ep := range eps {
+		if ep.Location != "" {
+			if n := prefixMatchLen(name, reg.Prefix); n >= 0 && plainCanonicalName(ep.Location+name[n:]) {
+				out = append(out, ep.Location+name[n:])
+				continue
+			}
+		}
+		r, err := ref(byDigest)
+		if err != nil {
+			return nil, err
+		}
+		one := sysregistriesv2.Registry{Prefix: reg.Prefix, Endpoint: ep}
+		ps, err := one.PullSourcesFromReference(r)
+		if err != nil {
+			return nil, err
+		}
+		if ep.Location == "" {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, ps[0].Reference.Name())
+	}
+	return out, nil
+}
+
+// prefixMatchLen is how much of name a registries.conf prefix matches
+// (containers/image's refMatchingPrefix), -1 when it does not.
+func prefixMatchLen(name, prefix string) int {
+	if strings.HasPrefix(prefix, "*.") {
+		suffix := prefix[1:]
+		i := strings.Index(name, suffix)
+		if i < 0 || strings.Contains(name[:i], "/") {
+			return -1
+		}
+		i += len(suffix)
+		if i < len(name) && name[i] != ':' && name[i] != '/' && name[i] != '@' {
+			return -1
+		}
+		return i
+	}
+	switch {
+	case name == prefix:
+		return len(prefix)
+	case len(name) > len(prefix) && strings.HasPrefix(name, prefix):
+		if c := name[len(prefix)]; c == ':' || c == '/' || c == '@' {
+			return len(prefix)
+		}
+	}
+	return -1
+}
+
+// plainCanonicalName reports whether s certainly parses with
+// reference.ParseNamed to a name equal to s: a lower-case host with a dot
+// (or a port) other than docker.io, then lower-case path components of
+// letters and digits separated by ".", "_", "__" or dashes, 255 bytes at
+// most. It says false for anything else, which the library then decides.
+func plainCanonicalName(s string) bool {
+	if len(s) > 255 {
+		return false
+	}
+	slash := strings.IndexByte(s, '/')
+	if slash < 0 || slash == len(s)-1 {
+		return false
+	}
+	host, path := s[:slash], s[slash+1:]
+	if host == "docker.io" || host == "index.docker.io" {
+		return false
+	}
+	hostname, port, hasPort := strings.Cut(host, ":")
+	if hasPort {
+		if port == "" || strings.Trim(port, "0123456789") != "" {
+			return false
+		}
+	} else if strings.IndexByte(host, '.') < 0 {
+		return false
+	}
+	for len(hostname) > 0 {
+		label := hostname
+		if k := strings.IndexByte(hostname, '.'); k >= 0 {
+			label, hostname = hostname[:k], hostname[k+1:]
+			if hostname == "" {
+				return false
+			}
+		} else {
+			hostname = ""
+		}
+		if label == "" || !lowerAlnum(label[0]) || !lowerAlnum(label[len(label)-1]) {
+			return false
+		}
+		for k := 0; k < len(label); k++ {
+			if c := label[k]; !lowerAlnum(c) && c != '-' {
+				return false
+			}
+		}
+	}
+	for {
+		comp := path
+		k := strings.IndexByte(path, '/')
+		if k >= 0 {
+			comp, path = path[:k], path[k+1:]
+		}
+		if !plainPathComponent(comp) {
+			return false
+		}
+		if k < 0 {
+			return true
+		}
+	}
+}
+
+func lowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+
+// plainPathComponent is docker/reference's path component: runs of
+// lower-case letters and digits joined by ".", "_", "__" or dashes.
+func plainPathComponent(c string) bool {
+	if c == "" || !lowerAlnum(c[0]) || !lowerAlnum(c[len(c)-1]) {
+		return false
+	}
+	for i := 0; i < len(c); {
+		if lowerAlnum(c[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(c) && !lowerAlnum(c[j]) {
+			j++
+		}
+		switch sep := c[i:j]; {
+		case sep == "." || sep == "_" || sep == "__":
+		case strings.Trim(sep, "-") == "":
+		default:
+			return false
+		}
+		i = j
+	}
+	return true
 }
 
 // lookupTable is registries.conf as containers/image reads it back
@@ -189,14 +374,19 @@ func newLookupTable(regs []sysregistriesv2.Registry, v Version) (*lookupTable, e
 		} else if c.Prefix, err = parseLocation(c.Prefix); err != nil {
 			return nil, err
 		}
-		c.Mirrors = make([]sysregistriesv2.Endpoint, len(r.Mirrors))
+		// The entry shares the written mirrors unless a location loses a
+		// trailing slash (4.20+) or carries a scheme.
 		for j, m := range r.Mirrors {
-			if v.AtLeast(20) {
-				if m.Location, err = parseLocation(m.Location); err != nil {
-					return nil, err
-				}
+			loc, err := parseLocation(m.Location)
+			if err != nil && v.AtLeast(20) {
+				return nil, err
 			}
-			c.Mirrors[j] = m
+			if v.AtLeast(20) && loc != m.Location {
+				if &c.Mirrors[0] == &r.Mirrors[0] {
+					c.Mirrors = append([]sysregistriesv2.Endpoint(nil), r.Mirrors...)
+				}
+				c.Mirrors[j].Location = loc
+			}
 		}
 		lt.regs[i] = c
 		if strings.HasPrefix(c.Prefix, "*.") {
@@ -290,6 +480,3 @@ func (lt *lookupTable) nestedIn(scope string) []string {
 	}
 	return out
 }
-
-// fastSigstoreYAML is filled in by fastyaml.go.
-func fastSigstoreYAML(keys map[string]bool) ([]byte, bool) { return nil, false }
