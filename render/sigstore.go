@@ -39,7 +39,15 @@ func sigstoreYAML(sp *signaturePolicies, regs []sysregistriesv2.Registry, genera
 	if generated {
 		var err error
 		if lt, err = newLookupTable(regs, v); err != nil {
-			return nil, &Refusal{Reason: err.Error(), Subject: policyScopes[0].at}
+			// The entry containers/image refuses is what to fix: an Image
+			// scope with a URI scheme.
+			r := &Refusal{Reason: err.Error(), Subject: policyScopes[0].at}
+			if le, ok := err.(*locationError); ok {
+				if at, found := entryAt(le.scope); found {
+					r.Subject, r.Related = at, []Subject{policyScopes[0].at}
+				}
+			}
+			return nil, r
 		}
 	}
 	// A failure is placed on the policy scope, with the registries.conf
@@ -367,19 +375,19 @@ func newLookupTable(regs []sysregistriesv2.Registry, v Version) (*lookupTable, e
 		lt.written = append(lt.written, scopeOf(&r))
 		var err error
 		if c.Location, err = parseLocation(c.Location); err != nil {
-			return nil, err
+			return nil, &locationError{err, scopeOf(&r)}
 		}
 		if c.Prefix == "" {
 			c.Prefix = c.Location
 		} else if c.Prefix, err = parseLocation(c.Prefix); err != nil {
-			return nil, err
+			return nil, &locationError{err, scopeOf(&r)}
 		}
 		// The entry shares the written mirrors unless a location loses a
 		// trailing slash (4.20+) or carries a scheme.
 		for j, m := range r.Mirrors {
 			loc, err := parseLocation(m.Location)
 			if err != nil && v.AtLeast(20) {
-				return nil, err
+				return nil, &locationError{err, scopeOf(&r)}
 			}
 			if v.AtLeast(20) && loc != m.Location {
 				if &c.Mirrors[0] == &r.Mirrors[0] {
@@ -398,6 +406,15 @@ func newLookupTable(regs []sysregistriesv2.Registry, v Version) (*lookupTable, e
 	sort.Strings(lt.written)
 	return lt, nil
 }
+
+// locationError is containers/image refusing a location while loading
+// registries.conf, with the scope of the entry that holds it.
+type locationError struct {
+	err   error
+	scope string
+}
+
+func (e *locationError) Error() string { return e.err.Error() }
 
 // parseLocation is containers/image's normalisation of a location.
 func parseLocation(s string) (string, error) {

@@ -20,8 +20,9 @@ import (
 
 // Options shape a cluster.
 type Options struct {
-	// Minor is the OpenShift minor release (19, 20, 21): 4.18–4.19 policies
-	// are written as v1alpha1 next to a TechPreviewNoUpgrade FeatureGate.
+	// Minor is the OpenShift minor release (18 to 21): 4.18–4.19 policies
+	// are written as v1alpha1 next to a TechPreviewNoUpgrade FeatureGate;
+	// 4.18 gets no PKI root of trust, which its API does not have.
 	Minor int
 }
 
@@ -54,7 +55,7 @@ var (
 	imageScopes = []string{
 		"quay.io", "docker.io", "quay.io/openshift-release-dev", "quay.io/openshift-release-dev/ocp-release",
 		"quay.io/acme", "registry.example.com", "*.example.com", "ghcr.io", "mirror.corp.example:8443",
-		"registry.redhat.io", "m2.example.net",
+		"registry.redhat.io", "m2.example.net", "quay.io/acme/", "http://insecure.example.net",
 	}
 	releases = []string{
 		"quay.io/openshift-release-dev/ocp-release@sha256:" + strings.Repeat("01", 32),
@@ -197,8 +198,12 @@ func policySpec(r *rand.Rand, b *strings.Builder, o Options) {
 		fmt.Fprintf(b, "  - %s\n", q(s))
 	}
 	b.WriteString("  policy:\n    rootOfTrust:\n")
-	switch k := r.IntN(6); {
-	case k < 3 || o.Minor < 19:
+	k := r.IntN(6)
+	if k == 5 && o.Minor < 19 {
+		k = 0
+	}
+	switch {
+	case k < 3:
 		fmt.Fprintf(b, "      policyType: PublicKey\n      publicKey:\n        keyData: %s\n", pem(r, "PUBLIC KEY"))
 		if r.IntN(3) == 0 {
 			fmt.Fprintf(b, "        rekorKeyData: %s\n", pem(r, "PUBLIC KEY"))
