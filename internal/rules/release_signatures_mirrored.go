@@ -60,8 +60,8 @@ acknowledges it (` + "`oc -n openshift-config patch cm admin-acks --type=merge -
 				continue
 			}
 			c.Report(e.obj, e.path("source"),
-				"the default ClusterImagePolicy %q makes the nodes verify Red Hat's sigstore signature of %s images, and these come through the mirrors of %s: the nodes look for the signatures in the mirrors (registries.d/sigstore-registries.yaml), so mirror them along with the images (oc-mirror does), or release pulls fail",
-				render.DefaultPolicyName, repo, e.source)
+				"the default ClusterImagePolicy %q makes the nodes verify Red Hat's sigstore signature of %s images, and these come through the mirrors of %s: the nodes look for the signatures in the mirrors (registries.d/sigstore-registries.yaml), so mirror them along with the images (oc-mirror does), or release pulls fail; a 4.20 cluster with ImageContentSourcePolicy/ImageDigestMirrorSet objects holds the update to 4.21 behind the admin-ack gate %s until an administrator confirms this",
+				render.DefaultPolicyName, repo, e.source, sigstoreAckKey)
 			return
 		}
 	},
