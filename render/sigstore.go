@@ -357,10 +357,11 @@ func plainPathComponent(c string) bool {
 // trimmed), indexed for FindRegistry's longest-prefix match, plus the
 // entries' scopes as written (MCO decodes the file itself for those).
 type lookupTable struct {
-	regs     []sysregistriesv2.Registry
-	byPrefix map[string]int
-	wild     []int
-	written  []string // scopes as written, sorted
+	regs     []sysregistriesv2.Registry // read back, in file order
+	byPrefix map[string]int             // the first entry of each prefix
+	wild     []int                      // the first entry of each "*." prefix
+	written  []string                   // scopes as written, in file order
+	sorted   []int                      // indexes into written, by scope
 }
 
 // newLookupTable post-processes regs like containers/image's
@@ -397,15 +398,65 @@ func newLookupTable(regs []sysregistriesv2.Registry, v Version) (*lookupTable, e
 			}
 		}
 		lt.regs[i] = c
-		if strings.HasPrefix(c.Prefix, "*.") {
-			lt.wild = append(lt.wild, i)
-		} else if _, dup := lt.byPrefix[c.Prefix]; !dup {
+		// containers/image keeps the first entry of each prefix.
+		if _, dup := lt.byPrefix[c.Prefix]; !dup {
 			lt.byPrefix[c.Prefix] = i
+			if strings.HasPrefix(c.Prefix, "*.") {
+				lt.wild = append(lt.wild, i)
+			}
 		}
 	}
-	sort.Strings(lt.written)
+	if err := lt.conflicts(); err != nil {
+		return nil, err
+	}
+	lt.sorted = make([]int, len(lt.written))
+	for i := range lt.sorted {
+		lt.sorted[i] = i
+	}
+	sort.SliceStable(lt.sorted, func(a, b int) bool { return lt.written[lt.sorted[a]] < lt.written[lt.sorted[b]] })
 	return lt, nil
 }
+
+// conflicts is containers/image's check that entries for one location
+// (trailing slashes trimmed: "quay.io/acme/" from an Image list is
+// "quay.io/acme" from a mirror set) agree on insecure and blocked: the
+// first entry, in file order, of a location whose entries disagree is
+// refused, naming the first setting another entry has differently.
+func (lt *lookupTable) conflicts() error {
+	groups := make(map[string][]int, len(lt.regs))
+	key := func(r *sysregistriesv2.Registry) string {
+		if r.Location == "" {
+			return r.Prefix
+		}
+		return r.Location
+	}
+	for i := range lt.regs {
+		k := key(&lt.regs[i])
+		groups[k] = append(groups[k], i)
+	}
+	for i := range lt.regs {
+		r := &lt.regs[i]
+		g := groups[key(r)]
+		if len(g) < 2 {
+			continue
+		}
+		for _, j := range g {
+			o := &lt.regs[j]
+			if r.Insecure != o.Insecure {
+				return &locationError{fmt.Errorf("loading registries configuration %q: registry '%s' is defined multiple times with conflicting 'insecure' setting", tempRegistriesConf(), r.Location), lt.written[i]}
+			}
+			if r.Blocked != o.Blocked {
+				return &locationError{fmt.Errorf("loading registries configuration %q: registry '%s' is defined multiple times with conflicting 'blocked' setting", tempRegistriesConf(), r.Location), lt.written[i]}
+			}
+		}
+	}
+	return nil
+}
+
+// tempRegistriesConf stands for the temporary file MCO writes
+// registries.conf to, whose random name appears in containers/image's
+// loading errors.
+func tempRegistriesConf() string { return filepath.Join(os.TempDir(), "regtemp…") }
 
 // locationError is containers/image refusing a location while loading
 // registries.conf, with the scope of the entry that holds it.
@@ -421,7 +472,7 @@ func parseLocation(s string) (string, error) {
 	t := strings.TrimRight(s, "/")
 	if strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://") {
 		return "", fmt.Errorf("loading registries configuration %q: invalid location '%s': URI schemes are not supported",
-			filepath.Join(os.TempDir(), "regtemp…"), s)
+			tempRegistriesConf(), s)
 	}
 	return t, nil
 }
@@ -431,9 +482,11 @@ func parseLocation(s string) (string, error) {
 // "*.domain" prefix matches a host ending in it), the first one listed
 // among equally long ones; nil when none matches.
 func (lt *lookupTable) find(ref string) *sysregistriesv2.Registry {
+	// containers/image sorts the entries by prefix: among equally long
+	// matching prefixes the smallest wins.
 	best, bestLen := -1, 0
 	consider := func(i, n int) {
-		if n > bestLen || (n == bestLen && i < best) {
+		if n > bestLen || (n == bestLen && lt.regs[i].Prefix < lt.regs[best].Prefix) {
 			best, bestLen = i, n
 		}
 	}
@@ -478,8 +531,8 @@ func subdomainMatch(ref, prefix string) bool {
 	return c == ':' || c == '/' || c == '@'
 }
 
-// nestedIn lists the written entry scopes strictly inside scope
-// (runtime-utils' ScopeIsNestedInsideScope).
+// nestedIn lists, in file order, the written entry scopes strictly inside
+// scope (runtime-utils' ScopeIsNestedInsideScope).
 func (lt *lookupTable) nestedIn(scope string) []string {
 	var out []string
 	if scopes.IsWildcard(scope) {
@@ -491,8 +544,13 @@ func (lt *lookupTable) nestedIn(scope string) []string {
 		return out
 	}
 	lo := scope + "/"
-	i := sort.SearchStrings(lt.written, lo)
-	for ; i < len(lt.written) && strings.HasPrefix(lt.written[i], lo); i++ {
+	k := sort.Search(len(lt.sorted), func(k int) bool { return lt.written[lt.sorted[k]] >= lo })
+	var idx []int
+	for ; k < len(lt.sorted) && strings.HasPrefix(lt.written[lt.sorted[k]], lo); k++ {
+		idx = append(idx, lt.sorted[k])
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
 		out = append(out, lt.written[i])
 	}
 	return out

@@ -64,6 +64,9 @@ func OracleInit() {
 	_ = fs.Set("logtostderr", "false")
 	_ = fs.Set("alsologtostderr", "false")
 	_ = fs.Set("stderrthreshold", "FATAL")
+	// Write each line once, at its own severity (older klog versions also
+	// copy a warning into the info stream of the same writer).
+	_ = fs.Set("one_output", "true")
 	klog.SetOutput(&oracleLog)
 }
 
