@@ -194,11 +194,19 @@ type policyLists struct {
 // is listed), then none may lie inside a blocked one. what is
 // "clusterimagePolicy" or "imagePolicy". MCO walks a Go map, so with
 // several offending scopes the one it names varies; the first in the order
-// they were written is taken here (the rules report every one).
+// they were written is taken here (scopeProblems lists them all).
 func checkPolicyScopes(what string, list []*policyScope, pl policyLists) *Refusal {
-	if len(pl.allowed) == 0 && len(pl.blocked) == 0 {
-		return nil
+	if rs := scopeProblems(what, list, pl, true); len(rs) > 0 {
+		return rs[0]
 	}
+	return nil
+}
+
+// scopeProblems is every scope of list MCO would refuse (the allowed check
+// first, as MCO does), or only the first when first is set.
+func scopeProblems(what string, list []*policyScope, pl policyLists, first bool) []*Refusal {
+	var out []*Refusal
+	refused := map[*policyScope]bool{}
 	if len(pl.allowed) > 0 {
 		allowed := newScopeIndex(len(pl.allowed))
 		for i, a := range pl.allowed {
@@ -208,12 +216,16 @@ func checkPolicyScopes(what string, list []*policyScope, pl policyLists) *Refusa
 			if _, inside := allowed.containing(ps.scope, false); !inside {
 				r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is not nested inside allowedRegistries", what, ps.scope), Subject: ps.at}
 				r.Related = []Subject{pl.allowedSubject()}
-				return placeImplicit(r, ps)
+				out = append(out, placeImplicit(r, ps))
+				refused[ps] = true
+				if first {
+					return out
+				}
 			}
 		}
 	}
 	if len(pl.blocked) == 0 {
-		return nil
+		return out
 	}
 	// MCO names the scope with the first blocked entry (in list order)
 	// that contains it; the index keeps the smallest position per entry.
@@ -222,13 +234,19 @@ func checkPolicyScopes(what string, list []*policyScope, pl policyLists) *Refusa
 		blocked.add(b.scope, i)
 	}
 	for _, ps := range list {
+		if refused[ps] {
+			continue
+		}
 		if k, inside := blocked.containing(ps.scope, false); inside {
 			r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is nested inside blockedRegistries", what, ps.scope), Subject: ps.at}
 			r.Related = []Subject{imageSubject("blockedRegistries", pl.blocked[k].index)}
-			return placeImplicit(r, ps)
+			out = append(out, placeImplicit(r, ps))
+			if first {
+				return out
+			}
 		}
 	}
-	return nil
+	return out
 }
 
 // placeImplicit puts a refusal about a scope that is not in the tree (the
@@ -291,10 +309,8 @@ func PolicyScopeFindings(in Input) []Finding {
 		what string
 		list []*policyScope
 	}{{"clusterimagePolicy", sp.cluster}, {"imagePolicy", sp.nsScopes()}} {
-		for _, ps := range group.list {
-			if r := checkPolicyScopes(group.what, []*policyScope{ps}, pl); r != nil {
-				out = append(out, Finding{Message: r.Reason, Subject: r.Subject, Related: r.Related})
-			}
+		for _, r := range scopeProblems(group.what, group.list, pl, false) {
+			out = append(out, Finding{Message: r.Reason, Subject: r.Subject, Related: r.Related})
 		}
 	}
 	return out
