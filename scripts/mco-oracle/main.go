@@ -258,11 +258,13 @@ var tempPath = regexp.MustCompile(`"[^"]*(regtemp|mirrorlint-payload-)[^"]*"`)
 // refuse: it walks a Go map, so which one it names varies from run to run.
 func orderDependent(in render.Input, ref *render.Refusal, mcoError string) bool {
 	// The registries.d step walks the policy scopes in map order too: when
-	// both stop there for the same cause, only the scope named differs.
+	// both stop there, MCO's answer is confirmed by rendering with only the
+	// policies that hold the scope MCO names.
 	const sigstore = "error adding clusterimagepolicy scope "
 	if strings.HasPrefix(ref.Reason, sigstore) && strings.HasPrefix(mcoError, sigstore) {
-		cause := func(s string) string { return s[strings.LastIndex(s, ": ")+2:] }
-		return cause(ref.Reason) == cause(mcoError)
+		scope, _, _ := strings.Cut(strings.TrimPrefix(mcoError, sigstore), " ")
+		_, err := render.Render(onlyScope(in, scope))
+		return err != nil && err.Error() == mcoError
 	}
 	prefix := ref.Prefix + ": "
 	if ref.Prefix == "" || !strings.HasPrefix(mcoError, prefix) {
@@ -274,6 +276,34 @@ func orderDependent(in render.Input, ref *render.Refusal, mcoError string) bool 
 		}
 	}
 	return false
+}
+
+// onlyScope is in with one signature policy: a copy of the first one that
+// lists scope (the default policy for its scope), holding only that scope.
+func onlyScope(in render.Input, scope string) render.Input {
+	out := in
+	out.ClusterImagePolicies, out.ImagePolicies, out.DefaultPolicy = nil, nil, false
+	if in.DefaultPolicy && scope == render.DefaultPolicyScope {
+		out.DefaultPolicy = true
+		return out
+	}
+	for _, p := range in.ClusterImagePolicies {
+		if slices.Contains(p.Spec.Scopes, configv1.ImageScope(scope)) {
+			c := p.DeepCopy()
+			c.Spec.Scopes = []configv1.ImageScope{configv1.ImageScope(scope)}
+			out.ClusterImagePolicies = []*configv1.ClusterImagePolicy{c}
+			return out
+		}
+	}
+	for _, p := range in.ImagePolicies {
+		if slices.Contains(p.Spec.Scopes, configv1.ImageScope(scope)) {
+			c := p.DeepCopy()
+			c.Spec.Scopes = []configv1.ImageScope{configv1.ImageScope(scope)}
+			out.ImagePolicies = []*configv1.ImagePolicy{c}
+			return out
+		}
+	}
+	return out
 }
 
 // compareFiles compares the files of the MachineConfig, by node path.
