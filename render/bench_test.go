@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
 )
@@ -99,4 +100,27 @@ func benchRenderInput(b *testing.B, in Input) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkPolicyOverhead renders the two inputs above alternately and
+// reports how many times longer the one with policies takes (target: at
+// most 2), so that load on a shared machine affects both alike.
+func BenchmarkPolicyOverhead(b *testing.B) {
+	base := benchInput(2000)
+	base.Version = Version{Minor: 20, Patch: -1}
+	pol := benchPolicies(base, 2000)
+	var tBase, tPol time.Duration
+	for b.Loop() {
+		for _, c := range []struct {
+			in Input
+			t  *time.Duration
+		}{{base, &tBase}, {pol, &tPol}} {
+			start := time.Now()
+			if _, err := Render(c.in); err != nil {
+				b.Fatal(err)
+			}
+			*c.t += time.Since(start)
+		}
+	}
+	b.ReportMetric(float64(tPol)/float64(tBase), "x-without-policies")
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,7 +45,11 @@ func TestFastSigstoreYAMLMatchesYAMLv2(t *testing.T) {
 				keys[fmt.Sprintf("registry%d.example.com/a%d/b%03d", r.IntN(30), r.IntN(120), r.IntN(20))] = true
 			}
 		}
-		fast, ok := fastSigstoreYAML(keys)
+		var list []string
+		for k := range keys {
+			list = append(list, k, k) // repeats, as the renderer collects them
+		}
+		fast, ok := fastSigstoreYAML(uniqueNatural(list))
 		if !ok {
 			continue
 		}
@@ -192,6 +197,31 @@ func TestPullSourceNamesMatchesLibrary(t *testing.T) {
 			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || (wantErr == nil && strings.Join(got, ",") != strings.Join(want, ",")) {
 				t.Fatalf("%+v %s (digest %v):\n got %q %v\nwant %q %v", reg, name, byDigest, got, gotErr, want, wantErr)
 			}
+		}
+	}
+}
+
+// TestRadixSort compares the scope sort with slices.Sort.
+func TestRadixSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for i := 0; i < 300; i++ {
+		seen := map[string]bool{}
+		var keys []string
+		for n := r.IntN(400); n > 0; n-- {
+			k := fmt.Sprintf("registry%d.example.com/team%d/%s", r.IntN(3), r.IntN(50), randomKey(r))
+			if r.IntN(5) == 0 {
+				k = k[:r.IntN(len(k)+1)]
+			}
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+		want := slices.Clone(keys)
+		slices.Sort(want)
+		radixSort(keys, make([]string, len(keys)), 0)
+		if !slices.Equal(keys, want) {
+			t.Fatalf("radixSort:\n got %q\nwant %q", keys, want)
 		}
 	}
 }

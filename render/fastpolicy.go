@@ -15,11 +15,24 @@ import (
 // the encoder. The equivalence is checked by
 // TestFastEncodePolicyMatchesJSON and the corpus.
 func fastEncodePolicy(p *policyDoc, indent string) ([]byte, bool) {
-	n := 0
-	for _, m := range p.Transports {
-		n += len(m)
+	e := &policyEncoder{indent: indent, cache: map[cacheKey][]byte{}}
+	// Size the output first (encoding each requirement on the way): it
+	// runs to megabytes with thousands of scopes.
+	size := 256
+	for t, m := range p.Transports {
+		size += len(t) + 8 + 2*len(indent)
+		for s, reqs := range m {
+			size += len(s) + 16 + 4*len(indent)
+			for _, r := range reqs {
+				enc, ok := e.encoded(r, 4)
+				if !ok {
+					return nil, false
+				}
+				size += len(enc) + 2 + 4*len(indent)
+			}
+		}
 	}
-	e := &policyEncoder{indent: indent, cache: map[cacheKey][]byte{}, b: make([]byte, 0, 256+n*512)}
+	e.b = make([]byte, 0, size)
 	e.b = append(e.b, '{', '\n')
 	e.pad(1)
 	e.b = append(e.b, `"default": `...)
@@ -128,14 +141,9 @@ func (e *policyEncoder) requirements(reqs []any, depth int) bool {
 			e.b = append(e.b, ',', '\n')
 		}
 		e.pad(depth + 1)
-		k := cacheKey{r, depth + 1}
-		enc, ok := e.cache[k]
+		enc, ok := e.encoded(r, depth+1)
 		if !ok {
-			var err error
-			if enc, err = json.MarshalIndent(r, strings.Repeat(e.indent, depth+1), e.indent); err != nil {
-				return false
-			}
-			e.cache[k] = enc
+			return false
 		}
 		e.b = append(e.b, enc...)
 	}
@@ -143,6 +151,20 @@ func (e *policyEncoder) requirements(reqs []any, depth int) bool {
 	e.pad(depth)
 	e.b = append(e.b, ']')
 	return true
+}
+
+// encoded is r as json.MarshalIndent writes it at depth, from the cache.
+func (e *policyEncoder) encoded(r any, depth int) ([]byte, bool) {
+	k := cacheKey{r, depth}
+	if enc, ok := e.cache[k]; ok {
+		return enc, true
+	}
+	enc, err := json.MarshalIndent(r, strings.Repeat(e.indent, depth), e.indent)
+	if err != nil {
+		return nil, false
+	}
+	e.cache[k] = enc
+	return enc, true
 }
 
 // str writes s as a JSON string, HTML-escaped like encoding/json.
@@ -180,6 +202,58 @@ func sortedKeys[V any](m map[string]V) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	radixSort(keys, make([]string, len(keys)), 0)
 	return keys
+}
+
+// radixSort sorts distinct strings that agree on their first depth bytes
+// in byte order, as slices.Sort does, by distributing them on the byte at
+// depth (strings ending there first) and recursing; small groups go to
+// slices.Sort. Scopes share long prefixes ("registry.example.com/team…"),
+// which a comparison sort re-reads at every comparison.
+//
+// scratch is as long as keys, for the distribution.
+func radixSort(keys, scratch []string, depth int) {
+	for len(keys) > 32 {
+		var counts [257]int
+		for _, k := range keys {
+			counts[bucket(k, depth)]++
+		}
+		// A byte every key shares: go one byte deeper without moving anything.
+		if counts[bucket(keys[0], depth)] == len(keys) {
+			if bucket(keys[0], depth) == 0 {
+				return // all end here: they are equal
+			}
+			depth++
+			continue
+		}
+		var starts [257]int
+		for b, sum := 0, 0; b < 257; b++ {
+			starts[b], sum = sum, sum+counts[b]
+		}
+		next := starts
+		for _, k := range keys {
+			b := bucket(k, depth)
+			scratch[next[b]] = k
+			next[b]++
+		}
+		copy(keys, scratch)
+		for b := 1; b < 257; b++ {
+			if counts[b] > 1 {
+				lo, hi := starts[b], starts[b]+counts[b]
+				radixSort(keys[lo:hi], scratch[lo:hi], depth+1)
+			}
+		}
+		return
+	}
+	slices.Sort(keys)
+}
+
+// bucket is 0 for a string that ends before depth, else its byte there
+// plus one.
+func bucket(k string, depth int) int {
+	if depth >= len(k) {
+		return 0
+	}
+	return int(k[depth]) + 1
 }

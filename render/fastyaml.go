@@ -11,25 +11,16 @@ import "slices"
 // "natural" order (naturalLess). Any other key set (a wildcard scope, a
 // numeric host) declines (ok false) and goes through yaml.v2 itself. The
 // equivalence is checked by TestFastSigstoreYAMLMatchesYAMLv2.
-func fastSigstoreYAML(keys map[string]bool) ([]byte, bool) {
-	list := make([]string, 0, len(keys))
+//
+// list holds distinct keys in that order (see uniqueNatural).
+func fastSigstoreYAML(list []string) ([]byte, bool) {
 	size := 8
-	for k := range keys {
+	for _, k := range list {
 		if !plainYAMLKey(k) {
 			return nil, false
 		}
-		list = append(list, k)
 		size += len(k) + 40
 	}
-	slices.SortFunc(list, func(a, b string) int {
-		switch {
-		case a == b:
-			return 0
-		case naturalLess(a, b):
-			return -1
-		}
-		return 1
-	})
 	b := make([]byte, 0, size)
 	b = append(b, "docker:\n"...)
 	for _, k := range list {
@@ -38,6 +29,13 @@ func fastSigstoreYAML(keys map[string]bool) ([]byte, bool) {
 		b = append(b, ":\n    use-sigstore-attachments: true\n"...)
 	}
 	return b, true
+}
+
+// uniqueNatural sorts keys in yaml.v2's order (in place) and drops
+// repeats.
+func uniqueNatural(keys []string) []string {
+	slices.SortFunc(keys, naturalCompare)
+	return slices.Compact(keys)
 }
 
 func plainYAMLKey(k string) bool {
@@ -73,43 +71,67 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // counts those digits when the differing digit is a zero), then the
 // shorter run first, then the byte itself. A key that is a prefix of the
 // other sorts first.
-func naturalLess(a, b string) bool {
+func naturalLess(a, b string) bool { return naturalCompare(a, b) < 0 }
+
+// naturalCompare is naturalLess as a three-way comparison (decided at the
+// first difference, so it is antisymmetric); 0 only for equal keys.
+func naturalCompare(a, b string) int {
 	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		ca, cb := a[i], b[i]
-		if ca == cb {
-			continue
+	i := 0
+	// Skip the common prefix eight bytes at a time (string equality is a
+	// vectorised memory comparison), then byte by byte.
+	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	if i == n {
+		switch {
+		case len(a) < len(b):
+			return -1
+		case len(a) > len(b):
+			return 1
 		}
-		la, lb := isASCIILetter(ca), isASCIILetter(cb)
-		if la && lb {
-			return ca < cb
-		}
-		if la || lb {
-			return lb
-		}
-		var an, bn int64
-		if ca == '0' || cb == '0' {
-			for j := i - 1; j >= 0 && isDigit(a[j]); j-- {
-				if a[j] != '0' {
-					an, bn = 1, 1
-					break
-				}
+		return 0
+	}
+	ca, cb := a[i], b[i]
+	la, lb := isASCIILetter(ca), isASCIILetter(cb)
+	switch {
+	case la && lb:
+		return order(ca < cb)
+	case la || lb:
+		return order(lb)
+	}
+	var an, bn int64
+	if ca == '0' || cb == '0' {
+		for j := i - 1; j >= 0 && isDigit(a[j]); j-- {
+			if a[j] != '0' {
+				an, bn = 1, 1
+				break
 			}
 		}
-		ai, bi := i, i
-		for ; ai < len(a) && isDigit(a[ai]); ai++ {
-			an = an*10 + int64(a[ai]-'0')
-		}
-		for ; bi < len(b) && isDigit(b[bi]); bi++ {
-			bn = bn*10 + int64(b[bi]-'0')
-		}
-		if an != bn {
-			return an < bn
-		}
-		if ai != bi {
-			return ai < bi
-		}
-		return ca < cb
 	}
-	return len(a) < len(b)
+	ai, bi := i, i
+	for ; ai < len(a) && isDigit(a[ai]); ai++ {
+		an = an*10 + int64(a[ai]-'0')
+	}
+	for ; bi < len(b) && isDigit(b[bi]); bi++ {
+		bn = bn*10 + int64(b[bi]-'0')
+	}
+	switch {
+	case an != bn:
+		return order(an < bn)
+	case ai != bi:
+		return order(ai < bi)
+	}
+	return order(ca < cb)
+}
+
+// order is -1 when less, else 1.
+func order(less bool) int {
+	if less {
+		return -1
+	}
+	return 1
 }

@@ -36,7 +36,7 @@ func templatePolicy() *policyDoc {
 // atomicScope).
 func clusterPolicy(blocked, allowed []string, cluster []*policyScope, v Version) *policyDoc {
 	p := templatePolicy()
-	scopes := map[string][]any{}
+	scopes := make(map[string][]any, len(allowed)+len(blocked)+len(cluster))
 	if len(allowed) > 0 {
 		p.Default = []any{reqReject}
 		inPolicy := policyScopeIndex(cluster)

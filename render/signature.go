@@ -24,12 +24,24 @@ const (
 	conflictMessageFormat = "has conflicting scope(s) %q that equal to or nest inside existing clusterimagepolicy, only policy from clusterimagepolicy scope(s) will be applied"
 )
 
+// scopeAt is where a policy scope is written: the object (by kind and
+// index into the Input slice, -1 for the default policy) and the scope's
+// index in spec.scopes. The Subject is built only for a refusal.
+type scopeAt struct {
+	kind         string
+	index, scope int
+}
+
+func (a scopeAt) subject() Subject {
+	return Subject{Kind: a.kind, Index: a.index, Path: fmt.Sprintf("spec.scopes[%d]", a.scope)}
+}
+
 // policyScope is one scope of the collected policies with its requirements
 // in MCO's order (ANDed by the node) and where it was first written.
 type policyScope struct {
 	scope string
 	reqs  []any
-	at    Subject
+	at    scopeAt
 	// implicit marks a scope only the default policy has: it is not in the
 	// tree, so a refusal about it is placed on the related value instead.
 	implicit bool
@@ -51,7 +63,7 @@ type signaturePolicies struct {
 // nsScope is an ImagePolicy scope with its requirements per namespace.
 type nsScope struct {
 	scope string
-	at    Subject
+	at    scopeAt
 	byNS  map[string][]any
 }
 
@@ -75,7 +87,22 @@ func collectPolicies(in Input, v Version) (*signaturePolicies, *Refusal) {
 // collect is collectPolicies; without requirements it only gathers the
 // scopes (and the conflicts), whatever MCO would think of the policies.
 func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refusal) {
-	sp := &signaturePolicies{clusterIndex: map[string]*policyScope{}, nsIndex: map[string]*nsScope{}}
+	n := 0
+	for _, c := range in.ClusterImagePolicies {
+		if c != nil {
+			n += len(c.Spec.Scopes)
+		}
+	}
+	sp := &signaturePolicies{clusterIndex: make(map[string]*policyScope, n+1), nsIndex: map[string]*nsScope{}}
+	// One allocation for all scopes: there may be thousands.
+	pool := make([]policyScope, 0, n+1)
+	newScope := func(ps policyScope) *policyScope {
+		if len(pool) == cap(pool) {
+			return &ps
+		}
+		pool = append(pool, ps)
+		return &pool[len(pool)-1]
+	}
 	if !v.AtLeast(18) {
 		return sp, nil
 	}
@@ -105,20 +132,22 @@ func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refus
 			scope := string(s)
 			ps := sp.clusterIndex[scope]
 			if ps == nil {
-				ps = &policyScope{scope: scope, at: Subject{Kind: kindCIP, Index: c.index, Path: fmt.Sprintf("spec.scopes[%d]", j)}, implicit: c.index < 0}
+				ps = newScope(policyScope{scope: scope, at: scopeAt{kindCIP, c.index, j}, implicit: c.index < 0})
 				sp.clusterIndex[scope] = ps
 				sp.cluster = append(sp.cluster, ps)
 			} else if ps.implicit && c.index >= 0 {
 				// The scope is in the tree too: refusals go there.
 				ps.implicit = false
-				ps.at = Subject{Kind: kindCIP, Index: c.index, Path: fmt.Sprintf("spec.scopes[%d]", j)}
+				ps.at = scopeAt{kindCIP, c.index, j}
 			}
 			ps.reqs = append(ps.reqs, req)
 		}
 	}
-	sp.clusterIx = newScopeIndex(len(sp.cluster))
-	for i, ps := range sp.cluster {
-		sp.clusterIx.add(ps.scope, i)
+	if len(in.ImagePolicies) > 0 {
+		sp.clusterIx = newScopeIndex(len(sp.cluster))
+		for i, ps := range sp.cluster {
+			sp.clusterIx.add(ps.scope, i)
+		}
 	}
 
 	ips := make([]int, 0, len(in.ImagePolicies))
@@ -155,7 +184,7 @@ func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refus
 			}
 			ns := sp.nsIndex[scope]
 			if ns == nil {
-				ns = &nsScope{scope: scope, at: Subject{Kind: kindIP, Index: i, Path: fmt.Sprintf("spec.scopes[%d]", j)}, byNS: map[string][]any{}}
+				ns = &nsScope{scope: scope, at: scopeAt{kindIP, i, j}, byNS: map[string][]any{}}
 				sp.nsIndex[scope] = ns
 				sp.namespaced = append(sp.namespaced, ns)
 			}
@@ -214,7 +243,7 @@ func scopeProblems(what string, list []*policyScope, pl policyLists, first bool)
 		}
 		for _, ps := range list {
 			if _, inside := allowed.containing(ps.scope, false); !inside {
-				r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is not nested inside allowedRegistries", what, ps.scope), Subject: ps.at}
+				r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is not nested inside allowedRegistries", what, ps.scope), Subject: ps.at.subject()}
 				r.Related = []Subject{pl.allowedSubject()}
 				out = append(out, placeImplicit(r, ps))
 				refused[ps] = true
@@ -238,7 +267,7 @@ func scopeProblems(what string, list []*policyScope, pl policyLists, first bool)
 			continue
 		}
 		if k, inside := blocked.containing(ps.scope, false); inside {
-			r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is nested inside blockedRegistries", what, ps.scope), Subject: ps.at}
+			r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is nested inside blockedRegistries", what, ps.scope), Subject: ps.at.subject()}
 			r.Related = []Subject{imageSubject("blockedRegistries", pl.blocked[k].index)}
 			out = append(out, placeImplicit(r, ps))
 			if first {
@@ -253,7 +282,7 @@ func scopeProblems(what string, list []*policyScope, pl policyLists, first bool)
 // default policy's) on the related value.
 func placeImplicit(r *Refusal, ps *policyScope) *Refusal {
 	if ps.implicit && len(r.Related) > 0 {
-		r.Subject, r.Related = r.Related[0], append([]Subject{ps.at}, r.Related[1:]...)
+		r.Subject, r.Related = r.Related[0], append([]Subject{ps.at.subject()}, r.Related[1:]...)
 	}
 	return r
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,7 +32,8 @@ func sigstoreYAML(sp *signaturePolicies, regs []sysregistriesv2.Registry, genera
 	if sp.empty() {
 		return nil, nil
 	}
-	keys := make(map[string]bool, len(sp.cluster)+len(sp.namespaced))
+	// The keys are collected with repeats and made unique once sorted.
+	keys := make([]string, 0, 2*(len(sp.cluster)+len(sp.namespaced)))
 	policyScopes := make([]*policyScope, 0, len(sp.cluster)+len(sp.namespaced))
 	policyScopes = append(policyScopes, sp.cluster...)
 	policyScopes = append(policyScopes, sp.nsScopes()...)
@@ -41,10 +43,10 @@ func sigstoreYAML(sp *signaturePolicies, regs []sysregistriesv2.Registry, genera
 		if lt, err = newLookupTable(regs, v); err != nil {
 			// The entry containers/image refuses is what to fix: an Image
 			// scope with a URI scheme.
-			r := &Refusal{Reason: err.Error(), Subject: policyScopes[0].at}
+			r := &Refusal{Reason: err.Error(), Subject: policyScopes[0].at.subject()}
 			if le, ok := err.(*locationError); ok {
 				if at, found := entryAt(le.scope); found {
-					r.Subject, r.Related = at, []Subject{policyScopes[0].at}
+					r.Subject, r.Related = at, []Subject{policyScopes[0].at.subject()}
 				}
 			}
 			return nil, r
@@ -54,7 +56,7 @@ func sigstoreYAML(sp *signaturePolicies, regs []sysregistriesv2.Registry, genera
 	// entry whose mirrors failed as the related value (the subject itself
 	// for the default policy, which is not in the tree).
 	refuse := func(ps *policyScope, reg *sysregistriesv2.Registry, err error) *Refusal {
-		r := &Refusal{Reason: fmt.Sprintf("error adding clusterimagepolicy scope %s relevant mirrors: %v", ps.scope, err), Subject: ps.at}
+		r := &Refusal{Reason: fmt.Sprintf("error adding clusterimagepolicy scope %s relevant mirrors: %v", ps.scope, err), Subject: ps.at.subject()}
 		if at, ok := entryAt(reg.Prefix); ok {
 			r.Related = []Subject{at}
 		}
@@ -62,18 +64,18 @@ func sigstoreYAML(sp *signaturePolicies, regs []sysregistriesv2.Registry, genera
 	}
 	for _, ps := range policyScopes {
 		scope := ps.scope
-		keys[scope] = true
+		keys = append(keys, scope)
 		if lt == nil {
 			continue
 		}
 		if reg := lt.find(scope); reg != nil {
-			if err := addPullSources(keys, scope, reg); err != nil {
+			if err := addPullSources(&keys, scope, reg); err != nil {
 				return nil, refuse(ps, reg, err)
 			}
 		}
 		for _, nested := range lt.nestedIn(scope) {
 			if reg := lt.find(nested); reg != nil {
-				if err := addPullSources(keys, nested, reg); err != nil {
+				if err := addPullSources(&keys, nested, reg); err != nil {
 					return nil, refuse(ps, reg, err)
 				}
 			}
@@ -88,13 +90,14 @@ func sigstoreYAML(sp *signaturePolicies, regs []sysregistriesv2.Registry, genera
 // "natural" order and quotes a key that would read as another type. The
 // JSON round trip changes nothing for these string keys, so yaml.v2 (the
 // same code as MCO vendors) is given the map directly.
-func encodeSigstoreYAML(keys map[string]bool) ([]byte, *Refusal) {
+func encodeSigstoreYAML(keys []string) ([]byte, *Refusal) {
+	keys = uniqueNatural(keys)
 	if out, ok := fastSigstoreYAML(keys); ok {
 		return out, nil
 	}
 	docker := make(map[any]any, len(keys))
 	attach := map[any]any{"use-sigstore-attachments": true}
-	for k := range keys {
+	for _, k := range keys {
 		docker[k] = attach
 	}
 	out, err := yaml.Marshal(map[any]any{"docker": docker})
@@ -116,7 +119,7 @@ const (
 // repositories of the pull sources of scope (a wildcard host made concrete,
 // a bare host given a repository) under reg, by digest and by tag, except
 // the primary of a wildcard entry, which has no location.
-func addPullSources(keys map[string]bool, scope string, reg *sysregistriesv2.Registry) error {
+func addPullSources(keys *[]string, scope string, reg *sysregistriesv2.Registry) error {
 	if reg == nil {
 		return nil
 	}
@@ -177,14 +180,17 @@ func addPullSources(keys map[string]bool, scope string, reg *sysregistriesv2.Reg
 	if err != nil {
 		return fmt.Errorf("error getting tag sources for scope %s: %w", scope, err)
 	}
-	for _, ep := range append(digestSources, tagSources...) {
-		if ep == "" {
+	// The primary and the scope itself come up in both lists; dropping
+	// repeats here keeps the sort short.
+	all := append(digestSources, tagSources...)
+	for i, ep := range all {
+		if ep == "" || slices.Contains(all[:i], ep) {
 			continue
 		}
 		if added {
 			ep = strings.TrimSuffix(ep, probePath)
 		}
-		keys[ep] = true
+		*keys = append(*keys, ep)
 	}
 	return nil
 }
