@@ -8,7 +8,7 @@ import "slices"
 // string (ASCII, starts with a letter, contains a "." or "/" so that it is
 // no YAML 1.1 boolean or null, only letters, digits and "._-/:@", at most
 // 128 bytes so that it stays a simple key). Keys are sorted with yaml.v2's
-// "natural" order (naturalLess). Any other key set (a wildcard scope, a
+// "natural" order (naturalCompare). Any other key set (a wildcard scope, a
 // numeric host) declines (ok false) and goes through yaml.v2 itself. The
 // equivalence is checked by TestFastSigstoreYAMLMatchesYAMLv2.
 //
@@ -64,17 +64,14 @@ func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// naturalLess is yaml.v2's order of string map keys, for ASCII keys: at
-// the first difference, letters sort after everything else and among
-// themselves by code point; otherwise the runs of digits starting there
-// are compared as numbers (a run continuing digits before the difference
-// counts those digits when the differing digit is a zero), then the
-// shorter run first, then the byte itself. A key that is a prefix of the
-// other sorts first.
-func naturalLess(a, b string) bool { return naturalCompare(a, b) < 0 }
-
-// naturalCompare is naturalLess as a three-way comparison (decided at the
-// first difference, so it is antisymmetric); 0 only for equal keys.
+// naturalCompare is yaml.v2's order of string map keys, for ASCII keys, as
+// a three-way comparison: at the first difference, letters sort after
+// everything else and among themselves by code point; otherwise the runs
+// of digits starting there are compared as numbers (a run continuing
+// digits before the difference counts those digits when the differing
+// digit is a zero), then the shorter run first, then the byte itself. A key
+// that is a prefix of the other sorts first. Being decided at the first
+// difference, it is antisymmetric; 0 only for equal keys.
 func naturalCompare(a, b string) int {
 	n := min(len(a), len(b))
 	i := 0
