@@ -12,7 +12,7 @@ KUSTOMIZE_VERSION  := v5.8.2
 ACTIONLINT_VERSION := v1.7.12
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build install test tools test-integration bench fuzz lint vet fmt clean docs
+.PHONY: all build install test tools test-integration bench fuzz lint vet fmt clean docs oracle
 
 all: build
 
@@ -58,6 +58,14 @@ vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change: $$out"; exit 1; fi
 	$(GO) vet $(PKG)
+
+# The fidelity harness (scripts/mco-oracle/README.md): the renderer
+# against MCO's own code, built from a release branch, on random clusters.
+# Needs MCO_SRC (an MCO tree or a git dir with release-4.N branches) or
+# MCO_MODULE_VERSION; not part of CI.
+ORACLE_VERSIONS ?= 4.19 4.20 4.21
+oracle:
+	./scripts/mco-oracle/oracle.sh $(ORACLE_VERSIONS)
 
 # Benchmarks report time, allocations and throughput; targets are checked
 # here, never by timed unit tests.

@@ -18,7 +18,8 @@ type payloadResult struct {
 	policyBlocked     []indexedScope // for policy.json
 	allowed           []string       // for policy.json
 	allowedIndex      []int          // index into allowedRegistries, -1 for the payload repo MCO adds
-	warnings          []Warning
+	payloadEntry      int            // first blocked entry that made MCO add the payload repo, -1 if none
+	warnings          []Finding
 }
 
 // applyPayloadRule reproduces how MCO keeps the release payload pullable:
@@ -33,7 +34,7 @@ type payloadResult struct {
 // containers/image itself. If that machinery fails, MCO logs the error and
 // continues with no blocked and no allowed registries at all.
 func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []string, digest []mergedSet, v Version) payloadResult {
-	var res payloadResult
+	res := payloadResult{payloadEntry: -1}
 	repo := payload.Name()
 	var (
 		checked   bool
@@ -51,7 +52,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 			var err error
 			hasMirror, err = payloadHasUnblockedMirror(payload, blocked, insecure, digest, v)
 			if err != nil {
-				return payloadResult{warnings: []Warning{{
+				return payloadResult{payloadEntry: -1, warnings: []Finding{{
 					Message: err.Error(),
 					Subject: imageSubject("blockedRegistries", i),
 				}}}
@@ -65,7 +66,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 			}
 			continue
 		}
-		res.warnings = append(res.warnings, Warning{
+		res.warnings = append(res.warnings, Finding{
 			Message: fmt.Sprintf("%q matches the payload repository, but will add it to the list of blocked registries as there are mirror rules configured for it", reg),
 			Subject: imageSubject("blockedRegistries", i),
 		})
@@ -75,9 +76,12 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 		}
 		res.allowed = append(res.allowed, repo)
 		res.allowedIndex = append(res.allowedIndex, -1)
+		if res.payloadEntry < 0 {
+			res.payloadEntry = i
+		}
 	}
 	if len(blockErr) > 0 {
-		res.warnings = append(res.warnings, Warning{
+		res.warnings = append(res.warnings, Finding{
 			Message: fmt.Sprintf("error adding %q to blocked registries, cannot block the repository being used by the payload", blockErr),
 			Subject: imageSubject("blockedRegistries", firstErr),
 		})

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/containers/image/v5/docker/reference"
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
@@ -31,78 +32,196 @@ func Render(in Input) (*Output, error) {
 	if v.IsZero() {
 		v = Newest
 	}
+	pp, ref := prepare(in, v)
+	if ref != nil {
+		return nil, ref
+	}
+	rs, entries, digest, tagC, pr := pp.rs, pp.entries, pp.digest, pp.tag, pp.pr
+
+	// getValidScopePolicies runs next; its refusals are returned bare.
+	sp, ref := collectPolicies(in, v)
+	if ref != nil {
+		return nil, ref
+	}
+	refuse := func(r *Refusal, prefix string) (*Output, error) {
+		if prefix != "" {
+			r.Prefix = prefix
+		}
+		r.ImagePolicyStatuses = sp.statuses
+		return nil, r
+	}
+
+	out := &Output{Warnings: pr.warnings, ImagePolicyStatuses: sp.statuses, DefaultPolicy: sp.usedDefault}
+	var regs []sysregistriesv2.Registry
+	anyObjects := len(in.ICSPs)+len(in.IDMSs)+len(in.ITMSs) > 0
+	// An explicit empty insecure list still makes MCO write the file, while
+	// an empty blocked list does not: MCO rebuilds that one by appending.
+	if rs.InsecureRegistries != nil || pr.registriesBlocked != nil || anyObjects {
+		conf, err := renderRegistries(rs.InsecureRegistries, pr.registriesBlocked, entries, digest, tagC, v, refuseICSPMix(in, v))
+		if err != nil {
+			return refuse(err, PrefixRegistries)
+		}
+		data, encErr := encodeConf(&conf, v)
+		if encErr != nil {
+			return refuse(&Refusal{Reason: encErr.Error()}, PrefixRegistries)
+		}
+		out.Generated = true
+		out.RegistriesConf = data
+		regs = conf.Registries
+	} else {
+		out.RegistriesConf = nodefiles.RegistriesConf()
+	}
+
+	if pr.policyBlocked != nil || pr.allowed != nil || !sp.empty() {
+		if r := checkExclusive(pr, in.ReleaseImage); r != nil {
+			return refuse(r, PrefixPolicy)
+		}
+		pl := policyLists{blocked: pr.policyBlocked, allowed: pr.allowed, allowedIndex: pr.allowedIndex, payloadEntry: pr.payloadEntry}
+		if r := checkPolicyScopes("clusterimagePolicy", sp.cluster, pl); r != nil {
+			return refuse(r, PrefixPolicy)
+		}
+		var doc *policyDoc
+		if pr.policyBlocked == nil && pr.allowed == nil && len(sp.cluster) == 0 {
+			// Only ImagePolicies: MCO writes the template as it is, and
+			// the namespace files start from it.
+			doc = templatePolicy()
+			out.PolicyJSON = nodefiles.PolicyJSON()
+		} else {
+			if r := checkPolicyEntries(pr); r != nil {
+				return refuse(r, PrefixPolicy)
+			}
+			doc = clusterPolicy(scopeStrings(pr.policyBlocked), pr.allowed, sp.cluster, v)
+			data, err := encodePolicy(doc, v, "")
+			if err != nil {
+				return refuse(&Refusal{Reason: err.Error()}, PrefixPolicy)
+			}
+			out.PolicyJSON = data
+		}
+		if r := checkPolicyScopes("imagePolicy", sp.nsScopes(), pl); r != nil {
+			return refuse(r, PrefixNamespacePolicy)
+		}
+		files, err := namespaceFiles(doc, sp, v)
+		if err != nil {
+			return refuse(&Refusal{Reason: err.Error()}, PrefixNamespacePolicy)
+		}
+		out.CRIOPolicies = files
+		yml, r := sigstoreYAML(sp, regs, out.Generated, v, pp.entryAt)
+		if r != nil {
+			return refuse(r, "")
+		}
+		out.SigstoreRegistriesYAML = yml
+	}
+
+	out.SearchRegistriesConf = searchDropIn(rs.ContainerRuntimeSearchRegistries, v)
+	return out, nil
+}
+
+// namespaceFiles renders /etc/crio/policies/<namespace>.json for every
+// namespace with an ImagePolicy scope left: 4.18 indents them by one space,
+// later releases by two like policy.json.
+func namespaceFiles(cluster *policyDoc, sp *signaturePolicies, v Version) (map[string][]byte, error) {
+	if len(sp.namespaced) == 0 {
+		return nil, nil
+	}
+	byNS := map[string]map[string][]any{}
+	for _, ns := range sp.namespaced {
+		for n, reqs := range ns.byNS {
+			if byNS[n] == nil {
+				byNS[n] = map[string][]any{}
+			}
+			byNS[n][ns.scope] = append(byNS[n][ns.scope], reqs...)
+		}
+	}
+	indent := "  "
+	if !v.AtLeast(19) {
+		indent = " "
+	}
+	files := make(map[string][]byte, len(byNS))
+	for n, reqs := range byNS {
+		data, err := encodePolicy(namespacePolicy(cluster, reqs), v, indent)
+		if err != nil {
+			return nil, err
+		}
+		files[n] = data
+	}
+	return files, nil
+}
+
+// prepared is what MCO has before it renders any file: the flattened
+// mirror entries, the merged digest and tag sets, and the Image
+// blocked/allowed lists after the payload rule.
+type prepared struct {
+	rs          *configv1.RegistrySources
+	entries     []specEntry
+	digest, tag []mergedSet
+	pr          payloadResult
+}
+
+// prepare flattens and merges the mirror entries and applies the payload
+// rule when the release image is known (refusing an unparseable one, as
+// MCO does first of all).
+func prepare(in Input, v Version) (*prepared, *Refusal) {
 	spec := in.Image
 	if spec == nil {
 		spec = &configv1.ImageSpec{}
 	}
-	rs := &spec.RegistrySources
-
-	entries := flatten(in)
+	pp := &prepared{rs: &spec.RegistrySources, entries: flatten(in), pr: payloadResult{payloadEntry: -1}}
+	rs := pp.rs
 	var digestC, tagC setCollector
-	for i := range entries {
-		e := &entries[i]
+	for i := range pp.entries {
+		e := &pp.entries[i]
 		c := &digestC
 		if e.tag {
 			c = &tagC
 		}
 		c.add(e.source, e.mirrors, e.policy == configv1.NeverContactSource, e.at)
 	}
-	digest := digestC.merged()
+	pp.digest, pp.tag = digestC.merged(), tagC.merged()
 
 	// The Image blocked/allowed lists, after the payload rule when the
 	// release image is known.
-	var pr payloadResult
 	if in.ReleaseImage != "" {
 		ref, err := reference.ParseNamed(in.ReleaseImage)
 		if err != nil {
 			return nil, &Refusal{Reason: ReasonReleaseImage}
 		}
-		pr = applyPayloadRule(ref, rs.BlockedRegistries, rs.InsecureRegistries, rs.AllowedRegistries, digest, v)
+		pp.pr = applyPayloadRule(ref, rs.BlockedRegistries, rs.InsecureRegistries, rs.AllowedRegistries, pp.digest, v)
 	} else {
 		for i, b := range rs.BlockedRegistries {
-			pr.registriesBlocked = append(pr.registriesBlocked, indexedScope{b, i})
-			pr.policyBlocked = append(pr.policyBlocked, indexedScope{b, i})
+			pp.pr.registriesBlocked = append(pp.pr.registriesBlocked, indexedScope{b, i})
+			pp.pr.policyBlocked = append(pp.pr.policyBlocked, indexedScope{b, i})
 		}
 		for i, a := range rs.AllowedRegistries {
-			pr.allowed = append(pr.allowed, a)
-			pr.allowedIndex = append(pr.allowedIndex, i)
+			pp.pr.allowed = append(pp.pr.allowed, a)
+			pp.pr.allowedIndex = append(pp.pr.allowedIndex, i)
 		}
 	}
+	return pp, nil
+}
 
-	out := &Output{Warnings: pr.warnings}
-	anyObjects := len(in.ICSPs)+len(in.IDMSs)+len(in.ITMSs) > 0
-	// An explicit empty insecure list still makes MCO write the file, while
-	// an empty blocked list does not: MCO rebuilds that one by appending.
-	if rs.InsecureRegistries != nil || pr.registriesBlocked != nil || anyObjects {
-		conf, err := renderRegistries(rs.InsecureRegistries, pr.registriesBlocked, entries, digest, tagC.merged(), v, refuseICSPMix(in, v))
-		if err != nil {
-			err.Prefix = PrefixRegistries
-			return nil, err
+// entryAt is where the registries.conf entry of scope comes from: the
+// first mirror entry of its source (digest sets first), else its blocked
+// or insecure Image entry. Trailing slashes are ignored, as containers/image
+// trims them from the prefixes it reads back.
+func (pp *prepared) entryAt(scope string) (Subject, bool) {
+	for _, sets := range [][]mergedSet{pp.digest, pp.tag} {
+		for _, s := range sets {
+			if strings.TrimRight(s.source, "/") == scope {
+				return Subject{Kind: s.first.kind, Index: s.first.index, Path: s.first.path + ".source"}, true
+			}
 		}
-		data, encErr := encodeConf(&conf, v)
-		if encErr != nil {
-			return nil, &Refusal{Prefix: PrefixRegistries, Reason: encErr.Error()}
-		}
-		out.Generated = true
-		out.RegistriesConf = data
-	} else {
-		out.RegistriesConf = nodefiles.RegistriesConf()
 	}
-
-	if pr.policyBlocked != nil || pr.allowed != nil {
-		if r := checkPolicy(pr, in.ReleaseImage); r != nil {
-			r.Prefix = PrefixPolicy
-			return nil, r
+	for _, l := range []struct {
+		field  string
+		values []string
+	}{{"blockedRegistries", pp.rs.BlockedRegistries}, {"insecureRegistries", pp.rs.InsecureRegistries}} {
+		for i, b := range l.values {
+			if strings.TrimRight(b, "/") == scope {
+				return imageSubject(l.field, i), true
+			}
 		}
-		data, err := encodePolicyJSON(scopeStrings(pr.policyBlocked), pr.allowed, v)
-		if err != nil {
-			return nil, &Refusal{Prefix: PrefixPolicy, Reason: err.Error()}
-		}
-		out.PolicyJSON = data
 	}
-
-	out.SearchRegistriesConf = searchDropIn(rs.ContainerRuntimeSearchRegistries, v)
-	return out, nil
+	return Subject{}, false
 }
 
 // renderRegistries validates and builds registries.conf from the template.
@@ -139,32 +258,36 @@ func renderRegistries(insecure []string, blocked []indexedScope, entries []specE
 	return conf, nil
 }
 
-// checkPolicy reproduces the refusals of MCO's policy.json step (which runs
-// only after registries.conf rendered): blocked and allowed together, unless
-// the only allowed entry is the payload repository MCO itself added; then
-// every blocked and allowed entry must be a valid scope.
-func checkPolicy(pr payloadResult, releaseImage string) *Refusal {
-	if len(pr.allowed) != 0 && len(pr.policyBlocked) != 0 {
-		// With the release image unknown the payload exception cannot
-		// apply (Render already refused an unparseable non-empty one).
-		exempt := false
-		if ref, err := reference.ParseNamed(releaseImage); err == nil {
-			exempt = len(pr.allowed) == 1 && pr.allowed[0] == ref.Name()
-		}
-		if !exempt {
-			sub := imageSubject("blockedRegistries", pr.policyBlocked[0].index)
-			for k, i := range pr.allowedIndex {
-				if i >= 0 {
-					sub = imageSubject("allowedRegistries", pr.allowedIndex[k])
-					break
-				}
-			}
-			return &Refusal{
-				Reason:  "invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified",
-				Subject: sub,
-			}
+// checkExclusive is the first check of MCO's policy.json step (which runs
+// only after registries.conf rendered): blocked and allowed together are
+// refused, unless the only allowed entry is the payload repository MCO
+// itself added.
+func checkExclusive(pr payloadResult, releaseImage string) *Refusal {
+	if len(pr.allowed) == 0 || len(pr.policyBlocked) == 0 {
+		return nil
+	}
+	// With the release image unknown the payload exception cannot apply
+	// (Render already refused an unparseable non-empty one).
+	if ref, err := reference.ParseNamed(releaseImage); err == nil && len(pr.allowed) == 1 && pr.allowed[0] == ref.Name() {
+		return nil
+	}
+	sub := imageSubject("blockedRegistries", pr.policyBlocked[0].index)
+	for k, i := range pr.allowedIndex {
+		if i >= 0 {
+			sub = imageSubject("allowedRegistries", pr.allowedIndex[k])
+			break
 		}
 	}
+	return &Refusal{
+		Reason:  "invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified",
+		Subject: sub,
+	}
+}
+
+// checkPolicyEntries is the last check of the policy.json step (after the
+// signature policy scopes were checked against the lists): every blocked
+// and allowed entry must be a valid scope.
+func checkPolicyEntries(pr payloadResult) *Refusal {
 	if r := validateScopes("blockedRegistries", "blocked", pr.policyBlocked); r != nil {
 		return r
 	}

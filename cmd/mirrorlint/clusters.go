@@ -55,16 +55,26 @@ Examples:
 
 // clusterInfo is one cluster as `clusters --format json` prints it.
 type clusterInfo struct {
-	Name             string             `json:"name"`
-	Source           string             `json:"source"`
-	Reason           string             `json:"reason"`
-	Paths            []string           `json:"paths"`
-	Inputs           []string           `json:"inputs"`
-	Objects          int                `json:"objects"`
-	Kinds            map[string]int     `json:"kinds"`
-	OpenShiftVersion string             `json:"openshiftVersion"`
-	ReleaseImage     string             `json:"releaseImage,omitempty"`
-	Problems         []manifest.Problem `json:"problems"`
+	Name             string         `json:"name"`
+	Source           string         `json:"source"`
+	Reason           string         `json:"reason"`
+	Paths            []string       `json:"paths"`
+	Inputs           []string       `json:"inputs"`
+	Objects          int            `json:"objects"`
+	Kinds            map[string]int `json:"kinds"`
+	OpenShiftVersion string         `json:"openshiftVersion"`
+	ReleaseImage     string         `json:"releaseImage,omitempty"`
+	FeatureSet       string         `json:"featureSet"`
+	// DefaultPolicy says whether the default "openshift"
+	// ClusterImagePolicy is assumed, and why (omitted when the release
+	// installs none).
+	DefaultPolicy *defaultPolicyInfo `json:"defaultClusterImagePolicy,omitempty"`
+	Problems      []manifest.Problem `json:"problems"`
+}
+
+type defaultPolicyInfo struct {
+	Assumed bool   `json:"assumed"`
+	Note    string `json:"note"`
 }
 
 func runClusters(c *cli.Context) error {
@@ -111,6 +121,11 @@ func describe(p *project.Project, cl *check.Cluster) clusterInfo {
 	if ci.Problems == nil {
 		ci.Problems = []manifest.Problem{}
 	}
+	in := check.BuildInput(cl.Objects, cl.Settings)
+	ci.FeatureSet = in.FeatureSet
+	if in.DefaultPolicyNote != "" {
+		ci.DefaultPolicy = &defaultPolicyInfo{Assumed: in.DefaultPolicy, Note: in.DefaultPolicyNote}
+	}
 	for _, o := range cl.Objects {
 		ci.Kinds[string(o.Kind)]++
 	}
@@ -138,7 +153,13 @@ func writeClusters(w io.Writer, infos []clusterInfo) {
 		if ci.ReleaseImage != "" {
 			settings += ", release image " + ci.ReleaseImage
 		}
+		if ci.FeatureSet != check.FeatureSetDefault {
+			settings += ", feature set " + ci.FeatureSet
+		}
 		fmt.Fprintf(w, "  settings: %s\n", settings)
+		if ci.DefaultPolicy != nil {
+			fmt.Fprintf(w, "  policy:   %s\n", ci.DefaultPolicy.Note)
+		}
 		if len(ci.Problems) == 0 {
 			continue
 		}

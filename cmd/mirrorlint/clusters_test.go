@@ -36,6 +36,7 @@ overlays/dev
   objects:  2 (1 ImageContentSourcePolicy, 1 ImageDigestMirrorSet)
   inputs:   5 files
   settings: openshift 4.21
+  policy:   default ClusterImagePolicy "openshift" assumed: OpenShift 4.21 installs it on every self-managed cluster (scope quay.io/openshift-release-dev/ocp-release, Red Hat's release key); it is not in the tree
 
 overlays/prod
   source:   kustomization: top-level kustomization: no other kustomization references it
@@ -43,6 +44,7 @@ overlays/prod
   objects:  2 (2 ImageDigestMirrorSet)
   inputs:   5 files
   settings: openshift 4.21
+  policy:   default ClusterImagePolicy "openshift" assumed: OpenShift 4.21 installs it on every self-managed cluster (scope quay.io/openshift-release-dev/ocp-release, Red Hat's release key); it is not in the tree
 
 clusters/lab
   source:   plain directory: files under clusters/lab that no kustomization reaches (each directory in clusters/ is a cluster)
@@ -50,12 +52,14 @@ clusters/lab
   objects:  2 (1 Image, 1 ImageDigestMirrorSet)
   inputs:   2 files
   settings: openshift 4.21
+  policy:   default ClusterImagePolicy "openshift" assumed: OpenShift 4.21 installs it on every self-managed cluster (scope quay.io/openshift-release-dev/ocp-release, Red Hat's release key); it is not in the tree
 `
 	// The default version moves with releases; compare the rest.
 	got := r.stdout
 	if v := strings.Index(got, "openshift "); v >= 0 {
 		ver := strings.Fields(got[v+len("openshift "):])[0]
 		want = strings.ReplaceAll(want, "openshift 4.21", "openshift "+ver)
+		want = strings.ReplaceAll(want, "OpenShift 4.21", "OpenShift "+ver)
 	}
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)

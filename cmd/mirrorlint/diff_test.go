@@ -33,7 +33,8 @@ func TestDiffDrainCorpus(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			want := corpus.ReadTrim(c.Expected("verdict.txt"))
-			r := mlRun(t, "", "diff", "--format", "json", "--release-image", c.ReleaseImage(),
+			// The drain corpus models clusters without a ClusterImagePolicy (see corpus.CorpusVersion).
+			r := mlRun(t, "", "diff", "--format", "json", "--openshift-version", corpus.CorpusVersion.String(), "--release-image", c.ReleaseImage(),
 				filepath.Join(c.Dir, "old", "manifests"), filepath.Join(c.Dir, "new", "manifests"))
 			if r.code != exitOK {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)

@@ -31,6 +31,15 @@ var (
 		Name:  "cluster",
 		Usage: "only the cluster `NAME`, when the tree holds several (see mirrorlint clusters)",
 	}
+	featureSetFlag = &cli.StringFlag{
+		Name:    "feature-set",
+		Usage:   "the cluster's feature set `NAME` (Default, TechPreviewNoUpgrade, DevPreviewNoUpgrade, CustomNoUpgrade); default: FeatureGate/cluster in the tree, else Default",
+		EnvVars: []string{"MIRRORLINT_FEATURE_SET"},
+	}
+	noDefaultPolicyFlag = &cli.BoolFlag{
+		Name:  "no-default-cluster-image-policy",
+		Usage: "the cluster has no default \"openshift\" ClusterImagePolicy although its release installs one (HyperShift hosted clusters)",
+	}
 	maxFileSizeFlag = &cli.Int64Flag{
 		Name:  "max-file-size",
 		Usage: "skip (and report) manifest files larger than `BYTES`",
@@ -62,7 +71,7 @@ func shardOf(c *cli.Context) shard.Shard {
 }
 
 func treeFlags() []cli.Flag {
-	return []cli.Flag{releaseImageFlag, versionFlag, configFlag, clusterFlag, maxFileSizeFlag}
+	return []cli.Flag{releaseImageFlag, versionFlag, featureSetFlag, noDefaultPolicyFlag, configFlag, clusterFlag, maxFileSizeFlag}
 }
 
 func projectOptions(c *cli.Context) project.Options {
@@ -75,6 +84,8 @@ func projectOptions(c *cli.Context) project.Options {
 		Cluster:          c.String(clusterFlag.Name),
 		Shard:            shardOf(c),
 		Stdin:            c.App.Reader,
+		FeatureSet:       c.String(featureSetFlag.Name),
+		NoDefaultPolicy:  c.Bool(noDefaultPolicyFlag.Name),
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 
 func policyIDMS(name, policy string) string {
 	return "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: " + name + "\nspec:\n  imageDigestMirrors:\n" +
-		"  - source: quay.io/openshift-release-dev/ocp-release\n    mirrors:\n    - mirror.corp.example/ocp/release\n    mirrorSourcePolicy: " + policy + "\n"
+		"  - source: quay.io/acme/release\n    mirrors:\n    - mirror.corp.example/acme/release\n    mirrorSourcePolicy: " + policy + "\n"
 }
 
 // gitCluster commits clusters/prod/idms.yaml to a new repository and

@@ -78,10 +78,23 @@ func TestPolicyJSONInDiffAndRender(t *testing.T) {
 	if err != nil || !json.Valid(got) || !strings.Contains(string(got), `"ghcr.io/acme/app"`) {
 		t.Fatalf("render -o policy.json: %v\n%s", err, got)
 	}
-	if r := mlRun(t, "", "render", "--config", "none", "-o", outDir, none); r.code != exitOK {
+	// 4.20 writes no policy.json without blocked or allowed registries
+	// (4.21 always does: the default ClusterImagePolicy).
+	if r := mlRun(t, "", "render", "--config", "none", "--openshift-version", "4.20", "-o", outDir, none); r.code != exitOK {
 		t.Fatalf("render -o: exit %d %s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(outDir, "policy.json")); !os.IsNotExist(err) {
 		t.Errorf("a stale policy.json was kept for a tree without blocked or allowed registries (%v)", err)
+	}
+	r = mlRun(t, "", "render", "--config", "none", "--openshift-version", "4.21", "-o", outDir, none)
+	if r.code != exitOK || !strings.Contains(r.stderr, `note: default ClusterImagePolicy "openshift" assumed: OpenShift 4.21 installs it`) {
+		t.Fatalf("render -o 4.21: exit %d %s", r.code, r.stderr)
+	}
+	got, err = os.ReadFile(filepath.Join(outDir, "policy.json"))
+	if err != nil || !strings.Contains(string(got), `"quay.io/openshift-release-dev/ocp-release": [`) {
+		t.Errorf("4.21 policy.json lacks the default policy's scope: %v\n%s", err, got)
+	}
+	if _, err := os.Stat(filepath.Join(outDir, "registries.d", "sigstore-registries.yaml")); err != nil {
+		t.Errorf("4.21: no sigstore-registries.yaml: %v", err)
 	}
 }

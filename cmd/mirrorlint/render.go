@@ -33,10 +33,17 @@ When the tree holds no Image object, the cluster's Image/cluster is taken to exi
 an empty spec (every cluster has one). When MCO would write nothing, the node keeps the
 template file, and that is what is printed.
 
-With -o DIR, writes DIR/registries.conf and, when MCO writes them, DIR/policy.json
-and DIR/registries.conf.d/01-image-searchRegistries.conf (such a file left from an
-earlier run is removed, so DIR always mirrors what MCO writes to the node). A tree with several
-clusters is written to DIR/<cluster>/.
+With -o DIR, writes DIR/registries.conf and, when MCO writes them, DIR/policy.json,
+DIR/registries.conf.d/01-image-searchRegistries.conf,
+DIR/registries.d/sigstore-registries.yaml and DIR/crio/policies/<namespace>.json (for
+/etc/crio/policies); such a file left from an earlier run is removed, so DIR always
+mirrors what MCO writes to the node. A tree with several clusters is written to
+DIR/<cluster>/.
+
+On OpenShift 4.21 (and 4.18–4.20 TechPreviewNoUpgrade) every self-managed cluster holds
+the ClusterImagePolicy "openshift" that the cluster-version operator installs: the
+render assumes it (and says so on stderr) unless ClusterVersion/version marks it
+unmanaged or --no-default-cluster-image-policy is given.
 
 Exit codes: 0 rendered; 1 MCO would refuse this input (its reason, and the file:line
 of the offending value, on stderr; the cluster would keep its previous config);
@@ -107,6 +114,9 @@ Example:
 // reportRender prints MCO's refusal or warnings on stderr with positions.
 func reportRender(w io.Writer, r *project.Rendered) {
 	prefix := clusterPrefix(r.Cluster.Name)
+	if note := r.Input.DefaultPolicyNote; note != "" {
+		fmt.Fprintf(w, "%smirrorlint: note: %s\n", prefix, note)
+	}
 	if r.Refusal != nil {
 		at := where(r.Where(r.Refusal.Subject))
 		if r.Refusal.Subject.Kind == "" {
@@ -135,28 +145,44 @@ func writeNodeFiles(dir string, r *project.Rendered) error {
 	if err := writeFileAtomic(filepath.Join(dir, registriesConfFile), r.Output.RegistriesConf); err != nil {
 		return err
 	}
-	// DIR/policy.json only when MCO writes one (blocked or allowed
-	// registries); one left from an earlier run is removed, like the
-	// drop-in, so DIR never shows a policy.json MCO would not write.
-	policy := filepath.Join(dir, "policy.json")
-	if r.Output.PolicyJSON == nil {
-		if err := os.Remove(policy); err != nil && !os.IsNotExist(err) {
+	// The other files only when MCO writes them; one left from an earlier
+	// run is removed, so DIR never shows a file MCO would not write.
+	for _, f := range project.NodeFiles(r.Output) {
+		path := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if f.Data == nil {
+			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
-	} else if err := writeFileAtomic(policy, r.Output.PolicyJSON); err != nil {
-		return err
+		if err := writeFileAtomic(path, f.Data); err != nil {
+			return err
+		}
 	}
-	dropIn := filepath.Join(dir, searchDropInFile)
-	if r.Output.SearchRegistriesConf == nil {
-		if err := os.Remove(dropIn); err != nil && !os.IsNotExist(err) {
-			return err
-		}
+	return removeStaleCRIOPolicies(dir, r)
+}
+
+// removeStaleCRIOPolicies removes DIR/crio/policies/*.json files of
+// namespaces the render no longer has.
+func removeStaleCRIOPolicies(dir string, r *project.Rendered) error {
+	pdir := filepath.Join(dir, "crio", "policies")
+	entries, err := os.ReadDir(pdir)
+	if err != nil {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(dropIn), 0o755); err != nil {
-		return err
+	for _, e := range entries {
+		ns, ok := strings.CutSuffix(e.Name(), ".json")
+		if _, keep := r.Output.CRIOPolicies[ns]; !ok || keep || e.IsDir() {
+			continue
+		}
+		if err := os.Remove(filepath.Join(pdir, e.Name())); err != nil {
+			return err
+		}
 	}
-	return writeFileAtomic(dropIn, r.Output.SearchRegistriesConf)
+	return nil
 }
 
 // writeFileAtomic writes a node file the way the node has it (0644), never

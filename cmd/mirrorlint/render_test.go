@@ -163,7 +163,8 @@ func TestRenderCorpus(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			out := t.TempDir()
-			r := mlRun(t, "", "render", "--config", "none", "-o", out, "--release-image", c.ReleaseImage(), filepath.Join(c.Dir, "manifests"))
+			// The render corpus models clusters without a ClusterImagePolicy (see corpus.CorpusVersion).
+			r := mlRun(t, "", "render", "--config", "none", "--openshift-version", corpus.CorpusVersion.String(), "-o", out, "--release-image", c.ReleaseImage(), filepath.Join(c.Dir, "manifests"))
 			if want := corpus.ReadTrim(c.Expected("error.txt")); want != "" {
 				if r.code != exitFindings || !strings.Contains(r.stderr, want) {
 					t.Fatalf("MCO refuses this case (%s); exit %d, stderr %s", want, r.code, r.stderr)

@@ -24,6 +24,11 @@ mirrors (ImageDigestMirrorSet, ICSP) for pulls by tag, tag-only mirrors
 blockedRegistries, or NeverContactSource) is never contacted; when no usable source is
 left the pull fails. Short names are shown with docker.io normalisation.
 
+It also says which signature policy requirement applies to IMAGE (policy.json, or the
+namespace's /etc/crio/policies file with --namespace), whether the node will verify a
+sigstore signature, and in which sources it looks for the signature as an attachment
+(registries.d/sigstore-registries.yaml).
+
 Exit codes: 0 resolved; 1 MCO would refuse the tree (the nodes keep their previous
 registries.conf, so there is nothing to resolve against); 2 usage error, invalid
 reference or unreadable input.
@@ -33,6 +38,7 @@ Examples:
   mirrorlint resolve --format json registry.redhat.io/ubi9/ubi@sha256:… .`,
 		Flags: append(treeFlags(),
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text or json"},
+			&cli.StringFlag{Name: "namespace", Aliases: []string{"n"}, Usage: "the pod's `NAMESPACE`, for its ImagePolicy file (/etc/crio/policies/NAMESPACE.json)"},
 		),
 		Action: runResolve,
 	}
@@ -76,6 +82,10 @@ func runResolve(c *cli.Context) error {
 	}
 	res, err := resolve.Resolve(r.Output.NodeRegistriesConf(), r.Output.NodeSearchRegistriesConf(), image)
 	if err != nil {
+		return fail(exitUsage, "%v", err)
+	}
+	policy, policyPath := project.PolicyFor(r.Output, c.String("namespace"))
+	if err := res.AddSignature(policy, policyPath, r.Output.SigstoreRegistriesYAML); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
 	if format == "json" {

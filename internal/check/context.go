@@ -12,6 +12,15 @@ import (
 type Settings struct {
 	Version      render.Version
 	ReleaseImage string
+	// FeatureSet is the cluster's feature set (config featureSet or
+	// --feature-set); "" takes it from FeatureGate/cluster in the tree,
+	// else Default.
+	FeatureSet string
+	// NoDefaultPolicy says the cluster has no default "openshift"
+	// ClusterImagePolicy although its release installs one (a HyperShift
+	// hosted cluster; config defaultClusterImagePolicy: false or
+	// --no-default-cluster-image-policy).
+	NoDefaultPolicy bool
 }
 
 // Cluster is one cluster's worth of objects: what MCO sees together.

@@ -6,6 +6,10 @@ import "github.com/mirrorlint/mirrorlint/internal/manifest"
 // every run needs them, whatever its rules.
 var RenderReads = []string{
 	string(manifest.KindICSP), string(manifest.KindIDMS), string(manifest.KindITMS), string(manifest.KindImage),
+	// The signature policies, the feature set that decides which of them
+	// are served, and ClusterVersion's overrides of the default policy.
+	string(manifest.KindClusterImagePolicy), string(manifest.KindImagePolicy),
+	string(manifest.KindFeatureGate), string(manifest.KindClusterVersion),
 }
 
 // Needs is what the registry's rules read, with the render's kinds: every

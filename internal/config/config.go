@@ -35,6 +35,14 @@ type Config struct {
 	PolicyTimeout    string            `yaml:"policyTimeout,omitempty" json:"policyTimeout,omitempty"`
 	Strict           bool              `yaml:"strict,omitempty" json:"strict,omitempty"`
 	Clusters         []Cluster         `yaml:"clusters,omitempty" json:"clusters,omitempty"`
+	// FeatureSet is the cluster's feature set (Default,
+	// TechPreviewNoUpgrade, DevPreviewNoUpgrade, CustomNoUpgrade); empty
+	// takes it from FeatureGate/cluster in the tree.
+	FeatureSet string `yaml:"featureSet,omitempty" json:"featureSet,omitempty"`
+	// DefaultClusterImagePolicy false says the cluster has no default
+	// "openshift" ClusterImagePolicy although its release installs one
+	// (HyperShift hosted clusters); unset or true assumes it.
+	DefaultClusterImagePolicy *bool `yaml:"defaultClusterImagePolicy,omitempty" json:"defaultClusterImagePolicy,omitempty"`
 
 	// Path is where the file was read from ("" when built in code); paths
 	// inside the file are relative to its directory.
@@ -59,6 +67,10 @@ type Cluster struct {
 	Paths            []string `yaml:"paths" json:"paths"`
 	ReleaseImage     string   `yaml:"releaseImage,omitempty" json:"releaseImage,omitempty"`
 	OpenShiftVersion string   `yaml:"openshiftVersion,omitempty" json:"openshiftVersion,omitempty"`
+	// FeatureSet and DefaultClusterImagePolicy override the global keys
+	// for this cluster.
+	FeatureSet                string `yaml:"featureSet,omitempty" json:"featureSet,omitempty"`
+	DefaultClusterImagePolicy *bool  `yaml:"defaultClusterImagePolicy,omitempty" json:"defaultClusterImagePolicy,omitempty"`
 }
 
 // Parse reads a config strictly: an unknown key is an error naming its line
@@ -119,7 +131,7 @@ func indexLines(n *yaml.Node, prefix string, out map[string]int) {
 
 // knownKeys lists the top-level keys, for "unknown key" messages.
 var knownKeys = []string{"openshiftVersion", "releaseImage", "failOn", "rules", "exclude", "ignore",
-	"policies", "data", "allowNet", "policyTimeout", "strict", "clusters"}
+	"policies", "data", "allowNet", "policyTimeout", "strict", "clusters", "featureSet", "defaultClusterImagePolicy"}
 
 var fieldNotFound = regexp.MustCompile(`line (\d+): field (\S+) not found in type config\.(\w+)`)
 
@@ -140,7 +152,7 @@ func yamlMessage(err error) string {
 		allowed := map[string][]string{
 			"Config":  knownKeys,
 			"Ignore":  {"rule", "path", "object", "reason"},
-			"Cluster": {"name", "paths", "releaseImage", "openshiftVersion"},
+			"Cluster": {"name", "paths", "releaseImage", "openshiftVersion", "featureSet", "defaultClusterImagePolicy"},
 		}[m[3]]
 		msg := fmt.Sprintf("line %s: unknown key %q", m[1], m[2])
 		if s := suggest.Closest(m[2], allowed, 2); s != "" {

@@ -20,14 +20,43 @@ import (
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
-// The shared corpus sits beside the repository on the team's machines. The
-// paths are relative to a package directory two levels below the root
-// (internal/x, cmd/x), which is where go test runs each package's tests.
-const (
-	SharedRoot   = "../../../shared"
-	SharedRender = SharedRoot + "/corpus/public/render"
-	SharedDrain  = SharedRoot + "/corpus/public/drain"
+// The shared corpus sits beside the repository on the team's machines
+// (the module root's parent holds "shared"). The paths are found from the
+// working directory, which is the package directory under go test, at any
+// depth (render is one level below the root, internal/x two).
+var (
+	SharedRoot      = sharedRoot()
+	SharedRender    = SharedRoot + "/corpus/public/render"
+	SharedDrain     = SharedRoot + "/corpus/public/drain"
+	SharedSignature = SharedRoot + "/corpus/public/signature"
 )
+
+// CorpusVersion is the release the render and drain corpora are run as:
+// their cases model clusters without any ClusterImagePolicy, which 4.21
+// always has (the default "openshift" policy), and 4.20 renders everything
+// else the same way. A case with an openshift-version.txt (the signature
+// corpus) uses that instead.
+var CorpusVersion = render.Version{Minor: 20, Patch: -1}
+
+// sharedRoot walks up from the working directory to the module root (the
+// directory holding go.mod) and names "shared" beside it; the relative
+// form "../../../shared" when there is no module root above.
+func sharedRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "../../../shared"
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(filepath.Dir(dir), "shared")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "../../../shared"
+		}
+		dir = parent
+	}
+}
 
 // Case is one case directory of a corpus.
 type Case struct {
@@ -37,6 +66,15 @@ type Case struct {
 
 // ReleaseImage is the case's release-image.txt, "" when it has none.
 func (c Case) ReleaseImage() string { return ReadTrim(c.Dir, "release-image.txt") }
+
+// Version is the case's openshift-version.txt, CorpusVersion without one.
+func (c Case) Version() (render.Version, error) {
+	s := ReadTrim(c.Dir, "openshift-version.txt")
+	if s == "" {
+		return CorpusVersion, nil
+	}
+	return render.ParseVersion(s)
+}
 
 // Expected returns the path of a file under the case's expected/ directory.
 func (c Case) Expected(name string) string { return filepath.Join(c.Dir, "expected", name) }
@@ -81,23 +119,44 @@ func ReadTrim(elem ...string) string {
 // RenderInput loads the case's manifests/ tree and release image as the CLI
 // would hand them to the renderer.
 func (c Case) RenderInput() (render.Input, error) {
-	return loadInput(filepath.Join(c.Dir, "manifests"), c.ReleaseImage(), false)
+	in, err := c.CheckInput()
+	if err != nil {
+		return render.Input{}, err
+	}
+	return in.Input, nil
+}
+
+// CheckInput is RenderInput with the way back to the objects.
+func (c Case) CheckInput() (*check.Input, error) {
+	v, err := c.Version()
+	if err != nil {
+		return nil, err
+	}
+	return loadInput(filepath.Join(c.Dir, "manifests"), check.Settings{ReleaseImage: c.ReleaseImage(), Version: v}, false)
 }
 
 // SideInput does the same for one side ("old" or "new") of a drain pair. A
 // side without a manifests/ directory is an empty tree: the pair that
 // deletes every mirror object is written that way.
 func (c Case) SideInput(side string) (render.Input, error) {
-	return loadInput(filepath.Join(c.Dir, side, "manifests"), c.ReleaseImage(), true)
+	v, err := c.Version()
+	if err != nil {
+		return render.Input{}, err
+	}
+	in, err := loadInput(filepath.Join(c.Dir, side, "manifests"), check.Settings{ReleaseImage: c.ReleaseImage(), Version: v}, true)
+	if err != nil {
+		return render.Input{}, err
+	}
+	return in.Input, nil
 }
 
-func loadInput(dir, releaseImage string, missingIsEmpty bool) (render.Input, error) {
+func loadInput(dir string, s check.Settings, missingIsEmpty bool) (*check.Input, error) {
 	set, err := manifest.Load([]string{dir}, manifest.Options{})
 	if errors.Is(err, manifest.ErrNotFound) && missingIsEmpty {
 		set, err = &manifest.Set{}, nil
 	}
 	if err != nil {
-		return render.Input{}, err
+		return nil, err
 	}
 	// The CLI refuses to render a tree with any problem (a file that does
 	// not parse, an object that does not decode), so a case must have none.
@@ -106,7 +165,7 @@ func loadInput(dir, releaseImage string, missingIsEmpty bool) (render.Input, err
 		for _, p := range set.Problems {
 			msgs = append(msgs, fmt.Sprintf("%s: %s", p.Pos, p.Message))
 		}
-		return render.Input{}, errors.New(strings.Join(msgs, "\n"))
+		return nil, errors.New(strings.Join(msgs, "\n"))
 	}
-	return check.BuildInput(set.Objects, check.Settings{ReleaseImage: releaseImage}).Input, nil
+	return check.BuildInput(set.Objects, s), nil
 }

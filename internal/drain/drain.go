@@ -1,13 +1,16 @@
 // Package drain predicts what a node does when the rendered registry files
 // change: reload CRI-O only, or cordon and drain (and possibly reboot). It
-// follows the Machine Config Daemon's default NodeDisruptionPolicy:
-// registries.conf is "Special" (drain only for unsafe changes), policy.json
-// only reloads CRI-O, the search-registries drop-in has no policy of its
-// own and therefore reboots.
+// follows the Machine Config Daemon's default NodeDisruptionPolicy
+// (4.18–4.21): registries.conf is "Special" (drain only for unsafe
+// changes); policy.json, /etc/containers/registries.d and
+// /etc/crio/policies only reload CRI-O; the search-registries drop-in has
+// no policy of its own and therefore reboots.
 package drain
 
 import (
 	"bytes"
+	"maps"
+	"slices"
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 
@@ -20,6 +23,7 @@ const (
 	RegistriesConfPath = nodefiles.RegistriesConfPath
 	SearchDropInPath   = nodefiles.SearchDropInPath
 	PolicyJSONPath     = nodefiles.PolicyJSONPath
+	SigstorePath       = nodefiles.SigstoreRegistriesPath
 )
 
 // Verdict is the node's reaction to going from one rendering to another.
@@ -63,6 +67,8 @@ const (
 	FieldRewritten      = "rewritten"        // registries.conf bytes changed, content equivalent
 	FieldSearchDropIn   = "search-drop-in"   // the search-registries drop-in
 	FieldPolicy         = "policy"           // policy.json
+	FieldSigstore       = "sigstore"         // registries.d/sigstore-registries.yaml
+	FieldCRIOPolicy     = "crio-policy"      // an /etc/crio/policies/<namespace>.json
 )
 
 // Compare returns the verdict for a node moving from old to new; it
@@ -103,15 +109,18 @@ func Compare(old, new *render.Output) Verdict {
 	// Without a generated file the node keeps the template, so a file
 	// written or dropped is a change too.
 	if oldPolicy, newPolicy := old.NodePolicyJSON(), new.NodePolicyJSON(); !bytes.Equal(oldPolicy, newPolicy) {
-		msg := "policy.json changed (blocked or allowed registries): CRI-O is reloaded"
+		msg := "policy.json changed (blocked or allowed registries, signature policies): CRI-O is reloaded"
 		switch {
 		case old == nil || old.PolicyJSON == nil:
-			msg = "policy.json written (blocked or allowed registries set): CRI-O is reloaded"
+			msg = "policy.json written (blocked or allowed registries or signature policies set): CRI-O is reloaded"
 		case new == nil || new.PolicyJSON == nil:
-			msg = "policy.json back to the template (no blocked or allowed registries left): CRI-O is reloaded"
+			msg = "policy.json back to the template (no blocked or allowed registries or signature policies left): CRI-O is reloaded"
 		}
 		v.Reasons = append(v.Reasons, Reason{File: PolicyJSONPath, Field: FieldPolicy, Message: msg})
 	}
+	// registries.d and /etc/crio/policies have reload-crio policies of
+	// their own: written, changed or removed, the node is not drained.
+	v.Reasons = append(v.Reasons, sigstoreChanges(old, new)...)
 
 	for _, r := range v.Reasons {
 		if r.Drain {
@@ -131,4 +140,58 @@ func decoded(o *render.Output) sysregistriesv2.V2RegistriesConf {
 		return sysregistriesv2.V2RegistriesConf{}
 	}
 	return conf
+}
+
+// sigstoreChanges lists the changes to the files MCO derives from the
+// signature policies: registries.d/sigstore-registries.yaml and one
+// /etc/crio/policies/<namespace>.json per namespace. Each only reloads
+// CRI-O.
+func sigstoreChanges(old, new *render.Output) []Reason {
+	var out []Reason
+	change := func(file, field string, a, b []byte, what string) {
+		switch {
+		case bytes.Equal(a, b) && (a == nil) == (b == nil):
+			return
+		case a == nil:
+			out = append(out, Reason{File: file, Field: field, Message: what + " written: CRI-O is reloaded"})
+		case b == nil:
+			out = append(out, Reason{File: file, Field: field, Message: what + " removed: CRI-O is reloaded"})
+		default:
+			out = append(out, Reason{File: file, Field: field, Message: what + " changed: CRI-O is reloaded"})
+		}
+	}
+	change(SigstorePath, FieldSigstore, sigstoreOf(old), sigstoreOf(new), "sigstore-registries.yaml (where signatures are looked up)")
+	for _, ns := range CRIONamespaces(old, new) {
+		change(nodefiles.CRIOPolicyPath(ns), FieldCRIOPolicy, crioPolicyOf(old, ns), crioPolicyOf(new, ns), "the policy of namespace "+ns)
+	}
+	return out
+}
+
+func sigstoreOf(o *render.Output) []byte {
+	if o == nil {
+		return nil
+	}
+	return o.SigstoreRegistriesYAML
+}
+
+func crioPolicyOf(o *render.Output, ns string) []byte {
+	if o == nil {
+		return nil
+	}
+	return o.CRIOPolicies[ns]
+}
+
+// CRIONamespaces lists, sorted, the namespaces with an /etc/crio/policies
+// file on either side.
+func CRIONamespaces(outs ...*render.Output) []string {
+	seen := map[string]bool{}
+	for _, o := range outs {
+		if o == nil {
+			continue
+		}
+		for ns := range o.CRIOPolicies {
+			seen[ns] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }

@@ -61,6 +61,8 @@ func openCorpusSide(t *testing.T, c corpus.Case, side string) *project.Project {
 		Paths:        []string{filepath.Join(c.Dir, side, "manifests")},
 		ConfigPath:   "none",
 		ReleaseImage: c.ReleaseImage(),
+		// The drain corpus models clusters without a ClusterImagePolicy (see corpus.CorpusVersion).
+		OpenShiftVersion: corpus.CorpusVersion.String(),
 	})
 	if err != nil {
 		t.Fatalf("%s: %v", side, err)

@@ -68,6 +68,8 @@ func compareDirs(t *testing.T, c corpus.Case) *Result {
 			Paths:        []string{filepath.Join(c.Dir, side, "manifests")},
 			ConfigPath:   "none",
 			ReleaseImage: c.ReleaseImage(),
+			// The drain corpus models clusters without a ClusterImagePolicy (see corpus.CorpusVersion).
+			OpenShiftVersion: corpus.CorpusVersion.String(),
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", side, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/drain"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/textdiff"
 	"github.com/mirrorlint/mirrorlint/render"
@@ -24,6 +25,7 @@ const (
 	RegistriesConfPath = drain.RegistriesConfPath
 	SearchDropInPath   = drain.SearchDropInPath
 	PolicyJSONPath     = drain.PolicyJSONPath
+	SigstorePath       = drain.SigstorePath
 )
 
 // Actions, from least to most disruptive.
@@ -119,9 +121,11 @@ type Reason struct {
 }
 
 // File is one node file before and after: registries.conf, the search
-// drop-in and policy.json. Old/New are null when the node does not have
-// the file (the search drop-in is written only when the Image sets search
-// registries).
+// drop-in, policy.json, registries.d/sigstore-registries.yaml and the
+// /etc/crio/policies/<namespace>.json of either side. Old/New are null when
+// the node does not have the file (the search drop-in is written only when
+// the Image sets search registries, the sigstore and namespace files only
+// with signature policies).
 type File struct {
 	Changed bool    `json:"changed"`
 	Old     *string `json:"old"`
@@ -352,6 +356,12 @@ func (res *Result) compareCluster(pair clusterPair, label string, newP *project.
 		RegistriesConfPath: fileChange(RegistriesConfPath, o.NodeRegistriesConf(), n.NodeRegistriesConf(), source(o), source(n)),
 		SearchDropInPath:   fileChange(SearchDropInPath, o.NodeSearchRegistriesConf(), n.NodeSearchRegistriesConf(), dropInSource(o), dropInSource(n)),
 		PolicyJSONPath:     fileChange(PolicyJSONPath, o.NodePolicyJSON(), n.NodePolicyJSON(), policySource(o), policySource(n)),
+		SigstorePath:       fileChange(SigstorePath, o.SigstoreRegistriesYAML, n.SigstoreRegistriesYAML, presence(o.SigstoreRegistriesYAML), presence(n.SigstoreRegistriesYAML)),
+	}
+	for _, ns := range drain.CRIONamespaces(o, n) {
+		path := nodefiles.CRIOPolicyPath(ns)
+		a, b := o.CRIOPolicies[ns], n.CRIOPolicies[ns]
+		files[path] = fileChange(path, a, b, presence(a), presence(b))
 	}
 	changed := false
 	for p, f := range files {
@@ -393,6 +403,14 @@ func source(o *render.Output) string {
 func policySource(o *render.Output) string {
 	if o.PolicyJSON == nil {
 		return "template"
+	}
+	return "generated"
+}
+
+// presence is the source of a file MCO writes or leaves absent.
+func presence(data []byte) string {
+	if data == nil {
+		return "absent"
 	}
 	return "generated"
 }

@@ -214,8 +214,13 @@ func classify(apiVersion, kind string) (k Kind, known, keep bool) {
 		// misspelling of that group, is ours.
 		_, _, near := NearMiss(apiVersion, kind)
 		return k, false, strings.HasPrefix(apiVersion, "config.openshift.io/") || near
-	case KindMachineConfig:
+	case KindMachineConfig, KindFeatureGate, KindClusterVersion:
 		return k, true, apiVersion == k.APIVersion()
+	case KindClusterImagePolicy, KindImagePolicy:
+		// Both apiVersions decode; whether the cluster serves the one
+		// written depends on its release and feature set.
+		served := apiVersion == k.APIVersion() || apiVersion == APIVersionV1Alpha1
+		return k, served, served || strings.HasPrefix(apiVersion, "config.openshift.io/")
 	}
 	// A misspelt mirror kind is kept, unknown, so that it is reported.
 	_, _, near := NearMiss(apiVersion, kind)

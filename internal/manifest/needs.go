@@ -82,7 +82,8 @@ func (n Needs) Has(kind string, u Unmodelled) bool {
 // modelledKind reports the kinds the loader decodes into API types.
 func modelledKind(kind string) bool {
 	switch Kind(kind) {
-	case KindICSP, KindIDMS, KindITMS, KindImage, KindMachineConfig:
+	case KindICSP, KindIDMS, KindITMS, KindImage, KindMachineConfig,
+		KindClusterImagePolicy, KindImagePolicy, KindFeatureGate, KindClusterVersion:
 		return true
 	}
 	return false

@@ -24,14 +24,29 @@ const (
 	KindITMS          Kind = "ImageTagMirrorSet"
 	KindImage         Kind = "Image"
 	KindMachineConfig Kind = "MachineConfig"
+	// The signature policy kinds and the two cluster objects that decide
+	// how they apply: FeatureGate/cluster (the feature set, which serves the
+	// v1alpha1 policies on 4.18–4.19) and ClusterVersion/version (its
+	// overrides can turn off the default "openshift" ClusterImagePolicy).
+	KindClusterImagePolicy Kind = "ClusterImagePolicy"
+	KindImagePolicy        Kind = "ImagePolicy"
+	KindFeatureGate        Kind = "FeatureGate"
+	KindClusterVersion     Kind = "ClusterVersion"
 )
+
+// APIVersionV1Alpha1 is the apiVersion of ClusterImagePolicy and
+// ImagePolicy before they went GA in 4.20 (4.18–4.19 TechPreviewNoUpgrade
+// clusters). The loader decodes both into the config/v1 types; which one a
+// cluster serves depends on its release and feature set, so that is
+// decided later (check.BuildInput, the api-version-kind rule).
+const APIVersionV1Alpha1 = "config.openshift.io/v1alpha1"
 
 // APIVersion returns the only apiVersion the API server serves the kind under.
 func (k Kind) APIVersion() string {
 	switch k {
 	case KindICSP:
 		return "operator.openshift.io/v1alpha1"
-	case KindIDMS, KindITMS, KindImage:
+	case KindIDMS, KindITMS, KindImage, KindClusterImagePolicy, KindImagePolicy, KindFeatureGate, KindClusterVersion:
 		return "config.openshift.io/v1"
 	case KindMachineConfig:
 		return "machineconfiguration.openshift.io/v1"
@@ -160,6 +175,12 @@ type Object struct {
 	ITMS          *configv1.ImageTagMirrorSet
 	Image         *configv1.Image
 	MachineConfig *mcfgv1.MachineConfig
+	// ClusterImagePolicy and ImagePolicy hold the config/v1 form, also for
+	// an object written as config.openshift.io/v1alpha1 (converted).
+	ClusterImagePolicy *configv1.ClusterImagePolicy
+	ImagePolicy        *configv1.ImagePolicy
+	FeatureGate        *configv1.FeatureGate
+	ClusterVersion     *configv1.ClusterVersion
 
 	// DecodeError is set when the object has the served apiVersion and kind
 	// but does not decode into the API type (a list where an object is

@@ -56,7 +56,7 @@ func (o *Object) decodeProblems(err error) []decodeIssue {
 		if !setNull(content, p) {
 			break
 		}
-		_, err = decodeAs(o.Kind, content)
+		_, err = decodeAs(o.Kind, o.APIVersion, content)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i].pos, out[j].pos
@@ -134,7 +134,7 @@ func (o *Object) customErrorPath(content map[string]any, err error) (Path, bool)
 	budget := customErrorBudget
 	gone := func() bool {
 		budget--
-		_, e := decodeAs(o.Kind, content)
+		_, e := decodeAs(o.Kind, o.APIVersion, content)
 		return e == nil || e.Error() != err.Error()
 	}
 	var p Path

@@ -14,7 +14,16 @@ const (
 	RegistriesConfPath = "/etc/containers/registries.conf"
 	PolicyJSONPath     = "/etc/containers/policy.json"
 	SearchDropInPath   = "/etc/containers/registries.conf.d/01-image-searchRegistries.conf"
+	// SigstoreRegistriesPath is where MCO lists the scopes whose sigstore
+	// signatures are looked up as attachments (signature policies).
+	SigstoreRegistriesPath = "/etc/containers/registries.d/sigstore-registries.yaml"
+	// CRIOPoliciesDir holds one <namespace>.json per namespace with
+	// ImagePolicies.
+	CRIOPoliciesDir = "/etc/crio/policies"
 )
+
+// CRIOPolicyPath is the per-namespace policy file of namespace.
+func CRIOPolicyPath(namespace string) string { return CRIOPoliciesDir + "/" + namespace + ".json" }
 
 // templateRegistries is what the worker/master templates put in
 // /etc/containers/registries.conf. Nodes keep these bytes verbatim (single

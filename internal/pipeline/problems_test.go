@@ -37,6 +37,8 @@ func TestNeverAppliedDirectoriesAreInfo(t *testing.T) {
 	want := []string{
 		"info not-applied charts/day2/Chart.yaml:1:1",
 		"info not-applied ztp/source-crs/DisconnectedICSP.yaml:1:1",
+		// The tree's own mirror of the payload, outside the templates.
+		"info release-signatures-mirrored mirrors/idms.yaml:7:13",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
@@ -49,8 +51,10 @@ func TestNeverAppliedDirectoriesAreInfo(t *testing.T) {
 	}
 	// A real rule: its severity and ignore entries apply.
 	cfg := &config.Config{Rules: map[string]string{"not-applied": "off"}}
-	if got := shapes(lintTree(t, cfg, dir), dir); len(got) != 0 {
-		t.Fatalf("not-applied: off left %v", got)
+	for _, f := range shapes(lintTree(t, cfg, dir), dir) {
+		if strings.Contains(f, "not-applied") {
+			t.Fatalf("not-applied: off left %v", f)
+		}
 	}
 }
 

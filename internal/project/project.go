@@ -64,6 +64,10 @@ type Options struct {
 	// Unmodelled says which objects of kinds other than the mirror kinds
 	// are kept: lint keeps what its rules and policies read.
 	Unmodelled manifest.Unmodelled
+	// FeatureSet is --feature-set; NoDefaultPolicy is
+	// --no-default-cluster-image-policy.
+	FeatureSet      string
+	NoDefaultPolicy bool
 }
 
 // Project is an opened tree.
@@ -130,6 +134,18 @@ func ResolveSettings(opts Options, cfg *config.Config) (check.Settings, error) {
 		}
 		s.Version = pv
 	}
+	fs, from := cfg.FeatureSet, cfg.Where("featureSet")
+	if opts.FeatureSet != "" {
+		fs, from = opts.FeatureSet, "--feature-set"
+	}
+	switch fs {
+	case "", check.FeatureSetDefault, check.FeatureSetTechPreview, check.FeatureSetDevPreview, check.FeatureSetCustom:
+		s.FeatureSet = fs
+	default:
+		return s, &UsageError{Err: fmt.Errorf("%s: unknown feature set %q: want %s, %s, %s or %s", from, fs,
+			check.FeatureSetDefault, check.FeatureSetTechPreview, check.FeatureSetDevPreview, check.FeatureSetCustom)}
+	}
+	s.NoDefaultPolicy = opts.NoDefaultPolicy || (cfg.DefaultClusterImagePolicy != nil && !*cfg.DefaultClusterImagePolicy)
 	return s, nil
 }
 
@@ -202,6 +218,19 @@ func clusterSettings(opts Options, cfg *config.Config, d *cluster.Cluster) (chec
 	}
 	if d.OpenShiftVersion != "" {
 		c.OpenShiftVersion = d.OpenShiftVersion
+	}
+	// The signature policy settings of a declared cluster are read from
+	// its config entry by name.
+	for _, cc := range cfg.Clusters {
+		if d.Name == "" || cc.Name != d.Name {
+			continue
+		}
+		if cc.FeatureSet != "" {
+			c.FeatureSet = cc.FeatureSet
+		}
+		if cc.DefaultClusterImagePolicy != nil {
+			c.DefaultClusterImagePolicy = cc.DefaultClusterImagePolicy
+		}
 	}
 	s, err := ResolveSettings(opts, &c)
 	if err != nil && d.Name != "" {

@@ -2,9 +2,13 @@ package project
 
 import (
 	"errors"
+	"maps"
+	"regexp"
+	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -40,4 +44,47 @@ func (r *Rendered) Where(s render.Subject) manifest.Position {
 		return manifest.Position{}
 	}
 	return o.Locate(manifest.ParsePath(s.Path))
+}
+
+// NodeFile is one file MCO writes besides registries.conf, by its path
+// relative to the -o directory of `render` (relative to /etc/containers,
+// or crio/policies/<namespace>.json for /etc/crio/policies); Data is nil
+// when MCO writes none.
+type NodeFile struct {
+	Path string
+	Data []byte
+}
+
+// NodeFiles lists the optional node files of out: policy.json, the search
+// drop-in, registries.d/sigstore-registries.yaml and one
+// crio/policies/<namespace>.json per namespace (sorted).
+func NodeFiles(out *render.Output) []NodeFile {
+	files := []NodeFile{
+		{"policy.json", out.PolicyJSON},
+		{"registries.conf.d/01-image-searchRegistries.conf", out.SearchRegistriesConf},
+		{"registries.d/sigstore-registries.yaml", out.SigstoreRegistriesYAML},
+	}
+	for _, ns := range slices.Sorted(maps.Keys(out.CRIOPolicies)) {
+		// The API server only admits DNS-1123 labels as namespaces; any
+		// other name in a tree never reaches a node, and must not make the
+		// file land outside the output directory.
+		if !namespaceName.MatchString(ns) {
+			continue
+		}
+		files = append(files, NodeFile{"crio/policies/" + ns + ".json", out.CRIOPolicies[ns]})
+	}
+	return files
+}
+
+var namespaceName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
+
+// PolicyFor is the signature policy CRI-O evaluates for a pod in
+// namespace: the namespace's /etc/crio/policies file when MCO writes one,
+// else the node's policy.json (the template when MCO writes none); with the
+// path of the file.
+func PolicyFor(out *render.Output, namespace string) ([]byte, string) {
+	if data, ok := out.CRIOPolicies[namespace]; ok && namespace != "" {
+		return data, nodefiles.CRIOPolicyPath(namespace)
+	}
+	return out.NodePolicyJSON(), nodefiles.PolicyJSONPath
 }

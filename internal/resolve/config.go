@@ -105,17 +105,6 @@ func (c *Config) Close() {
 	}
 }
 
-// policyFile is the part of containers/image's policy.json that decides
-// whether an image is admitted at all: each requirement's type.
-type policyFile struct {
-	Default    []policyRequirement                       `json:"default"`
-	Transports map[string]map[string][]policyRequirement `json:"transports"`
-}
-
-type policyRequirement struct {
-	Type string `json:"type"`
-}
-
 // PolicyRejects reports whether policy.json rejects image outright (a
 // "reject" requirement, which MCO writes for blockedRegistries and, as the
 // default, with allowedRegistries) and the scope that decided: "" for the
@@ -134,51 +123,14 @@ func (c *Config) PolicyRejects(image string) (scope string, rejects bool) {
 		return "", false
 	}
 	named = reference.TagNameOnly(named)
-	reqs, scope, found := c.policy.Default, "", false
-	if docker, ok := c.policy.Transports["docker"]; ok {
-		for _, s := range policyScopes(named) {
-			if r, ok := docker[s]; ok {
-				reqs, scope, found = r, s, true
-				break
-			}
-		}
-		if !found {
-			if r, ok := docker[""]; ok {
-				reqs = r
-			}
-		}
+	reqs, scope, found := matchScope(c.policy.Transports["docker"], named)
+	if !found {
+		reqs = c.policy.Default
 	}
 	for _, r := range reqs {
-		if r.Type == "reject" {
+		if r["type"] == "reject" {
 			return scope, true
 		}
 	}
 	return "", false
-}
-
-// policyScopes lists the docker transport's policy scopes for a reference,
-// most specific first (containers-policy.json(5)).
-func policyScopes(named reference.Named) []string {
-	out := []string{named.String()}
-	name := named.Name()
-	for {
-		out = append(out, name)
-		i := strings.LastIndex(name, "/")
-		if i < 0 {
-			break
-		}
-		name = name[:i]
-	}
-	if i := strings.Index(name, ":"); i >= 0 {
-		name = name[:i]
-	}
-	for {
-		i := strings.Index(name, ".")
-		if i < 0 {
-			break
-		}
-		name = name[i+1:]
-		out = append(out, "*."+name)
-	}
-	return out
 }

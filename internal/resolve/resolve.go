@@ -39,6 +39,9 @@ type Result struct {
 	// pull cannot succeed whatever the registries hold.
 	Fails bool     `json:"fails"`
 	Notes []string `json:"notes,omitempty"`
+	// Signature is what the signature policy asks of the image (see
+	// AddSignature), nil when not asked.
+	Signature *Signature `json:"signature,omitempty"`
 }
 
 // Entry is a [[registry]] table.

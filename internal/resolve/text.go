@@ -44,6 +44,38 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 		b.WriteByte('\n')
 	}
+	if sg := r.Signature; sg != nil {
+		scope := "scope " + sg.Scope
+		if sg.Default {
+			scope = "default"
+		}
+		var reqs []string
+		for _, q := range sg.Requirements {
+			d := q.Type
+			var extra []string
+			if q.Trust != "" {
+				extra = append(extra, q.Trust)
+			}
+			if q.SignedIdentity != "" {
+				extra = append(extra, "identity "+q.SignedIdentity)
+			}
+			if len(extra) > 0 {
+				d += " (" + strings.Join(extra, ", ") + ")"
+			}
+			reqs = append(reqs, d)
+		}
+		fmt.Fprintf(&b, "signature policy: %s, %s: %s\n", sg.PolicyFile, scope, strings.Join(reqs, " AND "))
+		for _, l := range sg.Lookups {
+			switch {
+			case l.Attachments && l.Tag != "":
+				fmt.Fprintf(&b, "  sigstore attachment looked up in %s as tag %s (registries.d %s)\n", l.Reference, l.Tag, l.Namespace)
+			case l.Attachments:
+				fmt.Fprintf(&b, "  sigstore attachments looked up in %s (registries.d %s)\n", l.Reference, l.Namespace)
+			default:
+				fmt.Fprintf(&b, "  no sigstore attachments read from %s\n", l.Reference)
+			}
+		}
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}

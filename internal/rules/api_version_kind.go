@@ -12,13 +12,14 @@ var apiVersionKind = &check.Rule{
 	ID:       "api-version-kind",
 	Severity: check.Error,
 	Origin:   check.OriginAPI,
-	Summary:  "A mirror kind is written under an apiVersion the cluster does not serve it in, or its kind or group is misspelt.",
+	Summary:  "A mirror or signature policy kind is written under an apiVersion the cluster does not serve it in, or its kind or group is misspelt.",
 	Doc: `The API server serves each kind under exactly one group and version:
 
 | kind | apiVersion |
 |---|---|
 | ImageContentSourcePolicy | ` + "`operator.openshift.io/v1alpha1`" + ` |
 | ImageDigestMirrorSet, ImageTagMirrorSet, Image | ` + "`config.openshift.io/v1`" + ` |
+| ClusterImagePolicy, ImagePolicy | ` + "`config.openshift.io/v1`" + ` from 4.20; ` + "`config.openshift.io/v1alpha1`" + ` on 4.18–4.19 only with TechPreviewNoUpgrade (or DevPreviewNoUpgrade, CustomNoUpgrade) |
 
 Any other pair is refused with ` + "`no matches for kind \"ImageDigestMirrorSet\" in version \"…\"`" + `,
 and if the object is only read by another tool (a CI check, a Conforma policy) the
@@ -30,6 +31,11 @@ A kind that differs from a mirror kind only in case (` + "`imageDigestMirrorSet`
 or two (` + "`ImageDigestMirorSet`" + `), and an Image whose group misspells
 ` + "`config.openshift.io`" + `, are refused the same way; mirrorlint names the kind meant.
 
+The signature policy kinds depend on the target release and feature set
+(` + "`--openshift-version`" + `, ` + "`--feature-set`" + ` or FeatureGate/cluster ` + "`spec.featureSet`" + `): a 4.19 cluster
+with the Default feature set serves no ClusterImagePolicy at all, and a 4.20 cluster no
+longer serves v1alpha1. mirrorlint renders only the policy objects the cluster serves.
+
 **Fix:** use the apiVersion from the table.
 
 ` + "```yaml" + `
@@ -38,6 +44,10 @@ kind: ImageDigestMirrorSet
 ` + "```",
 	Check: func(c *check.Context) {
 		for _, o := range c.All() {
+			if o.Kind == manifest.KindClusterImagePolicy || o.Kind == manifest.KindImagePolicy {
+				policyAPIVersion(c, o)
+				continue
+			}
 			if o.Known {
 				continue
 			}
@@ -60,4 +70,25 @@ kind: ImageDigestMirrorSet
 				"no matches for kind %q in version %q: %s is served as %s (did you mean apiVersion: %s?)", o.Kind, o.APIVersion, o.Kind, want, want)
 		}
 	},
+}
+
+// policyAPIVersion reports a ClusterImagePolicy/ImagePolicy whose
+// apiVersion the target release and feature set do not serve.
+func policyAPIVersion(c *check.Context, o *manifest.Object) {
+	v, fs := c.Settings.Version, c.Input.FeatureSet
+	if check.PolicyServed(v, fs, o.APIVersion) {
+		return
+	}
+	var served string
+	switch {
+	case v.AtLeast(20):
+		served = fmt.Sprintf("OpenShift %s serves %s as %s", v, o.Kind, o.Kind.APIVersion())
+	case v.AtLeast(18) && check.PreviewFeatureSet(fs):
+		served = fmt.Sprintf("OpenShift %s serves %s as %s (feature set %s)", v, o.Kind, manifest.APIVersionV1Alpha1, fs)
+	case v.AtLeast(18):
+		served = fmt.Sprintf("OpenShift %s serves %s only with the TechPreviewNoUpgrade feature set, as %s (this cluster's feature set is %s: set FeatureGate/cluster spec.featureSet, --feature-set or featureSet)", v, o.Kind, manifest.APIVersionV1Alpha1, fs)
+	default:
+		served = fmt.Sprintf("mirrorlint models %s from OpenShift 4.18 (as %s with TechPreviewNoUpgrade); OpenShift %s is not rendered with it", o.Kind, manifest.APIVersionV1Alpha1, v)
+	}
+	c.Report(o, manifest.Path{"apiVersion"}, "no matches for kind %q in version %q: %s", o.Kind, o.APIVersion, served)
 }

@@ -61,7 +61,8 @@ func checkCase(t *testing.T, cc corpusCase) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: check.Settings{ReleaseImage: cc.releaseImage}}
+	// The render corpus models clusters without a ClusterImagePolicy (see corpus.CorpusVersion).
+	cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: check.Settings{ReleaseImage: cc.releaseImage, Version: corpus.CorpusVersion}}
 	fs, ctx, err := newEngine(t).Lint(cl)
 	if err != nil {
 		t.Fatal(err)

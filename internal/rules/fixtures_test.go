@@ -49,6 +49,10 @@ func readSettings(t *testing.T, dir string) check.Settings {
 			}
 		case "releaseImage":
 			s.ReleaseImage = v
+		case "featureSet":
+			s.FeatureSet = v
+		case "noDefaultPolicy":
+			s.NoDefaultPolicy = v == "true"
 		}
 	}
 	return s
@@ -73,6 +77,7 @@ func findingLines(fs []check.Finding, rule, dir string) []string {
 	return out
 }
 
+// message after the position ("rule file:line:col severity: message").
 func readExpected(t *testing.T, path string) []string {
 	t.Helper()
 	fh, err := os.Open(path)
@@ -103,15 +108,17 @@ func TestFixtures(t *testing.T) {
 				switch {
 				case strings.HasPrefix(base, "bad"):
 					bad++
-					got := findingLines(lintDir(t, dir), r.ID, dir)
 					exp := filepath.Join(dir, "expected.txt")
+					fs := lintDir(t, dir)
 					if *update {
+						got := findingLines(fs, r.ID, dir)
 						if err := os.WriteFile(exp, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
 							t.Fatal(err)
 						}
 						continue
 					}
 					want := readExpected(t, exp)
+					got := findingLines(fs, r.ID, dir)
 					if len(want) == 0 {
 						t.Errorf("%s: expected.txt lists no finding", dir)
 					}

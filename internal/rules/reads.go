@@ -8,6 +8,8 @@ import "github.com/mirrorlint/mirrorlint/internal/manifest"
 var modelled = []string{
 	string(manifest.KindICSP), string(manifest.KindIDMS), string(manifest.KindITMS),
 	string(manifest.KindImage), string(manifest.KindMachineConfig),
+	string(manifest.KindClusterImagePolicy), string(manifest.KindImagePolicy),
+	string(manifest.KindFeatureGate), string(manifest.KindClusterVersion),
 }
 
 // reads declares, per built-in rule, the object kinds it reads
@@ -29,6 +31,10 @@ func init() {
 		"mirror-in-blocked-scope", "payload-blocked", "allowed-incomplete", "tag-mirror-trust",
 		"image-config-name", "icsp-deprecated", "hand-written-registries-conf", "scope-never-matches",
 		"object-name", "duplicate-object", "duplicate-key",
+		"signature-policy-schema", "policy-scope-blocked", "policy-scope-not-allowed",
+		"signature-policy-invalid", "policy-scope-atomic", "imagepolicy-scope-conflict",
+		"duplicate-policy-scope", "reserved-policy-name", "hand-written-signature-files",
+		"release-signatures-mirrored",
 	} {
 		reads[id] = modelled
 	}

@@ -24,6 +24,7 @@ func All() []*check.Rule {
 		manifestServerFields,
 		objectName,
 		hostedCluster,
+		signaturePolicySchema,
 		// MCO: rendering is refused, the old configuration stays.
 		icspFormat,
 		conflictingSourcePolicy,
@@ -31,11 +32,15 @@ func All() []*check.Rule {
 		registryScopeFormat,
 		wildcardSourceNested,
 		releaseImageInvalid,
+		policyScopeBlocked,
+		policyScopeNotAllowed,
+		signaturePolicyInvalid,
 		// Nodes: containers/image rejects the rendered files.
 		schemeInScope,
 		duplicateLocation,
 		searchRegistryFormat,
 		imagePullFails,
+		policyScopeAtomic,
 		// Accepted, but not what the author meant.
 		mirrorOrderConflict,
 		noRealMirror,
@@ -53,6 +58,11 @@ func All() []*check.Rule {
 		icspDeprecated,
 		handWrittenRegistriesConf,
 		scopeNeverMatches,
+		imagePolicyScopeConflict,
+		duplicatePolicyScope,
+		reservedPolicyName,
+		handWrittenSignatureFiles,
+		releaseSignaturesMirrored,
 		// This project's stance.
 	}
 }

@@ -10,16 +10,19 @@
 // toolchain, but its validation packages pull in about 260 more packages
 // (cel-go, OpenTelemetry, the generic API server, an etcd client) and add
 // some 20 MB to the binary, to evaluate a schema subset that fits in this
-// file. These four CRDs use only: type, properties, items, required, enum,
-// pattern, minItems, format (on an array, where the API server ignores it),
-// x-kubernetes-list-type (atomic and set) and one x-kubernetes-validations
-// rule. Structural pruning decides unknown fields. The CEL rule is
-// implemented by hand and matched by its exact text; a test fails if an
-// openshift/api bump brings a keyword or a rule this file does not know.
+// file. These CRDs use only: type, properties, items, required, enum,
+// pattern, minLength, maxLength, minItems, maxItems, minimum, format (byte
+// and date-time on strings; on an array the API server ignores it),
+// x-kubernetes-list-type (atomic, set and map with its keys) and
+// x-kubernetes-validations rules. Structural pruning decides unknown
+// fields. The CEL rules (see cel.go) are implemented by hand and matched by
+// their exact text; a test fails if an openshift/api bump brings a keyword
+// or a rule this file does not know.
 package schema
 
 import (
 	"embed"
+	"encoding/base64"
 	"fmt"
 	"maps"
 	"reflect"
@@ -29,6 +32,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -53,6 +57,8 @@ type Schema struct {
 	MinLength   *int64             `yaml:"minLength"`
 	MinItems    *int64             `yaml:"minItems"`
 	MaxItems    *int64             `yaml:"maxItems"`
+	Minimum     *float64           `yaml:"minimum"`
+	MapKeys     []string           `yaml:"x-kubernetes-list-map-keys"`
 	Nullable    bool               `yaml:"nullable"`
 	ListType    string             `yaml:"x-kubernetes-list-type"`
 	Preserve    bool               `yaml:"x-kubernetes-preserve-unknown-fields"`
@@ -121,6 +127,8 @@ func (e Error) Error() string {
 
 func quote(v any) string {
 	switch v := v.(type) {
+	case rawValue:
+		return string(v)
 	case string:
 		return strconv.Quote(v)
 	case nil:
@@ -135,15 +143,21 @@ type CRD struct {
 	Root                 *Schema
 }
 
+// crdKey names one embedded schema: a kind at a version ("" for the kind's
+// only or newest one), in the Default feature set or TechPreviewNoUpgrade.
+type crdKey struct {
+	kind, version string
+	preview       bool
+}
+
 var (
 	loadOnce sync.Once
-	crds     map[string]*CRD // by kind (Image: the Default feature set)
-	preview  map[string]*CRD // by kind, TechPreviewNoUpgrade where it differs
+	crds     map[crdKey]*CRD
 	loadErr  error
 )
 
 func load() {
-	crds, preview = map[string]*CRD{}, map[string]*CRD{}
+	crds = map[crdKey]*CRD{}
 	entries, err := crdFiles.ReadDir("crds")
 	if err != nil {
 		loadErr = err
@@ -160,11 +174,11 @@ func load() {
 			loadErr = fmt.Errorf("crds/%s: %w", e.Name(), err)
 			return
 		}
-		if strings.Contains(e.Name(), "techpreview") {
-			preview[c.Kind] = c
-		} else {
-			crds[c.Kind] = c
+		key := crdKey{kind: c.Kind, preview: strings.Contains(e.Name(), "techpreview")}
+		if strings.Contains(e.Name(), "-"+c.Version) {
+			key.version = c.Version
 		}
+		crds[key] = c
 	}
 }
 
@@ -218,6 +232,9 @@ func (s *Schema) compile() error {
 			return fmt.Errorf("x-kubernetes-validations rule %q has no implementation in package schema", v.Rule)
 		}
 	}
+	if s.Format != "" && s.Type == "string" && s.Format != "byte" && s.Format != "date-time" {
+		return fmt.Errorf("string format %q has no implementation in package schema", s.Format)
+	}
 	for _, p := range s.Properties {
 		if err := p.compile(); err != nil {
 			return err
@@ -226,10 +243,27 @@ func (s *Schema) compile() error {
 	return s.Items.compile()
 }
 
-// Lookup returns the served schema of a kind, or nil.
+// Lookup returns the served schema of a kind (its newest version, Default
+// feature set), or nil.
 func Lookup(kind string) *CRD {
 	loadOnce.Do(load)
-	return crds[kind]
+	return crds[crdKey{kind: kind}]
+}
+
+// LookupVersion returns the schema of kind at apiVersion ("group/version"),
+// from the TechPreviewNoUpgrade CRD when preview is set and the kind has
+// one, else from the Default one; nil when none is embedded.
+func LookupVersion(kind, apiVersion string, preview bool) *CRD {
+	loadOnce.Do(load)
+	_, version, _ := strings.Cut(apiVersion, "/")
+	for _, p := range []bool{preview, false} {
+		for _, k := range []crdKey{{kind, version, p}, {kind, "", p}} {
+			if c := crds[k]; c != nil && c.Group+"/"+c.Version == apiVersion {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 // LoadError reports a broken embedded CRD (a test asserts it is nil).
@@ -243,7 +277,7 @@ func LoadError() error {
 // cluster but exists behind a feature gate.
 func InPreview(kind string, path manifest.Path) bool {
 	loadOnce.Do(load)
-	c := preview[kind]
+	c := crds[crdKey{kind: kind, preview: true}]
 	if c == nil {
 		return false
 	}
@@ -260,15 +294,6 @@ func InPreview(kind string, path manifest.Path) bool {
 		}
 	}
 	return s != nil
-}
-
-// celRules implements, by exact rule text, the CEL rules the embedded CRDs
-// carry. self is the object the rule sits on; absent keys and null values
-// count as unset (nulls are pruned before CEL runs).
-var celRules = map[string]func(self map[string]any) bool{
-	"has(self.blockedRegistries) ? !has(self.allowedRegistries) : true": func(self map[string]any) bool {
-		return !(has(self, "blockedRegistries") && has(self, "allowedRegistries"))
-	},
 }
 
 func has(m map[string]any, k string) bool {
@@ -289,7 +314,12 @@ var objectMetaFields = map[string]bool{
 // returns every problem, unknown fields first, each group in document order
 // of paths. It returns nil for kinds without an embedded CRD.
 func Validate(kind string, obj map[string]any) []Error {
-	c := Lookup(kind)
+	return ValidateCRD(Lookup(kind), obj)
+}
+
+// ValidateCRD is Validate against a given schema (see LookupVersion); nil
+// validates nothing.
+func ValidateCRD(c *CRD, obj map[string]any) []Error {
 	if c == nil {
 		return nil
 	}
@@ -337,6 +367,7 @@ func (v *validator) value(s *Schema, x any, p manifest.Path) {
 			return
 		}
 		v.object(s, m, p, false)
+		return // object() runs the object's rules after its fields
 	case "array":
 		l, ok := x.([]any)
 		if !ok {
@@ -350,21 +381,46 @@ func (v *validator) value(s *Schema, x any, p manifest.Path) {
 			v.typeMismatch(s, x, p)
 			return
 		}
-		v.str(s, str, p)
+		if !v.str(s, str, p) {
+			return // CEL does not run on a value that fails its format
+		}
 	case "boolean":
 		if _, ok := x.(bool); !ok {
 			v.typeMismatch(s, x, p)
+			return
 		}
 	case "integer":
 		switch n := x.(type) {
 		case int:
+			v.minimum(s, float64(n), p)
 		case float64:
 			if n != float64(int64(n)) {
 				v.typeMismatch(s, x, p)
+				return
 			}
+			v.minimum(s, n, p)
 		default:
 			v.typeMismatch(s, x, p)
+			return
 		}
+	}
+	v.rules(s, x, p)
+}
+
+// rules runs the schema's CEL rules on x; a failing rule is reported with
+// the CRD's message, on the value, as the API server does (the "value" it
+// prints is the schema type).
+func (v *validator) rules(s *Schema, x any, p manifest.Path) {
+	for _, rule := range s.Validations {
+		if !celRules[rule.Rule](x) {
+			v.add(Rule, p, s.Type, rule.Message)
+		}
+	}
+}
+
+func (v *validator) minimum(s *Schema, n float64, p manifest.Path) {
+	if s.Minimum != nil && n < *s.Minimum {
+		v.add(TooFew, p, n, fmt.Sprintf("%s in body should be greater than or equal to %v", p, *s.Minimum))
 	}
 }
 
@@ -418,11 +474,7 @@ func (v *validator) object(s *Schema, m map[string]any, p manifest.Path, root bo
 		}
 		v.value(prop, x, p.Child(k))
 	}
-	for _, rule := range s.Validations {
-		if !celRules[rule.Rule](m) {
-			v.add(Rule, p, "object", rule.Message)
-		}
-	}
+	v.rules(s, m, p)
 }
 
 func (v *validator) array(s *Schema, l []any, p manifest.Path) {
@@ -439,6 +491,9 @@ func (v *validator) array(s *Schema, l []any, p manifest.Path) {
 			}
 			v.value(s.Items, x, p.Child(i))
 		}
+	}
+	if s.ListType == "map" && len(s.MapKeys) > 0 {
+		v.mapList(s.MapKeys, l, p)
 	}
 	if s.ListType == "set" {
 		// The API server compares set items by value; only scalar items are
@@ -457,7 +512,46 @@ func (v *validator) array(s *Schema, l []any, p manifest.Path) {
 	}
 }
 
-func (v *validator) str(s *Schema, str string, p manifest.Path) {
+// mapList reports items of an x-kubernetes-list-type: map list that repeat
+// another item's keys, worded like the API server.
+func (v *validator) mapList(keys []string, l []any, p manifest.Path) {
+	seen := map[string]bool{}
+	for i, x := range l {
+		m, ok := x.(map[string]any)
+		if !ok {
+			continue
+		}
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%q:%s", k, quote(m[k])))
+		}
+		id := strings.Join(parts, ", ")
+		if seen[id] {
+			v.errs = append(v.errs, Error{Type: Duplicate, Path: p.Child(i), Value: rawValue("map[string]interface {}{" + id + "}")})
+			continue
+		}
+		seen[id] = true
+	}
+}
+
+// rawValue is printed as is in an error.
+type rawValue string
+
+// str checks a string value and reports whether it has its format (a
+// value that does not is not given to the CEL rules).
+func (v *validator) str(s *Schema, str string, p manifest.Path) bool {
+	switch s.Format {
+	case "byte":
+		if _, err := base64.StdEncoding.DecodeString(str); err != nil {
+			v.add(Pattern, p, str, fmt.Sprintf("%s in body must be of type byte: %q", p, str))
+			return false
+		}
+	case "date-time":
+		if _, err := time.Parse(time.RFC3339Nano, str); err != nil {
+			v.add(Pattern, p, str, fmt.Sprintf("%s in body must be of type date-time: %q", p, str))
+			return false
+		}
+	}
 	if s.MaxLength != nil && int64(len(str)) > *s.MaxLength {
 		v.add(TooLong, p, str, fmt.Sprintf("may not be more than %d bytes", *s.MaxLength))
 	}
@@ -481,4 +575,5 @@ func (v *validator) str(s *Schema, str string, p manifest.Path) {
 	if s.pattern != nil && !s.pattern.MatchString(str) {
 		v.add(Pattern, p, str, fmt.Sprintf("%s in body should match '%s'", p, s.Pattern))
 	}
+	return true
 }

@@ -83,7 +83,7 @@ var knownKeywords = map[string]bool{
 	"type": true, "format": true, "properties": true, "items": true, "required": true, "enum": true,
 	"pattern": true, "maxLength": true, "minLength": true, "minItems": true, "maxItems": true,
 	"nullable": true, "x-kubernetes-list-type": true, "x-kubernetes-preserve-unknown-fields": true,
-	"x-kubernetes-validations": true, "description": true,
+	"x-kubernetes-validations": true, "description": true, "minimum": true, "x-kubernetes-list-map-keys": true,
 }
 
 func TestNoUnknownSchemaKeywords(t *testing.T) {
@@ -151,5 +151,74 @@ func TestEmbeddedCRDsMatchModule(t *testing.T) {
 		if lines[2] != string(want) {
 			t.Errorf("%s differs from %s: run go generate ./internal/rules/schema/", e.Name(), rel)
 		}
+	}
+}
+
+// TestSignaturePolicyRules checks the CEL rules of the signature policy
+// CRDs with the API server's wording, and the PKI root of trust behind the
+// TechPreviewNoUpgrade schema.
+func TestSignaturePolicyRules(t *testing.T) {
+	key := "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUZrd0V3WUhLb1pJemowQ0FRWUlLb1pJemowREFRY0RRZ0FFTGlnQ25sTE5LZ09nbFJUeDFEN0poSTdlUnc5OQpRb2xFOUpvNFFVeG5iTXk1blV1QkwrVVpGOXFxZm0vRGcxQk5lSFJUaEh6V2gya2k5dkFFZ1dFRE93PT0KLS0tLS1FTkQgUFVCTElDIEtFWS0tLS0tCg=="
+	obj := map[string]any{
+		"metadata": map[string]any{"name": "x"},
+		"spec": map[string]any{
+			"scopes": []any{"quay.io/acme", "registry", "quay.io/*/x", "quay.io/Acme", "*.example.com", "quay.io/acme"},
+			"policy": map[string]any{
+				"rootOfTrust":    map[string]any{"policyType": "PublicKey", "publicKey": map[string]any{"keyData": key, "rekorKeyData": "bm90IGEga2V5"}},
+				"signedIdentity": map[string]any{"matchPolicy": "RemapIdentity", "exactRepository": map[string]any{"repository": "quay.io/a:v1"}},
+			},
+		},
+	}
+	var got []string
+	for _, e := range ValidateCRD(LookupVersion("ClusterImagePolicy", "config.openshift.io/v1", false), obj) {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		`spec.policy.rootOfTrust.publicKey.rekorKeyData: Invalid value: "string": the rekorKeyData must start with base64 encoding of '-----BEGIN PUBLIC KEY-----'.`,
+		`spec.policy.rootOfTrust.publicKey.rekorKeyData: Invalid value: "string": the rekorKeyData must end with base64 encoding of '-----END PUBLIC KEY-----'.`,
+		`spec.policy.signedIdentity.exactRepository.repository: Invalid value: "string": invalid repository or prefix in the signedIdentity, should not include the tag or digest`,
+		`spec.policy.signedIdentity.exactRepository.repository: Invalid value: "string": invalid repository or prefix in the signedIdentity. The repository or prefix must starts with 'localhost' or a valid '.' separated domain. If contains registry paths, the path component names must start with at least one letter or number, with following parts able to be separated by one period, one or two underscore and multiple dashes.`,
+		`spec.policy.signedIdentity: Invalid value: "object": exactRepository is required when matchPolicy is ExactRepository, and forbidden otherwise`,
+		`spec.policy.signedIdentity: Invalid value: "object": remapIdentity is required when matchPolicy is RemapIdentity, and forbidden otherwise`,
+		`spec.scopes[1]: Invalid value: "string": invalid image scope format, scope must contain a fully qualified domain name or 'localhost'`,
+		`spec.scopes[1]: Invalid value: "string": invalid repository namespace or image specification in the image scope`,
+		`spec.scopes[2]: Invalid value: "string": invalid image scope with wildcard, a wildcard can only be at the start of the domain and is only supported for subdomain matching, not path matching`,
+		`spec.scopes[3]: Invalid value: "string": invalid repository namespace or image specification in the image scope`,
+		`spec.scopes[5]: Duplicate value: "quay.io/acme"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	pki := map[string]any{
+		"metadata": map[string]any{"name": "x"},
+		"spec": map[string]any{"scopes": []any{"quay.io/acme"}, "policy": map[string]any{
+			"rootOfTrust": map[string]any{"policyType": "PKI", "pki": map[string]any{
+				"caRootsData":           "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJrVENDQVRlZ0F3SUJBZ0lVQUFBQUFBQUFBQUFBQUFBQQotLS0tLUVORCBDRVJUSUZJQ0FURS0tLS0tCg==",
+				"pkiCertificateSubject": map[string]any{"hostname": "*.Example.com"},
+			}},
+		}},
+	}
+	got = nil
+	for _, e := range ValidateCRD(LookupVersion("ClusterImagePolicy", "config.openshift.io/v1", true), pki) {
+		got = append(got, e.Error())
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], `spec.policy.rootOfTrust.pki.pkiCertificateSubject.hostname: Invalid value: "string": hostname must be a valid dns 1123 subdomain`) {
+		t.Errorf("PKI under TechPreviewNoUpgrade:\n%s", strings.Join(got, "\n"))
+	}
+	got = nil
+	for _, e := range ValidateCRD(LookupVersion("ClusterImagePolicy", "config.openshift.io/v1", false), pki) {
+		got = append(got, e.Error())
+	}
+	// The Default schema has no enum on policyType: the pki block is an
+	// unknown field (pruned unless strict), the type itself passes.
+	if strings.Join(got, "\n") != `strict decoding error: unknown field "spec.policy.rootOfTrust.pki"` {
+		t.Errorf("PKI in the Default schema:\n%s", strings.Join(got, "\n"))
+	}
+	if c := LookupVersion("ImagePolicy", "config.openshift.io/v1alpha1", true); c == nil || c.Version != "v1alpha1" {
+		t.Errorf("no v1alpha1 ImagePolicy schema: %+v", c)
+	}
+	if LookupVersion("ImagePolicy", "config.openshift.io/v2", false) != nil {
+		t.Error("a schema for an unknown version")
 	}
 }

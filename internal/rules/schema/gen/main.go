@@ -19,13 +19,26 @@ const module = "github.com/openshift/api"
 // files maps the embedded name to the CRD path inside the module. Image has
 // one CRD per feature set; Default is what a supported cluster serves, and
 // TechPreviewNoUpgrade is kept only to tell users that a field they wrote
-// exists behind a feature gate.
+// exists behind a feature gate. The signature policy kinds come in both
+// versions (v1 from 4.20, v1alpha1 on 4.18–4.19 technology previews) and
+// in both feature sets: the TechPreviewNoUpgrade schema differs from the
+// Default one only by the PKI root of trust, which package schema's caller
+// enables per release.
 var files = map[string]string{
 	"imagedigestmirrorsets.yaml":      "config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_imagedigestmirrorsets.crd.yaml",
 	"imagetagmirrorsets.yaml":         "config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_imagetagmirrorsets.crd.yaml",
 	"images.yaml":                     "config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_images-Default.crd.yaml",
 	"images-techpreview.yaml":         "config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_images-TechPreviewNoUpgrade.crd.yaml",
 	"imagecontentsourcepolicies.yaml": "operator/v1alpha1/zz_generated.crd-manifests/0000_10_config-operator_01_imagecontentsourcepolicies.crd.yaml",
+
+	"clusterimagepolicies.yaml":                      "config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_clusterimagepolicies-Default.crd.yaml",
+	"clusterimagepolicies-techpreview.yaml":          "config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_clusterimagepolicies-TechPreviewNoUpgrade.crd.yaml",
+	"imagepolicies.yaml":                             "config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_imagepolicies-Default.crd.yaml",
+	"imagepolicies-techpreview.yaml":                 "config/v1/zz_generated.crd-manifests/0000_10_config-operator_01_imagepolicies-TechPreviewNoUpgrade.crd.yaml",
+	"clusterimagepolicies-v1alpha1.yaml":             "config/v1alpha1/zz_generated.crd-manifests/0000_10_config-operator_01_clusterimagepolicies-Default.crd.yaml",
+	"clusterimagepolicies-v1alpha1-techpreview.yaml": "config/v1alpha1/zz_generated.crd-manifests/0000_10_config-operator_01_clusterimagepolicies-TechPreviewNoUpgrade.crd.yaml",
+	"imagepolicies-v1alpha1.yaml":                    "config/v1alpha1/zz_generated.crd-manifests/0000_10_config-operator_01_imagepolicies-Default.crd.yaml",
+	"imagepolicies-v1alpha1-techpreview.yaml":        "config/v1alpha1/zz_generated.crd-manifests/0000_10_config-operator_01_imagepolicies-TechPreviewNoUpgrade.crd.yaml",
 }
 
 func main() {

@@ -1,0 +1,84 @@
+package impact
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+const policyKey = "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUZrd0V3WUhLb1pJemowQ0FRWUlLb1pJemowREFRY0RRZ0FFTGlnQ25sTE5LZ09nbFJUeDFEN0poSTdlUnc5OQpRb2xFOUpvNFFVeG5iTXk1blV1QkwrVVpGOXFxZm0vRGcxQk5lSFJUaEh6V2gya2k5dkFFZ1dFRE93PT0KLS0tLS1FTkQgUFVCTElDIEtFWS0tLS0tCg=="
+
+const policiesYAML = `apiVersion: config.openshift.io/v1
+kind: ClusterImagePolicy
+metadata:
+  name: acme
+spec:
+  scopes: [quay.io/acme]
+  policy:
+    rootOfTrust:
+      policyType: PublicKey
+      publicKey:
+        keyData: ` + policyKey + `
+---
+apiVersion: config.openshift.io/v1
+kind: ImagePolicy
+metadata:
+  name: p
+  namespace: team-a
+spec:
+  scopes: [quay.io/team-a]
+  policy:
+    rootOfTrust:
+      policyType: PublicKey
+      publicKey:
+        keyData: ` + policyKey + `
+`
+
+// Adding signature policies changes policy.json, the sigstore registries.d
+// file and the namespace's /etc/crio/policies file; diff lists each one,
+// with its diff, and the verdict is a CRI-O reload.
+func TestSignaturePolicyDiff(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"old/idms.yaml": idmsV1, "new/idms.yaml": idmsV1, "new/policies.yaml": policiesYAML} {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func(side string) *project.Project {
+		p, _, cleanup, err := OpenSide(project.Options{Paths: []string{filepath.Join(dir, side)}, ConfigPath: "none", OpenShiftVersion: "4.20"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(cleanup)
+		return p
+	}
+	res := Compare(open("old"), open("new"), Options{})
+	if res.Action != ActionReload || res.Drain {
+		t.Fatalf("action %s (drain %v), reasons %+v, refused %+v", res.Action, res.Drain, res.Reasons, res.Refused)
+	}
+	for _, path := range []string{PolicyJSONPath, SigstorePath, "/etc/crio/policies/team-a.json"} {
+		f := res.Files[path]
+		if f == nil || !f.Changed || f.NewSource != "generated" || !strings.Contains(f.Diff, "+++ b"+path) {
+			t.Errorf("%s: %+v", path, f)
+		}
+		found := false
+		for _, r := range res.Reasons {
+			if r.File == path && !r.Drain && strings.HasSuffix(r.Message, "CRI-O is reloaded") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no reload reason for %s: %+v", path, res.Reasons)
+		}
+	}
+	if f := res.Files[RegistriesConfPath]; f.Changed {
+		t.Errorf("registries.conf changed: %s", f.Diff)
+	}
+}

@@ -1,0 +1,133 @@
+package rules
+
+import (
+	"encoding/base64"
+	"net/url"
+	"path"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+var handWrittenSignatureFiles = &check.Rule{
+	ID:       "hand-written-signature-files",
+	Severity: check.Error,
+	Origin:   check.OriginSurprise,
+	Summary:  "A MachineConfig writes policy.json, registries.d or /etc/crio/policies, which MCO renders from the signature policies.",
+	Doc: `MCO renders ` + "`/etc/containers/policy.json`" + `, ` + "`/etc/containers/registries.d/sigstore-registries.yaml`" + `
+and ` + "`/etc/crio/policies/<namespace>.json`" + ` from the Image config and the ClusterImagePolicy and
+ImagePolicy objects into the MachineConfig ` + "`99-<pool>-generated-registries`" + `. On OpenShift 4.21
+it always writes the first two, for the default ClusterImagePolicy ` + "`openshift`" + `. MachineConfigs
+are merged by name and a later name wins a path, so a hand-written copy:
+
+- in a MachineConfig named **before** ` + "`99-<pool>-generated-registries`" + ` is overwritten whenever
+  MCO writes the file;
+- in one named **after** it replaces MCO's file: blocked and allowed registries and every
+  signature policy (Red Hat's release key included) stop being enforced.
+
+Another file in ` + "`/etc/containers/registries.d/`" + ` is merged with MCO's, but a scope defined in
+both makes containers/image refuse the configuration
+(` + "`\"docker\" namespace … defined both in … and …`" + `) and every pull fails.
+
+**Fix:** express the policy as ClusterImagePolicy/ImagePolicy objects and Image
+registrySources; keep hand-written registries.d files to scopes no policy covers.`,
+	Check: func(c *check.Context) {
+		var mcoScopes map[string]bool
+		if c.Rendered != nil && c.Rendered.SigstoreRegistriesYAML != nil {
+			mcoScopes = dockerNamespaces(c.Rendered.SigstoreRegistriesYAML)
+		}
+		for _, o := range c.Objects(manifest.KindMachineConfig) {
+			files, _ := nestedList(o.Content, "spec", "config", "storage", "files")
+			generated := "99-" + machineConfigRole(o) + "-generated-registries"
+			if o.Name == generated {
+				continue // a copy of MCO's own output
+			}
+			for i, f := range files {
+				m, _ := f.(map[string]any)
+				p, _ := m["path"].(string)
+				at := manifest.Path{"spec", "config", "storage", "files", i, "path"}
+				switch {
+				case p == "/etc/containers/policy.json" || p == "/etc/containers/registries.d/sigstore-registries.yaml" || strings.HasPrefix(p, "/etc/crio/policies/"):
+					effect := "it sorts before " + generated + ", so MCO's file overwrites it whenever MCO writes one (on 4.21 always, for policy.json and sigstore-registries.yaml)"
+					if o.Name > generated {
+						effect = "it sorts after " + generated + ", so it replaces MCO's file: blocked/allowed registries and signature verification from the ClusterImagePolicy/ImagePolicy objects stop applying"
+					}
+					c.Report(o, at, "MachineConfig %q writes %s, which MCO renders itself: %s; use ClusterImagePolicy/ImagePolicy and Image registrySources instead", o.Name, p, effect)
+				case path.Dir(p) == "/etc/containers/registries.d" && mcoScopes != nil:
+					src, _ := nestedString(m, "contents", "source")
+					for ns := range dockerNamespaces(dataURL(src)) {
+						if mcoScopes[ns] {
+							c.Report(o, at, "MachineConfig %q writes %s, which defines the registries.d namespace %q that MCO's sigstore-registries.yaml defines too: containers/image refuses the configuration (\"docker\" namespace defined both in …) and every pull fails", o.Name, p, ns)
+							break
+						}
+					}
+				}
+			}
+		}
+	},
+}
+
+func machineConfigRole(o *manifest.Object) string {
+	if labels, ok := o.Content["metadata"].(map[string]any)["labels"].(map[string]any); ok {
+		if r, ok := labels["machineconfiguration.openshift.io/role"].(string); ok && r != "" {
+			return r
+		}
+	}
+	return "worker"
+}
+
+func nestedString(m map[string]any, keys ...string) (string, bool) {
+	var cur any = m
+	for _, k := range keys {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		cur = mm[k]
+	}
+	s, ok := cur.(string)
+	return s, ok
+}
+
+// dataURL decodes an Ignition "data:" URL; nil for any other source.
+func dataURL(src string) []byte {
+	rest, ok := strings.CutPrefix(src, "data:")
+	if !ok {
+		return nil
+	}
+	meta, data, ok := strings.Cut(rest, ",")
+	if !ok {
+		return nil
+	}
+	if strings.HasSuffix(meta, ";base64") {
+		b, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	s, err := url.PathUnescape(data)
+	if err != nil {
+		return nil
+	}
+	return []byte(s)
+}
+
+// dockerNamespaces lists the scopes a registries.d file configures under
+// "docker".
+func dockerNamespaces(data []byte) map[string]bool {
+	var doc struct {
+		Docker map[string]any `yaml:"docker"`
+	}
+	if yaml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	out := make(map[string]bool, len(doc.Docker))
+	for k := range doc.Docker {
+		out[k] = true
+	}
+	return out
+}

@@ -1,0 +1,77 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
+)
+
+var policyScopeAtomic = &check.Rule{
+	ID:       "policy-scope-atomic",
+	Severity: check.Error,
+	Origin:   check.OriginNode,
+	Summary:  "A policy scope the CRD accepts but policy.json's \"atomic\" transport rejects (one \"/\" with a tag or digest).",
+	Doc: `MCO writes every signature policy scope (and every blocked or allowed registry) with fewer
+than three slashes under two transports of ` + "`/etc/containers/policy.json`" + `: ` + "`docker`" + ` and ` + "`atomic`" + `.
+The CRD accepts a scope with a tag or digest after a single path component, such as
+` + "`ghcr.io/acme:v1`" + ` or ` + "`quay.io/acme@sha256:…`" + `, but containers/image's ` + "`atomic`" + ` (OpenShift)
+transport only accepts ` + "`host`" + `, ` + "`host/namespace`" + `, ` + "`host/namespace/repo`" + ` and
+` + "`host/namespace/repo:tag`" + ` as scopes, and refuses the whole file (` + "`Invalid scope name`" + `) when
+it parses it. CRI-O parses policy.json on every pull, so if it does this, no image can be
+pulled on any node.
+
+This is inferred from containers/image (the transport's scope check, which MCO's own binary
+does not include), not observed on a node: MCO itself renders the file without complaint.
+
+**Fix:** scope the repository instead (` + "`ghcr.io/acme`" + `), or name the repository in full
+(` + "`ghcr.io/acme/app:v1`" + `, which has two slashes).`,
+	Check: func(c *check.Context) {
+		check := func(p policyScope) {
+			if p.obj == nil || strings.Count(p.scope, "/") >= 3 || atomicScopePattern.MatchString(p.scope) {
+				return
+			}
+			c.Report(p.obj, p.path(),
+				"scope %q goes under the \"atomic\" transport of %s, whose scope syntax (host[/namespace[/repo[:tag]]]) does not allow a tag or digest here: containers/image refuses the whole file (Invalid scope name %s), so CRI-O would fail every pull (inferred from containers/image, not observed on a node)",
+				p.scope, policyFileOf(p), p.scope)
+		}
+		cluster := clusterPolicyScopes(c)
+		for _, p := range cluster {
+			check(p)
+		}
+	ip:
+		for _, p := range imagePolicyScopes(c) {
+			for _, cp := range cluster {
+				if scopes.IsNested(p.scope, cp.scope) {
+					continue ip // dropped by MCO (imagepolicy-scope-conflict)
+				}
+			}
+			check(p)
+		}
+		img, spec := imageCluster(c)
+		if img == nil {
+			return
+		}
+		for _, l := range []scopeList{{"blockedRegistries", spec.RegistrySources.BlockedRegistries}, {"allowedRegistries", spec.RegistrySources.AllowedRegistries}} {
+			for i, s := range l.values {
+				if strings.Count(s, "/") < 3 && !atomicScopePattern.MatchString(s) {
+					c.Report(img, l.path(i),
+						"%s entry %q goes under the \"atomic\" transport of /etc/containers/policy.json, whose scope syntax (host[/namespace[/repo[:tag]]]) does not allow it: containers/image refuses the whole file (Invalid scope name %s), so CRI-O would fail every pull (inferred from containers/image, not observed on a node)",
+						l.field, s, s)
+				}
+			}
+		}
+	},
+}
+
+// atomicScopePattern is the scope syntax of containers/image's openshift
+// ("atomic") transport.
+var atomicScopePattern = regexp.MustCompile(`^[^/]*(/[^:/]*(/[^:/]*(:[^:/]*)?)?)?$`)
+
+func policyFileOf(p policyScope) string {
+	if p.namespace != "" {
+		return "/etc/crio/policies/" + p.namespace + ".json"
+	}
+	return "/etc/containers/policy.json"
+}

@@ -1,0 +1,68 @@
+package rules
+
+import (
+	"sort"
+
+	"github.com/containers/image/v5/docker/reference"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+// The admin-ack gate MCO 4.20 raises (pkg/controller/container-runtime-config/admin_ack.go).
+const (
+	sigstoreAckKey = "ack-4.20-sigstore-in-4.21"
+	sigstoreAckMsg = "This cluster has mirrors configured. 4.21 will require Sigstore signatures for quay.io/openshift-release-dev/ocp-release release verification. Please ensure that any registries configured as mirrors of quay.io/openshift-release-dev/ocp-release images contain the Sigstore signature images associated with any release images before updating to 4.21. See https://docs.redhat.com/en/documentation/openshift_container_platform/4.20/html/nodes/nodes-sigstore-using.html#nodes-sigstore-prepare-for-4.21_nodes-sigstore-using for more details."
+)
+
+var releaseSignaturesMirrored = &check.Rule{
+	ID:       "release-signatures-mirrored",
+	Severity: check.Info,
+	Origin:   check.OriginSurprise,
+	Summary:  "Release images come through mirrors on a cluster that verifies their signatures: mirror the signatures too.",
+	Doc: `From OpenShift 4.21 the default ClusterImagePolicy ` + "`openshift`" + ` makes every node verify Red
+Hat's sigstore signature of the release images (` + "`quay.io/openshift-release-dev/ocp-release`" + `).
+When the payload is pulled through a mirror, MCO lists the mirror in
+` + "`/etc/containers/registries.d/sigstore-registries.yaml`" + ` and the node looks for the signature
+there, as a sigstore attachment next to the image. A disconnected mirror that holds the
+images but not their signatures fails every release pull: upgrades and new nodes break.
+oc-mirror copies the signatures along with the release; ` + "`oc adm release mirror`" + ` does only
+with its signature options (see its ` + "`--help`" + `).
+
+On 4.20, MCO raises the admin-ack gate ` + "`" + sigstoreAckKey + "`" + ` whenever an ImageContentSourcePolicy or
+ImageDigestMirrorSet exists, and the update to 4.21 waits until an administrator
+acknowledges it (` + "`oc -n openshift-config patch cm admin-acks --type=merge --patch '{\"data\":{\"" + sigstoreAckKey + "\":\"true\"}}'`" + `).
+
+**Fix:** nothing to change in the manifests; make sure the mirror holds the signatures.`,
+	Check: func(c *check.Context) {
+		v := c.Settings.Version
+		if v.Minor == 20 {
+			objs := append(c.Objects(manifest.KindICSP), c.Objects(manifest.KindIDMS)...)
+			if len(objs) == 0 {
+				return
+			}
+			sort.SliceStable(objs, func(a, b int) bool { return objs[a].Name < objs[b].Name })
+			c.Report(objs[0], manifest.Path{"metadata", "name"},
+				"MCO 4.20 raises the admin-ack gate %s because ImageContentSourcePolicy/ImageDigestMirrorSet objects exist, so the update to 4.21 waits for an administrator's acknowledgement: %q", sigstoreAckKey, sigstoreAckMsg)
+			return
+		}
+		if !c.Input.DefaultPolicy {
+			return
+		}
+		repo := render.DefaultPolicyScope
+		if ref, err := reference.ParseNamed(c.Settings.ReleaseImage); err == nil && scopes.IsNested(ref.Name(), render.DefaultPolicyScope) {
+			repo = ref.Name()
+		}
+		for _, e := range mirrorEntries(c) {
+			if e.tag || e.source == "" || !scopes.IsNested(repo, e.source) || len(e.mirrors) == 0 {
+				continue
+			}
+			c.Report(e.obj, e.path("source"),
+				"the default ClusterImagePolicy %q makes the nodes verify Red Hat's sigstore signature of %s images, and these come through the mirrors of %s: the nodes look for the signatures in the mirrors (registries.d/sigstore-registries.yaml), so mirror them along with the images (oc-mirror does), or release pulls fail; a 4.20 cluster with ImageContentSourcePolicy/ImageDigestMirrorSet objects holds the update to 4.21 behind the admin-ack gate %s until an administrator confirms this",
+				render.DefaultPolicyName, repo, e.source, sigstoreAckKey)
+			return
+		}
+	},
+}

@@ -1,0 +1,52 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+var reservedPolicyName = &check.Rule{
+	ID:       "reserved-policy-name",
+	Severity: check.Warning,
+	Origin:   check.OriginSurprise,
+	Summary:  "A ClusterImagePolicy of your own is named \"openshift…\", the platform's name for its own policies.",
+	Doc: `The cluster-version operator installs and manages the ClusterImagePolicy ` + "`openshift`" + ` (Red Hat's
+release key for ` + "`quay.io/openshift-release-dev/ocp-release`" + `) on every 4.21 cluster, and on
+4.18–4.20 clusters with TechPreviewNoUpgrade. A ClusterImagePolicy named ` + "`openshift`" + ` in Git
+is overwritten by the operator with the payload's version on the next reconcile (unless
+ClusterVersion ` + "`spec.overrides`" + ` marks it unmanaged), so GitOps and the operator fight over it;
+on a release that does not install it yet, the upgrade that does will replace it. Names
+starting with ` + "`openshift`" + ` are the platform's: a later release may ship a policy of that name.
+An ImagePolicy in an ` + "`openshift-*`" + ` namespace governs pods of the platform itself.
+
+**Fix:** give your policy another name. To change the default policy on purpose, add the
+override ` + "`{kind: ClusterImagePolicy, group: config.openshift.io, name: openshift, namespace: \"\", unmanaged: true}`" + `
+to ClusterVersion ` + "`version`" + `.`,
+	Check: func(c *check.Context) {
+		cips, ips := c.Input.PolicyObjects()
+		for _, o := range cips {
+			switch {
+			case o.Name == render.DefaultPolicyName && c.Input.DefaultPolicy:
+				c.Report(o, manifest.Path{"metadata", "name"},
+					"ClusterImagePolicy %q is the cluster-version operator's: it overwrites this object with the payload's default policy (%s, Red Hat's release key), so the render uses that one; mark it unmanaged in ClusterVersion spec.overrides to own it", o.Name, render.DefaultPolicyScope)
+			case o.Name == render.DefaultPolicyName && check.DefaultPolicyOverride(c.Cluster.Objects) != nil:
+				// The administrator took the default policy over on purpose.
+			case o.Name == render.DefaultPolicyName:
+				c.Report(o, manifest.Path{"metadata", "name"},
+					"ClusterImagePolicy %q is the name of the default policy that the cluster-version operator installs from OpenShift 4.21 (and on TechPreviewNoUpgrade clusters): the upgrade will overwrite this object; use another name", o.Name)
+			case strings.HasPrefix(o.Name, render.DefaultPolicyName):
+				c.Report(o, manifest.Path{"metadata", "name"},
+					"ClusterImagePolicy %q starts with \"openshift\", the platform's prefix for its own policies: a later release may install one of this name and overwrite it; use another name", o.Name)
+			}
+		}
+		for _, o := range ips {
+			if ns := o.ImagePolicy.Namespace; strings.HasPrefix(ns, "openshift-") || ns == "openshift" {
+				c.Report(o, manifest.Path{"metadata", "namespace"},
+					"ImagePolicy %s is in the platform namespace %q: it governs the platform's own pods, which pull from the release payload", o.Name, ns)
+			}
+		}
+	},
+}
