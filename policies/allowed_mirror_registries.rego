@@ -20,7 +20,11 @@ allowed := [scope.normalized(s) | some s in data.mirrorlint.allowed_mirror_regis
 #   one: "registry.corp.example" allows "registry.corp.example/ocp/release",
 #   "*.corp.example" allows any host under corp.example. A mirror elsewhere
 #   means nodes pull images from a registry the organisation does not run
-#   (or trust). Move the mirror to an allowed registry, or extend the list.
+#   (or trust).
+#
+#   ## Fix
+#
+#   Move the mirror to an allowed registry, or extend the list.
 # custom:
 #   rule: mirror-registry-not-allowed
 deny contains finding if {

@@ -38,8 +38,10 @@ by_name(kind) := [input.objects[p[1]] |
 #   turn it down in `.mirrorlint.yaml` (`rules: {icsp-mixed-with-sets:
 #   warning}`) during a migration if you must.
 #
-#   **Fix:** convert the ICSPs with `mirrorlint migrate` (or `oc adm migrate
-#   icsp`), review the result, and delete the ICSPs.
+#   ## Fix
+#
+#   Convert the ICSPs with `mirrorlint migrate` (or `oc adm migrate icsp`),
+#   review the result, and delete the ICSPs.
 # custom:
 #   rule: icsp-mixed-with-sets
 deny contains finding if {

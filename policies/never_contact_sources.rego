@@ -19,8 +19,13 @@ sources := [scope.normalized(s) | some s in data.mirrorlint.never_contact_source
 #   NeverContactSource; otherwise a node falls back to the source when the
 #   mirrors fail. ImageContentSourcePolicy entries cannot say this at all
 #   (they are always AllowContactingSource, and MCO refuses an ICSP beside a
-#   NeverContactSource set for the same source): migrate them to an
-#   ImageDigestMirrorSet. Only entries that exist are checked.
+#   NeverContactSource set for the same source). Only entries that exist are
+#   checked.
+#
+#   ## Fix
+#
+#   Set mirrorSourcePolicy: NeverContactSource on the entry; move an ICSP
+#   entry to an ImageDigestMirrorSet first (`mirrorlint migrate`).
 # custom:
 #   rule: never-contact-required
 deny contains finding if {

@@ -19,7 +19,11 @@ sources := [scope.normalized(s) | some s in data.mirrorlint.no_tag_mirror_source
 #   ImageTagMirrorSet entry is reported when its source is a listed scope or
 #   lies beneath one, and also when it encloses a listed scope (an entry for
 #   quay.io serves quay.io/openshift-release-dev by tag unless a longer
-#   source exists). Remove the entry, or mirror those images by digest
+#   source exists).
+#
+#   ## Fix
+#
+#   Remove the entry, or mirror those images by digest
 #   (ImageDigestMirrorSet).
 # custom:
 #   rule: tag-mirror-forbidden

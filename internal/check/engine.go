@@ -45,13 +45,7 @@ var ProblemRule = &Rule{
 	Severity: Error,
 	Origin:   OriginTool,
 	Summary:  "A file or document could not be read as a Kubernetes manifest.",
-	Doc: `A YAML or JSON file that does not parse, an object whose fields have the wrong
-type, a file over the size limit or with binary content. Whatever mirror objects it
-holds are invisible to every other rule, and the API server would refuse it too.
-
-Fix the syntax at the reported line (templates such as Helm or Jinja must be rendered
-first: lint the output of ` + "`helm template`" + ` or ` + "`kustomize build`" + ` through ` + "`mirrorlint lint -`" + `).
-Raise the size limit with ` + "`--max-file-size`" + ` if a large file is legitimate.`,
+	Doc:      doc("unreadable-manifest"),
 }
 
 // Lint runs every enabled rule and the policies on one cluster.

@@ -30,17 +30,12 @@ var (
 	UnusedSuppressionRule = &Rule{
 		ID: "unused-suppression", Severity: Warning, Origin: OriginTool,
 		Summary: "A suppression matches no finding.",
-		Doc: `An ignore annotation, an inline ` + "`# mirrorlint:ignore`" + ` comment or a config-file ignore entry
-that suppresses nothing. It usually outlived the problem it was written for, or names the
-wrong rule id; left in place it would silently hide a future finding. Remove it.`,
+		Doc:     doc("unused-suppression"),
 	}
 	InvalidSuppressionRule = &Rule{
 		ID: "invalid-suppression", Severity: Error, Origin: OriginTool,
 		Summary: "A suppression has no rule id or no reason.",
-		Doc: `Every suppression must say which rule it silences and why:
-` + "`mirrorlint.io/ignore: \"icsp-deprecated: migrating in Q3\"`" + ` on the object, or
-` + "`# mirrorlint:ignore icsp-deprecated migrating in Q3`" + ` on the line. A suppression without a
-reason does not suppress anything.`,
+		Doc:     doc("invalid-suppression"),
 	}
 )
 

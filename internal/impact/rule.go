@@ -22,19 +22,7 @@ func DrainRule(base *Baseline) *check.Rule {
 		Severity: check.Warning,
 		Origin:   check.OriginSurprise,
 		Summary:  "The change makes the Machine Config Daemon drain (or reboot) every node (only with lint --base).",
-		Doc: `When the rendered /etc/containers/registries.conf changes, the Machine Config Daemon
-reloads CRI-O without draining only if the change is "safe": mirrors or digest-only
-sources added, mirrors reordered. Removing a source or mirror, any ImageTagMirrorSet
-change, changing mirrorSourcePolicy, blocked or insecure on an existing entry, or a
-new scope without mirrors makes it cordon and drain every node, pool by pool. Changing
-the Image's containerRuntimeSearchRegistries rewrites a drop-in that no disruption
-policy covers: every node drains and reboots.
-
-Only reported by ` + "`lint --base REV`" + `, which compares the tree with the same paths at REV.
-
-Fix: nothing is wrong; plan the rollout (maintenance window, PodDisruptionBudgets), or
-split the change so that its safe part lands first. ` + "`mirrorlint diff --base REV`" + ` shows
-the node files and every reason.`,
+		Doc:      doc("drain-on-change"),
 		Check: func(c *check.Context) {
 			old := base.Of(c.Cluster)
 			if old == nil {

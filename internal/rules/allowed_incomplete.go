@@ -12,26 +12,7 @@ var allowedIncomplete = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "allowedRegistries leaves out registries the cluster itself needs.",
-	Doc: `` + "`spec.registrySources.allowedRegistries`" + ` turns policy.json into an allow list: CRI-O
-refuses to pull from anything else. Nothing checks that the list covers what the cluster
-needs, and a gap shows up only when a node pulls: an upgrade, a new node, an operator
-install. This rule checks for:
-
-- the release payload repositories (from ` + "`--release-image`" + `, else
-  ` + "`quay.io/openshift-release-dev`" + `);
-- ` + "`registry.redhat.io`" + ` (operators and their catalogs);
-- the internal image registry, ` + "`image-registry.openshift-image-registry.svc:5000`" + `;
-- every mirror of every ImageDigestMirrorSet/ImageTagMirrorSet/ImageContentSourcePolicy.
-
-**Fix:** add the missing scopes, or use ` + "`blockedRegistries`" + ` for a deny list instead.
-
-` + "```yaml" + `
-allowedRegistries:
-- quay.io/openshift-release-dev
-- registry.redhat.io
-- image-registry.openshift-image-registry.svc:5000
-- mirror.example.com
-` + "```",
+	Doc:      doc("allowed-incomplete"),
 	Check: func(c *check.Context) {
 		img, spec := imageCluster(c)
 		if img == nil || len(spec.RegistrySources.AllowedRegistries) == 0 {

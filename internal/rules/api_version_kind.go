@@ -13,35 +13,7 @@ var apiVersionKind = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginAPI,
 	Summary:  "A mirror or signature policy kind is written under an apiVersion the cluster does not serve it in, or its kind or group is misspelt.",
-	Doc: `The API server serves each kind under exactly one group and version:
-
-| kind | apiVersion |
-|---|---|
-| ImageContentSourcePolicy | ` + "`operator.openshift.io/v1alpha1`" + ` |
-| ImageDigestMirrorSet, ImageTagMirrorSet, Image | ` + "`config.openshift.io/v1`" + ` |
-| ClusterImagePolicy, ImagePolicy | ` + "`config.openshift.io/v1`" + ` from 4.20; ` + "`config.openshift.io/v1alpha1`" + ` on 4.18–4.19 only with TechPreviewNoUpgrade (or DevPreviewNoUpgrade, CustomNoUpgrade) |
-
-Any other pair is refused with ` + "`no matches for kind \"ImageDigestMirrorSet\" in version \"…\"`" + `,
-and if the object is only read by another tool (a CI check, a Conforma policy) the
-cluster never sees the mirrors at all. The Konflux sample repositories spread
-` + "`operator.openshift.io/v1alpha1`" + ` on ImageDigestMirrorSet, which is the ICSP group.
-Note that ` + "`image.openshift.io/v1 Image`" + ` is an unrelated API and is not reported.
-
-A kind that differs from a mirror kind only in case (` + "`imageDigestMirrorSet`" + `) or by a typo
-or two (` + "`ImageDigestMirorSet`" + `), and an Image whose group misspells
-` + "`config.openshift.io`" + `, are refused the same way; mirrorlint names the kind meant.
-
-The signature policy kinds depend on the target release and feature set
-(` + "`--openshift-version`" + `, ` + "`--feature-set`" + ` or FeatureGate/cluster ` + "`spec.featureSet`" + `): a 4.19 cluster
-with the Default feature set serves no ClusterImagePolicy at all, and a 4.20 cluster no
-longer serves v1alpha1. mirrorlint renders only the policy objects the cluster serves.
-
-**Fix:** use the apiVersion from the table.
-
-` + "```yaml" + `
-apiVersion: config.openshift.io/v1   # not operator.openshift.io/v1alpha1
-kind: ImageDigestMirrorSet
-` + "```",
+	Doc:      doc("api-version-kind"),
 	Check: func(c *check.Context) {
 		for _, o := range c.All() {
 			if o.Kind == manifest.KindClusterImagePolicy || o.Kind == manifest.KindImagePolicy {

@@ -9,28 +9,7 @@ var conflictingSourcePolicy = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginMCO,
 	Summary:  "One source has different mirrorSourcePolicy values across mirror objects.",
-	Doc: `MCO requires a single effective policy per source string across every
-ImageDigestMirrorSet, ImageTagMirrorSet and ImageContentSourcePolicy entry. An unset policy
-means ` + "`AllowContactingSource`" + `, and ICSP entries are always ` + "`AllowContactingSource`" + `. Entries
-without mirrors count as well: the check runs before MCO drops them. Otherwise MCO
-refuses to render with
-` + "`conflicting mirrorSourcePolicy is set for the same source \"…\" in imagedigestmirrorsets,\nimagetagmirrorsets, or imagecontentsourcepolicies`" + `, only logs it, and keeps the old
-registries.conf: every later mirror change silently stops applying.
-
-The typical trigger is adding ` + "`NeverContactSource`" + ` to an IDMS while an ITMS (or a legacy
-ICSP) for the same source leaves the policy unset. The finding is placed where MCO
-stops (the first disagreeing entry in MCO's order: IDMS, ICSP, ITMS, each by name) and
-lists every other entry for the source.
-
-**Fix:** set the same policy on every entry for the source; for an ICSP entry that means
-migrating it to an IDMS first (` + "`mirrorlint migrate`" + `) if the source must never be contacted.
-
-` + "```yaml" + `
-# ImageDigestMirrorSet                    # ImageTagMirrorSet
-- source: quay.io/acme/app                - source: quay.io/acme/app
-  mirrors: [m.example.com/acme/app]         mirrors: [m.example.com/acme/app]
-  mirrorSourcePolicy: NeverContactSource    mirrorSourcePolicy: NeverContactSource  # add
-` + "```",
+	Doc:      doc("conflicting-source-policy"),
 	Check: func(c *check.Context) {
 		es := mirrorEntries(c)
 		bySource := make(map[string][]*entry, len(es))

@@ -14,22 +14,7 @@ var duplicateKey = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginSurprise,
 	Summary:  "A key is written twice in one mapping of a mirror object: only the last value reaches the cluster.",
-	Doc: `YAML mappings have unique keys, but the decoders ` + "`kubectl`" + `, ` + "`oc`" + ` and Argo CD use turn a
-duplicate key into JSON without a word, keeping the **last** value: two ` + "`mirrors:`" + ` keys in one
-entry apply only the second list, two ` + "`spec:`" + ` keys only the second spec. kustomize refuses
-such a file (` + "`mapping key \"mirrors\" already defined`" + `), so the same tree fails in one tool and
-silently loses data in another.
-
-Every later occurrence is reported at its key, saying which value the cluster keeps.
-
-**Fix:** merge the two values into one key, or delete the one that is not meant.
-
-` + "```yaml" + `
-- source: registry.redhat.io/ubi9
-  mirrors:                    # one key, both mirrors
-  - mirror-a.example.com/ubi9
-  - mirror-b.example.com/ubi9
-` + "```",
+	Doc:      doc("duplicate-key"),
 	Check: func(c *check.Context) {
 		for _, o := range c.All() {
 			if o.Node != nil {

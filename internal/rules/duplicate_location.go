@@ -11,20 +11,7 @@ var duplicateLocation = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginNode,
 	Summary:  "Two registries.conf entries differ only by a trailing \"/\".",
-	Doc: `MCO creates one registries.conf entry per distinct scope string, but containers/image
-on the node compares locations after removing trailing slashes, so ` + "`foo.io/`" + ` and ` + "`foo.io`" + `
-are the same registry to it. Then:
-
-- if the two entries have different ` + "`insecure`" + ` or ` + "`blocked`" + ` flags (for example
-  ` + "`insecureRegistries: [foo.io/]`" + ` and ` + "`blockedRegistries: [foo.io]`" + `), every node rejects the
-  whole file: ` + "`registry 'foo.io' is defined multiple times with conflicting 'insecure' setting`" + `,
-  and image pulls fail (error);
-- if the flags agree, the first entry wins and the other's mirrors are silently ignored
-  (warning).
-
-MCO renders the input without complaint.
-
-**Fix:** write every scope without a trailing ` + "`/`" + `.`,
+	Doc:      doc("duplicate-location"),
 	Check: func(c *check.Context) {
 		entries := registryEntries(c, collectSets(mirrorEntries(c)))
 		byTrim := map[string]*regEntry{}

@@ -12,17 +12,7 @@ var duplicateObject = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginSurprise,
 	Summary:  "Two objects of one kind share a name in a cluster: the last one applied replaces the other.",
-	Doc: `The cluster holds one object per kind and name (and namespace, for a namespaced kind):
-two ImageDigestMirrorSets named ` + "`release`" + ` in one cluster's tree are one object. ` + "`oc apply -f DIR`" + `
-applies the files in name order and each apply replaces what the previous one wrote, so
-the last one wins and the other's mirrors are gone without an error; Argo CD keeps the last
-one too and only raises a RepeatedResourceWarning; kustomize refuses to build the tree.
-
-mirrorlint renders what the cluster would hold: the object read last (files in name order,
-documents in file order), and reports every copy, saying which one is kept. This holds for
-every kind it reads: ICSP, IDMS, ITMS, Image, MachineConfig.
-
-**Fix:** give each object its own name, or merge the two into one.`,
+	Doc:      doc("duplicate-object"),
 	Check: func(c *check.Context) {
 		for _, g := range check.Duplicates(c.Cluster.Objects) {
 			kept := g[len(g)-1]

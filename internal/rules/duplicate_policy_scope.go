@@ -11,18 +11,7 @@ var duplicatePolicyScope = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "Several ClusterImagePolicies (or ImagePolicies of one namespace) share a scope: MCO ANDs them in no fixed order.",
-	Doc: `When two ClusterImagePolicies name the same scope, or two ImagePolicies of one namespace do,
-the node must satisfy every requirement (they are ANDed), which is rarely what was meant: an
-image signed with only one of the keys is refused. MCO also collects the policies from its
-informer cache in no fixed order, so the order of the requirements in
-` + "`/etc/containers/policy.json`" + ` (or the namespace's file) can change from one sync to the next
-without any edit, and every change is a new rendered MachineConfig that reloads CRI-O on
-every node. mirrorlint renders them by object name, one of MCO's possible answers.
-
-The default ClusterImagePolicy ` + "`openshift`" + ` of 4.21 counts: a ClusterImagePolicy of your own for
-` + "`quay.io/openshift-release-dev/ocp-release`" + ` is ANDed with Red Hat's key.
-
-**Fix:** keep each scope in one policy; to accept either of two keys, split the scope.`,
+	Doc:      doc("duplicate-policy-scope"),
 	Check: func(c *check.Context) {
 		report := func(list []policyScope, group func(policyScope) string) {
 			first := map[string]policyScope{}

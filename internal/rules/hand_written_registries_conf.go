@@ -10,22 +10,7 @@ var handWrittenRegistriesConf = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginSurprise,
 	Summary:  "A MachineConfig writes /etc/containers/registries.conf (or the search drop-in) by hand.",
-	Doc: `MCO owns ` + "`/etc/containers/registries.conf`" + ` and
-` + "`/etc/containers/registries.conf.d/01-image-searchRegistries.conf`" + `: it renders them from the
-template plus the mirror objects into the MachineConfig ` + "`99-<pool>-generated-registries`" + `.
-MachineConfigs are merged by name and a later name wins a path, so a hand-written file:
-
-- in a MachineConfig named **before** ` + "`99-<pool>-generated-registries`" + ` (e.g.
-  ` + "`50-worker-registries`" + `) is overwritten whenever MCO emits its file, that is as soon as any
-  mirror object or Image registry setting exists;
-- in one named **after** it (e.g. ` + "`99-worker-zz`" + `) replaces MCO's file and discards every
-  ImageDigestMirrorSet, ImageTagMirrorSet, ICSP and Image registry setting.
-
-Either way the cluster accepts it and nobody is told.
-
-**Fix:** express the configuration as ImageDigestMirrorSet/ImageTagMirrorSet and Image
-registrySources; for settings those cannot express, use a separate drop-in under
-` + "`/etc/containers/registries.conf.d/`" + ` with another name.`,
+	Doc:      doc("hand-written-registries-conf"),
 	Check: func(c *check.Context) {
 		for _, o := range c.Applied(manifest.KindMachineConfig) {
 			files, _ := nestedList(o.Content, "spec", "config", "storage", "files")

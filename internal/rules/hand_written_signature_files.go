@@ -17,23 +17,7 @@ var handWrittenSignatureFiles = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginSurprise,
 	Summary:  "A MachineConfig writes policy.json, registries.d or /etc/crio/policies, which MCO renders from the signature policies.",
-	Doc: `MCO renders ` + "`/etc/containers/policy.json`" + `, ` + "`/etc/containers/registries.d/sigstore-registries.yaml`" + `
-and ` + "`/etc/crio/policies/<namespace>.json`" + ` from the Image config and the ClusterImagePolicy and
-ImagePolicy objects into the MachineConfig ` + "`99-<pool>-generated-registries`" + `. On OpenShift 4.21
-it always writes the first two, for the default ClusterImagePolicy ` + "`openshift`" + `. MachineConfigs
-are merged by name and a later name wins a path, so a hand-written copy:
-
-- in a MachineConfig named **before** ` + "`99-<pool>-generated-registries`" + ` is overwritten whenever
-  MCO writes the file;
-- in one named **after** it replaces MCO's file: blocked and allowed registries and every
-  signature policy (Red Hat's release key included) stop being enforced.
-
-Another file in ` + "`/etc/containers/registries.d/`" + ` is merged with MCO's, but a scope defined in
-both makes containers/image refuse the configuration
-(` + "`\"docker\" namespace … defined both in … and …`" + `) and every pull fails.
-
-**Fix:** express the policy as ClusterImagePolicy/ImagePolicy objects and Image
-registrySources; keep hand-written registries.d files to scopes no policy covers.`,
+	Doc:      doc("hand-written-signature-files"),
 	Check: func(c *check.Context) {
 		var mcoScopes map[string]bool
 		if c.Rendered != nil && c.Rendered.SigstoreRegistriesYAML != nil {

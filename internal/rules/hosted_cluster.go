@@ -13,18 +13,7 @@ var hostedCluster = &check.Rule{
 	Severity: check.Info,
 	Origin:   check.OriginAPI,
 	Summary:  "A mirror set is marked for a HyperShift hosted cluster, which denies IDMS/ITMS.",
-	Doc: `On HyperShift (hosted control planes) the guest cluster's mirror configuration is owned
-by the management side: a ValidatingAdmissionPolicy named ` + "`mirror`" + ` denies creating
-ImageDigestMirrorSet/ImageTagMirrorSet objects inside the hosted cluster
-(` + "`… ValidatingAdmissionPolicy 'mirror' … denied request`" + `). Mirrors are set in the
-HostedCluster's ` + "`spec.imageContentSources`" + ` instead.
-
-mirrorlint cannot know the target cluster type offline; it reports IDMS/ITMS objects
-that carry a ` + "`hypershift.openshift.io`" + ` label or annotation, which is how such manifests are
-usually recognised in a repository.
-
-**Fix:** move the entries to ` + "`HostedCluster.spec.imageContentSources`" + ` on the management
-cluster.`,
+	Doc:      doc("hosted-cluster"),
 	Check: func(c *check.Context) {
 		for _, k := range []manifest.Kind{manifest.KindIDMS, manifest.KindITMS} {
 			for _, o := range c.Objects(k) {

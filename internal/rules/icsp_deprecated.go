@@ -10,22 +10,7 @@ var icspDeprecated = &check.Rule{
 	Severity: check.Info,
 	Origin:   check.OriginSurprise,
 	Summary:  "ImageContentSourcePolicy is deprecated since OpenShift 4.13; use ImageDigestMirrorSet.",
-	Doc: `ImageContentSourcePolicy still works: MCO merges it into the digest mirror sets, always
-as digest-only and ` + "`AllowContactingSource`" + `. But it is deprecated since 4.13, its CRD
-carries no deprecation warning (nothing tells you), its values are not validated by the
-API server (see icsp-format), and it cannot express NeverContactSource or tag mirrors.
-
-**Fix:** convert it with ` + "`mirrorlint migrate`" + ` or ` + "`oc adm migrate icsp FILE --dest-dir DIR`" + `,
-review the ImageDigestMirrorSet, apply it, then delete the ICSP.
-
-` + "```yaml" + `
-apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-spec:
-  imageDigestMirrors:        # was repositoryDigestMirrors
-  - source: registry.redhat.io/ubi9
-    mirrors: [mirror.example.com/ubi9]
-` + "```",
+	Doc:      doc("icsp-deprecated"),
 	Check: func(c *check.Context) {
 		for _, o := range c.Objects(manifest.KindICSP) {
 			c.Report(o, manifest.Path{"kind"},

@@ -13,29 +13,7 @@ var icspFormat = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginMCO,
 	Summary:  "MCO refuses an ImageContentSourcePolicy source or mirror.",
-	Doc: `The ImageContentSourcePolicy CRD has no pattern, so the API server accepts any
-string. MCO checks the values when it renders registries.conf, and the check changed:
-
-- **4.16 and later** (MCO PR #4064): the ImageDigestMirrorSet patterns apply to ICSP too.
-  A tag, digest, scheme, trailing ` + "`/`" + `, white space etc. gives
-  ` + "`invalid format for source \"…\"`" + ` or ` + "`invalid format for mirror \"…\"`" + `.
-- **4.15 and earlier:** only empty values and any ` + "`*`" + ` are refused
-  (` + "`invalid empty entry for source configuration`" + `,
-  ` + "`wildcard entries are not supported with mirror configuration \"…\"`" + `).
-
-MCO only logs the refusal and keeps the previous registries configuration, so nothing
-looks broken until a later mirror change never reaches the nodes. Upgrading to 4.16 turns
-an old, accepted ICSP into such a freeze. Upper case in the path is reported by
-repository-lowercase; the version is taken from ` + "`--openshift-version`" + ` (default: newest).
-
-**Fix:** write plain repositories; better, migrate to an ImageDigestMirrorSet
-(` + "`mirrorlint migrate`" + `), whose values the API server checks on admission.
-
-` + "```yaml" + `
-repositoryDigestMirrors:
-- source: quay.io/openshift-release-dev/ocp-release   # not …/ocp-release@sha256:…
-  mirrors: [mirror.example.com/ocp4/release]
-` + "```",
+	Doc:      doc("icsp-format"),
 	Check: func(c *check.Context) {
 		v := c.Settings.Version
 		modern := v.AtLeast(16)

@@ -13,19 +13,7 @@ var imageAllowedAndBlocked = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginAPI,
 	Summary:  "Image registrySources sets both allowedRegistries and blockedRegistries.",
-	Doc: `An allow list and a block list exclude each other. The Image CRD carries the CEL rule
-` + "`has(self.blockedRegistries) ? !has(self.allowedRegistries) : true`" + `, so the API server refuses
-the object with ` + "`Only one of blockedRegistries or allowedRegistries may be set`" + `; an
-empty list (` + "`[]`" + `) counts as set. MCO repeats the check when it writes policy.json
-(` + "`invalid images config: only one of AllowedRegistries or BlockedRegistries may be\nspecified`" + `) and then keeps the previous configuration.
-
-MCO can also reach that refusal on its own: when several blocked entries contain the
-release payload repository and the payload has mirrors, it adds the payload repository
-to the allow list once per entry, and the duplicate makes the check fail. That case is
-reported on the blocked entry.
-
-**Fix:** keep one list. To allow only a few registries use ` + "`allowedRegistries`" + ` alone; to
-forbid a few use ` + "`blockedRegistries`" + ` alone.`,
+	Doc:      doc("image-allowed-and-blocked"),
 	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Rule || o.Kind != manifest.KindImage {

@@ -20,30 +20,7 @@ var imagePullFails = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginNode,
 	Summary:  "An image a workload, CatalogSource or ClusterCatalog pulls cannot be served by the rendered registries.conf and policy.json.",
-	Doc: `Every image reference in the tree's workloads (the containers, init containers and
-ephemeral containers of a Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob,
-ReplicationController, PodTemplate or DeploymentConfig), CatalogSource (` + "`spec.image`" + `) and
-ClusterCatalog (` + "`spec.source.image.ref`" + `) is resolved the way CRI-O resolves it, through
-containers/image, against the registries.conf and policy.json MCO renders for the cluster.
-A reference is reported, on its own line, when no source that would be tried can serve it:
-
-- a **by-tag pull** (or no tag, which is ` + "`:latest`" + `) of a source that has only digest mirrors
-  (ImageDigestMirrorSet, ICSP) and is blocked by NeverContactSource: digest-only mirrors
-  are skipped for tags and the source is never contacted;
-- a **by-digest pull** of a source with only tag mirrors and NeverContactSource;
-- a source inside an Image ` + "`blockedRegistries`" + ` scope: MCO writes a ` + "`reject`" + ` policy for it,
-  and the policy is checked against the reference the pod names, so even a mirror cannot
-  serve it;
-- a registry ` + "`allowedRegistries`" + ` leaves out: policy.json rejects everything else.
-
-This is the check a disconnected cluster most needs: "does every image we deploy come
-from a source that has a mirror of the right kind?" Short names (` + "`nginx`" + `, resolved through
-the search registries), unrendered placeholders and references containers/image cannot
-parse are not judged. A reference with both a tag and a digest is judged as the digest
-pull it is.
-
-**Fix:** pull by digest (` + "`image@sha256:…`" + `), add an ImageTagMirrorSet entry for the source,
-allow contacting the source, or mirror the image and point the workload at it.`,
+	Doc:      doc("image-pull-fails"),
 	Check: func(c *check.Context) {
 		if c.Rendered == nil {
 			return // MCO refuses: the nodes keep an older configuration, nothing to judge against

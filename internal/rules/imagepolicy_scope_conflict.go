@@ -10,18 +10,7 @@ var imagePolicyScopeConflict = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "An ImagePolicy scope equals or lies inside a ClusterImagePolicy scope: MCO drops it and marks the ImagePolicy Pending.",
-	Doc: `A ClusterImagePolicy applies to every namespace and wins over an ImagePolicy. MCO drops
-each ImagePolicy scope that equals or lies inside a ClusterImagePolicy scope from the
-namespace's ` + "`/etc/crio/policies/<namespace>.json`" + `, so only the cluster policy verifies those
-images, and sets the ImagePolicy's status to ` + "`Pending`" + ` (status False, reason
-` + "`ConflictScopes`" + `): ` + "`has conflicting scope(s) [...] that equal to or nest inside existing clusterimagepolicy, only policy from clusterimagepolicy scope(s) will be applied`" + `.
-MCO never sets the condition back once the conflict is gone.
-
-The default ClusterImagePolicy of 4.21 (` + "`quay.io/openshift-release-dev/ocp-release`" + `, not in Git)
-counts too.
-
-**Fix:** drop the scope from the ImagePolicy, or narrow the ClusterImagePolicy; to require the
-namespace's own key as well, express it in the ClusterImagePolicy.`,
+	Doc:      doc("imagepolicy-scope-conflict"),
 	Check: func(c *check.Context) {
 		cluster := clusterPolicyScopes(c)
 		for _, ip := range imagePolicyScopes(c) {

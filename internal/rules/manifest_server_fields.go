@@ -10,14 +10,7 @@ var manifestServerFields = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginAPI,
 	Summary:  "metadata carries server-set fields (resourceVersion, uid, creationTimestamp).",
-	Doc: `Output of ` + "`oc get -o yaml`" + ` and of ` + "`oc adm migrate icsp`" + ` keeps fields the API server sets
-itself. A ` + "`resourceVersion`" + ` makes ` + "`oc create`" + ` fail
-(` + "`resourceVersion should not be set on objects to be created`" + `) and makes later applies fail
-with a conflict once the live object changes; a ` + "`uid`" + ` pins the manifest to one object
-that a re-created cluster will not have; ` + "`creationTimestamp`" + ` is ignored. None belongs in
-a repository.
-
-**Fix:** delete them (a ` + "`creationTimestamp: null`" + `, as ` + "`--dry-run -o yaml`" + ` writes it, is fine).`,
+	Doc:      doc("manifest-server-fields"),
 	Check: func(c *check.Context) {
 		for _, o := range c.All() {
 			md, ok := o.Content["metadata"].(map[string]any)

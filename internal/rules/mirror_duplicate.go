@@ -14,17 +14,7 @@ var mirrorDuplicate = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginAPI,
 	Summary:  "The same mirror is listed twice in one entry.",
-	Doc: `In ImageDigestMirrorSet and ImageTagMirrorSet, ` + "`mirrors`" + ` is an
-` + "`x-kubernetes-list-type: set`" + `: the API server refuses a repeated value with
-` + "`spec.imageDigestMirrors[0].mirrors[2]: Duplicate value: \"m.io/x\"`" + `.
-
-ImageContentSourcePolicy has no list type, so the object is accepted, but MCO reads each
-adjacent pair of mirrors as "try this one before that one". A repeat therefore adds an
-edge back to an earlier mirror, a cycle that MCO breaks alphabetically: ` + "`[b, a, b]`" + `
-renders as ` + "`a, b`" + `, not the intended ` + "`b, a`" + `. For ICSP this is a **warning** and the message
-shows the order the nodes get.
-
-**Fix:** list each mirror once, in the order you want them tried.`,
+	Doc:      doc("mirror-duplicate"),
 	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type == schema.Duplicate && lastField(e.Path) == "mirrors" {

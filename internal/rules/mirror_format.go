@@ -12,19 +12,7 @@ var mirrorFormat = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginAPI,
 	Summary:  "An ImageDigestMirrorSet/ImageTagMirrorSet mirror does not match the CRD pattern.",
-	Doc: `A mirror is a repository location, ` + "`host[:port][/path]`" + `, with the same pattern as a
-source minus the wildcard form: no ` + "`*`" + `, tag, digest, URL scheme, trailing or doubled
-` + "`/`" + `, ` + "`_`" + ` in the host or IPv6 literal. The API server refuses the object
-(` + "`… in body should match '<regex>'`" + `) and MCO 4.16+ refuses to render the same value
-(` + "`invalid format for mirror \"…\"`" + `). Upper case in the repository path is reported by
-repository-lowercase.
-
-**Fix:**
-
-` + "```yaml" + `
-mirrors:
-- mirror.example.com:5000/ocp4/openshift4   # not https://mirror.example.com:5000/ocp4/openshift4/
-` + "```",
+	Doc:      doc("mirror-format"),
 	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Pattern || len(e.Path) < 2 || lastField(e.Path) != "mirrors" {

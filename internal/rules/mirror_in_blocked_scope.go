@@ -9,18 +9,7 @@ var mirrorInBlockedScope = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "A mirror lies inside a blocked scope, so pulls from it always fail.",
-	Doc: `containers/image checks the blocked flag on every physical location it pulls from,
-mirrors included. A mirror inside an Image ` + "`blockedRegistries`" + ` scope, or inside a source
-whose entry is blocked by NeverContactSource, is therefore never usable: the pull moves on
-to the next mirror, or fails with ` + "`registry … is blocked`" + ` when there is none.
-
-**Fix:** unblock the mirror's registry, or use a mirror outside the blocked scopes.
-
-` + "```yaml" + `
-blockedRegistries: [mirror.example.com]      # blocks the mirror below
----
-mirrors: [mirror.example.com/ubi9]
-` + "```",
+	Doc:      doc("mirror-in-blocked-scope"),
 	Check: func(c *check.Context) {
 		es := mirrorEntries(c)
 		s := collectSets(es)

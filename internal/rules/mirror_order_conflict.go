@@ -11,21 +11,7 @@ var mirrorOrderConflict = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "Several mirror lists for one source disagree on the order, or do not determine it.",
-	Doc: `When several entries (in one or more objects) give mirrors for the same source, MCO
-merges the lists into one: each list says "this mirror before the next", and the result
-is a topological sort whose ties and cycles are broken **alphabetically**. It never
-fails, and the API documents the result as unspecified. So:
-
-- lists that contradict each other (` + "`[a, b]`" + ` in one object, ` + "`[b, a]`" + ` in another) give an order
-  neither author wrote;
-- lists that share nothing (` + "`[z.io/app]`" + ` and ` + "`[b.io/app]`" + `) are ordered by the alphabet:
-  ` + "`b.io/app`" + ` is tried first, whatever the file order.
-
-Digest sets (IDMS and ICSP) and tag sets (ITMS) are merged separately. The message shows
-the order the nodes get.
-
-**Fix:** keep all mirrors of a source in one entry, in the intended order, or make the
-lists consistent subsequences of one order.`,
+	Doc:      doc("mirror-order-conflict"),
 	Check: func(c *check.Context) {
 		s := collectSets(mirrorEntries(c))
 		for _, set := range s.all {

@@ -9,15 +9,7 @@ var nestedCopyWrongAncestor = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "A mirrorless insecure/blocked scope copies mirrors from the first-sorted enclosing source, not the nearest.",
-	Doc: `An Image ` + "`blockedRegistries`" + ` or ` + "`insecureRegistries`" + ` scope becomes a registries.conf
-entry of its own. So that it does not lose the mirrors of a source it lies in, MCO copies
-a source's mirrors into it with the path suffix appended. It picks the **first enclosing
-source in its processing order** (digest sources sorted alphabetically, then tag sources)
-rather than the nearest one: with sources ` + "`q.io/a`" + ` → ` + "`m1.io/a`" + ` and ` + "`q.io/a/b`" + ` → ` + "`m2.io/b`" + `, the
-blocked scope ` + "`q.io/a/b/c`" + ` gets ` + "`m1.io/a/b/c`" + `, not ` + "`m2.io/b/c`" + `.
-
-**Fix:** give the nested scope its own mirror entry (an IDMS entry with the scope as its
-source), or make the outer source's mirrors valid for it too.`,
+	Doc:      doc("nested-copy-wrong-ancestor"),
 	Check: func(c *check.Context) {
 		img, spec := imageCluster(c)
 		if img == nil {

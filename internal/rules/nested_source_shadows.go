@@ -9,20 +9,7 @@ var nestedSourceShadows = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "A source nested inside another source loses something the outer one provides.",
-	Doc: `Nodes use only the **most specific** registries.conf entry for an image. When one source
-lies inside another (` + "`quay.io/org/app`" + ` inside ` + "`quay.io/org`" + `), images of the inner source
-get only the inner entry's settings:
-
-- the outer ` + "`NeverContactSource`" + ` is **not inherited**: the inner source is still contacted;
-- an inner source with only tag mirrors (ITMS) gets **no digest mirrors** from the outer
-  IDMS, and one with only digest mirrors gets no tag mirrors from an outer ITMS;
-- the outer mirrors are not used for the inner images at all.
-
-Nested sources are normal; this rule only fires when the inner source loses the
-policy or a whole pull type that the outer one provides.
-
-**Fix:** repeat the policy and the missing mirror kind on the inner source, or drop the
-inner entry if the outer one already covers it.`,
+	Doc:      doc("nested-source-shadows"),
 	Check: func(c *check.Context) {
 		s := collectSets(mirrorEntries(c))
 		type info struct {

@@ -11,22 +11,7 @@ var neverContactBlocksTags = &check.Rule{
 	Severity: check.Info,
 	Origin:   check.OriginSurprise,
 	Summary:  "NeverContactSource on digest mirrors only (or tag mirrors only) breaks the other kind of pull.",
-	Doc: `NeverContactSource makes MCO write ` + "`blocked = true`" + ` on the source's registries.conf entry.
-That entry is shared by digest and tag pulls. If the source has only digest mirrors
-(IDMS), a **by-tag** pull has no mirror to go to and the source is blocked, so it fails
-with ` + "`registry … is blocked in /etc/containers/registries.conf or …conf.d`" + `. The reverse holds
-for an ITMS with NeverContactSource and no digest mirrors: by-digest pulls fail.
-
-That is right if nothing ever pulls that source by tag (release payloads are pulled by
-digest, so their repositories under ` + "`quay.io/openshift-release-dev`" + ` are not
-reported). It is also the standard disconnected set-up (the installer's
-` + "`imageDigestSources`" + ` with ` + "`sourcePolicy: NeverContactSource`" + `), where the source is out of reach
-anyway and a by-tag pull could not succeed with or without the block. So this is
-information: it matters on a cluster that can reach the source and pulls it by tag.
-` + "`image-pull-fails`" + ` reports the workloads in the tree that do pull such a source by tag.
-
-**Fix:** add an ImageTagMirrorSet entry for the source (or an IDMS entry for the ITMS case),
-or keep AllowContactingSource.`,
+	Doc:      doc("never-contact-blocks-tags"),
 	Check: func(c *check.Context) {
 		s := collectSets(mirrorEntries(c))
 		for _, set := range s.all {

@@ -9,20 +9,7 @@ var neverContactSelfMirror = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginMCO,
 	Summary:  "NeverContactSource is set on an entry that lists its own source as a mirror.",
-	Doc: `"Never contact the source" and "the source is one of the mirrors" contradict each
-other, and MCO refuses to render:
-` + "`cannot set mirrorSourcePolicy: NeverContactSource if the source \"…\" is one of the mirrors`" + `.
-As with every MCO refusal, it only logs this and keeps the previous registries.conf,
-so later mirror changes silently stop applying. The API server accepts the object.
-
-**Fix:** remove the source from ` + "`mirrors`" + `, or drop the policy if the source must stay
-reachable.
-
-` + "```yaml" + `
-- source: registry.redhat.io/ubi8
-  mirrors: [mirror.example.com/ubi8]      # not [registry.redhat.io/ubi8, mirror.example.com/ubi8]
-  mirrorSourcePolicy: NeverContactSource
-` + "```",
+	Doc:      doc("never-contact-self-mirror"),
 	Check: func(c *check.Context) {
 		for _, e := range mirrorEntries(c) {
 			if !e.never() {

@@ -9,22 +9,7 @@ var noRealMirror = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "An entry has no mirror other than its source: MCO drops it, policy included.",
-	Doc: `MCO skips entries whose ` + "`mirrors`" + ` list is empty or only repeats the source. The
-entry has no effect at all, and in particular its ` + "`mirrorSourcePolicy: NeverContactSource`" + `
-is **silently dropped**: the source stays reachable. Writing an entry with only a policy is
-a common attempt to block a registry.
-
-The entry still takes part in MCO's policy-conflict check, so it can make MCO refuse
-the whole configuration (see conflicting-source-policy) without doing anything itself.
-
-**Fix:** add a real mirror, or delete the entry. To stop nodes from pulling from a
-registry, use ` + "`spec.registrySources.blockedRegistries`" + ` in Image/cluster.
-
-` + "```yaml" + `
-# does nothing:
-- source: registry.example.com/internal
-  mirrorSourcePolicy: NeverContactSource
-` + "```",
+	Doc:      doc("no-real-mirror"),
 	Check: func(c *check.Context) {
 		for _, e := range mirrorEntries(c) {
 			if e.realMirror() {

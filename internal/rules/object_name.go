@@ -17,28 +17,7 @@ var objectName = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginAPI,
 	Summary:  "metadata.name (or metadata.namespace) is not a name the API server accepts for the kind.",
-	Doc: `Every kind mirrorlint reads is served from a CustomResourceDefinition, and the API
-server validates a custom resource's name as a **lowercase RFC 1123 subdomain**: at most
-253 characters of ` + "`a-z`" + `, ` + "`0-9`" + `, ` + "`-`" + ` and ` + "`.`" + `, starting and ending with a letter or digit.
-The object is refused with the API server's own words, for example
-` + "`metadata.name: Invalid value: \"Release_Mirrors\": a lowercase RFC 1123 subdomain must consist of …`" + `.
-
-| kind | scope | name | namespace |
-|---|---|---|---|
-| ImageContentSourcePolicy, ImageDigestMirrorSet, ImageTagMirrorSet | cluster | RFC 1123 subdomain | ignored (cleared on create) |
-| Image | cluster | RFC 1123 subdomain; MCO reads only ` + "`cluster`" + ` (see ` + "`image-config-name`" + `) | ignored |
-| MachineConfig, ClusterImagePolicy | cluster | RFC 1123 subdomain | ignored |
-| ImagePolicy | namespaced | RFC 1123 subdomain | RFC 1123 label (63 characters, no dots) when written |
-
-A missing name is reported by ` + "`required-fields`" + `. The message shows a spelling the API server
-accepts.
-
-**Fix:** use lower case, digits, ` + "`-`" + ` and ` + "`.`" + `.
-
-` + "```yaml" + `
-metadata:
-  name: release-mirrors     # not Release_Mirrors
-` + "```",
+	Doc:      doc("object-name"),
 	Check: func(c *check.Context) {
 		for _, o := range c.All() {
 			if !o.Known {

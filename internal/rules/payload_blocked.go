@@ -16,20 +16,7 @@ var payloadBlocked = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "A blocked registry contains the release payload: MCO silently skips it, or nodes cannot pull the payload.",
-	Doc: `Needs ` + "`--release-image`" + ` (the cluster's ClusterVersion ` + "`status.desired.image`" + `).
-
-MCO protects the release payload from ` + "`blockedRegistries`" + `: when a blocked entry contains
-the release repository and no ImageDigestMirrorSet/ImageContentSourcePolicy mirror outside
-the blocked scopes serves it, MCO **removes the entry** from registries.conf and
-policy.json and only logs
-` + "`error adding [\"quay.io\"] to blocked registries, cannot block the repository being used by the\npayload, skipping....`" + `. The registry you meant to block stays reachable.
-
-MCO checks only the release repository itself. Blocking the component repository
-(` + "`quay.io/openshift-release-dev/ocp-v4.0-art-dev`" + `) without a mirror goes through, and nodes
-can no longer pull the payload's images: upgrades and new nodes break.
-
-**Fix:** mirror the payload (IDMS for both ` + "`ocp-release`" + ` and ` + "`ocp-v4.0-art-dev`" + `) to a registry
-outside the blocked scopes, or block something narrower.`,
+	Doc:      doc("payload-blocked"),
 	Check: func(c *check.Context) {
 		ri := c.Settings.ReleaseImage
 		img, spec := imageCluster(c)

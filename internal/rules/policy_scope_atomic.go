@@ -13,20 +13,7 @@ var policyScopeAtomic = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginNode,
 	Summary:  "A policy scope the CRD accepts but policy.json's \"atomic\" transport rejects (one \"/\" with a tag or digest).",
-	Doc: `MCO writes every signature policy scope (and every blocked or allowed registry) with fewer
-than three slashes under two transports of ` + "`/etc/containers/policy.json`" + `: ` + "`docker`" + ` and ` + "`atomic`" + `.
-The CRD accepts a scope with a tag or digest after a single path component, such as
-` + "`ghcr.io/acme:v1`" + ` or ` + "`quay.io/acme@sha256:…`" + `, but containers/image's ` + "`atomic`" + ` (OpenShift)
-transport only accepts ` + "`host`" + `, ` + "`host/namespace`" + `, ` + "`host/namespace/repo`" + ` and
-` + "`host/namespace/repo:tag`" + ` as scopes, and refuses the whole file (` + "`Invalid scope name`" + `) when
-it parses it. CRI-O parses policy.json on every pull, so if it does this, no image can be
-pulled on any node.
-
-This is inferred from containers/image (the transport's scope check, which MCO's own binary
-does not include), not observed on a node: MCO itself renders the file without complaint.
-
-**Fix:** scope the repository instead (` + "`ghcr.io/acme`" + `), or name the repository in full
-(` + "`ghcr.io/acme/app:v1`" + `, which has two slashes).`,
+	Doc:      doc("policy-scope-atomic"),
 	Check: func(c *check.Context) {
 		check := func(p policyScope) {
 			if p.obj == nil || strings.Count(p.scope, "/") >= 3 || atomicScopePattern.MatchString(p.scope) {

@@ -12,21 +12,7 @@ var registryScopeFormat = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginMCO,
 	Summary:  "An Image insecure/blocked/allowed registry entry is not a scope MCO accepts.",
-	Doc: `MCO checks every ` + "`insecureRegistries`" + `, ` + "`blockedRegistries`" + ` and ` + "`allowedRegistries`" + `
-entry of Image/cluster with runtime-utils ` + "`IsValidRegistriesConfScope`" + `: it must not be
-empty, and a ` + "`*`" + ` is only allowed as a leading ` + "`*.`" + ` followed by a plain domain (no
-` + "`/`" + `, ` + "`@`" + `, ` + "`:`" + ` or second ` + "`*`" + `). Otherwise it refuses to render with
-` + "`invalid entry for blocked registries \"*.example.com/ns\"`" + ` (or the insecure/allowed
-variant), logs it, and keeps the previous configuration; nothing is marked Degraded.
-The Image CRD has no pattern for these lists, so the API server accepts the object.
-
-**Fix:** a wildcard covers a whole domain; list a repository without a wildcard.
-
-` + "```yaml" + `
-blockedRegistries:
-- "*.example.com"          # not "*.example.com:5000" or "*.example.com/ns"
-- registry.example.com/ns
-` + "```",
+	Doc:      doc("registry-scope-format"),
 	Check: func(c *check.Context) {
 		l := effectiveImageLists(c)
 		if l == nil {

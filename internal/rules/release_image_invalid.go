@@ -12,16 +12,7 @@ var releaseImageInvalid = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginMCO,
 	Summary:  "The release image given with --release-image (or releaseImage) is not a valid image reference.",
-	Doc: `MCO parses the cluster's release image (ClusterVersion ` + "`status.desired.image`" + `) to keep
-the payload repository pullable when it applies ` + "`blockedRegistries`" + `. If the reference does
-not parse, MCO gives up with ` + "`error parsing reference of release image`" + ` and renders
-nothing. A real cluster always has a valid value, so this almost always means the
-` + "`--release-image`" + ` flag or the ` + "`releaseImage`" + ` config key is mistyped: upper case in the
-repository, a truncated digest, a scheme. The payload rules cannot run until it is fixed.
-
-` + "```" + `
---release-image quay.io/openshift-release-dev/ocp-release@sha256:<64 hex digits>
-` + "```",
+	Doc:      doc("release-image-invalid"),
 	Check: func(c *check.Context) {
 		ri := c.Settings.ReleaseImage
 		if ri == "" {

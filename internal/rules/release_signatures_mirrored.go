@@ -22,20 +22,7 @@ var releaseSignaturesMirrored = &check.Rule{
 	Severity: check.Info,
 	Origin:   check.OriginSurprise,
 	Summary:  "Release images come through mirrors on a cluster that verifies their signatures: mirror the signatures too.",
-	Doc: `From OpenShift 4.21 the default ClusterImagePolicy ` + "`openshift`" + ` makes every node verify Red
-Hat's sigstore signature of the release images (` + "`quay.io/openshift-release-dev/ocp-release`" + `).
-When the payload is pulled through a mirror, MCO lists the mirror in
-` + "`/etc/containers/registries.d/sigstore-registries.yaml`" + ` and the node looks for the signature
-there, as a sigstore attachment next to the image. A disconnected mirror that holds the
-images but not their signatures fails every release pull: upgrades and new nodes break.
-oc-mirror copies the signatures along with the release; ` + "`oc adm release mirror`" + ` does only
-with its signature options (see its ` + "`--help`" + `).
-
-On 4.20, MCO raises the admin-ack gate ` + "`" + sigstoreAckKey + "`" + ` whenever an ImageContentSourcePolicy or
-ImageDigestMirrorSet exists, and the update to 4.21 waits until an administrator
-acknowledges it (` + "`oc -n openshift-config patch cm admin-acks --type=merge --patch '{\"data\":{\"" + sigstoreAckKey + "\":\"true\"}}'`" + `).
-
-**Fix:** nothing to change in the manifests; make sure the mirror holds the signatures.`,
+	Doc:      doc("release-signatures-mirrored"),
 	Check: func(c *check.Context) {
 		v := c.Settings.Version
 		if v.Minor == 20 {

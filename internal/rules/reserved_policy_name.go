@@ -13,18 +13,7 @@ var reservedPolicyName = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "A ClusterImagePolicy of your own is named \"openshift…\", the platform's name for its own policies.",
-	Doc: `The cluster-version operator installs and manages the ClusterImagePolicy ` + "`openshift`" + ` (Red Hat's
-release key for ` + "`quay.io/openshift-release-dev/ocp-release`" + `) on every 4.21 cluster, and on
-4.18–4.20 clusters with TechPreviewNoUpgrade. A ClusterImagePolicy named ` + "`openshift`" + ` in Git
-is overwritten by the operator with the payload's version on the next reconcile (unless
-ClusterVersion ` + "`spec.overrides`" + ` marks it unmanaged), so GitOps and the operator fight over it;
-on a release that does not install it yet, the upgrade that does will replace it. Names
-starting with ` + "`openshift`" + ` are the platform's: a later release may ship a policy of that name.
-An ImagePolicy in an ` + "`openshift-*`" + ` namespace governs pods of the platform itself.
-
-**Fix:** give your policy another name. To change the default policy on purpose, add the
-override ` + "`{kind: ClusterImagePolicy, group: config.openshift.io, name: openshift, namespace: \"\", unmanaged: true}`" + `
-to ClusterVersion ` + "`version`" + `.`,
+	Doc:      doc("reserved-policy-name"),
 	Check: func(c *check.Context) {
 		cips, ips := c.Input.PolicyObjects()
 		for _, o := range cips {

@@ -12,23 +12,7 @@ var schemeInScope = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginNode,
 	Summary:  "A registry scope carries an http:// or https:// scheme: the nodes reject registries.conf.",
-	Doc: `Registry scopes are ` + "`host[:port][/path]`" + `, never URLs. MCO does not check for a scheme
-in Image ` + "`insecureRegistries`" + `/` + "`blockedRegistries`" + ` (nor in ImageContentSourcePolicy values up
-to 4.15), so it writes the value into registries.conf, and containers/image on every node
-then rejects the **whole file**:
-` + "`invalid location 'http://foo.io': URI schemes are not supported`" + `. Every image pull that
-consults registries.conf fails until the entry is removed.
-
-The same goes for an ICSP mirror that is only ` + "`/`" + ` (≤4.15): the node stops with
-` + "`invalid condition: mirror location is unset`" + `.
-
-MCO renders these inputs, so the cluster reports nothing until nodes fail to pull.
-To mark a registry as plain HTTP, list it in ` + "`insecureRegistries`" + ` without a scheme.
-
-` + "```yaml" + `
-insecureRegistries:
-- registry.lab.example.com:5000   # not http://registry.lab.example.com:5000
-` + "```",
+	Doc:      doc("scheme-in-scope"),
 	Check: func(c *check.Context) {
 		msg := "invalid location '%s': URI schemes are not supported; MCO writes it into registries.conf and every node then rejects the whole file, failing image pulls: write %q"
 		if img, spec := imageCluster(c); img != nil {

@@ -11,31 +11,7 @@ var scopeNeverMatches = &check.Rule{
 	Severity: check.Warning,
 	Origin:   check.OriginSurprise,
 	Summary:  "A source or Image registry scope can never match a normalized image reference.",
-	Doc: `Nodes match scopes against the *normalized* image reference, textually and
-case-sensitively. A scope that no normalized reference starts with is accepted everywhere
-and does nothing:
-
-- **no registry host**: a first component without ` + "`.`" + ` or ` + "`:`" + ` that is not ` + "`localhost`" + ` is a
-  Docker Hub namespace to containers/image (` + "`operator-framework/upstream`" + ` means
-  ` + "`docker.io/operator-framework/upstream`" + `), so ` + "`source: operator-framework`" + ` matches nothing
-  (oc-mirror issue #322);
-- **Docker Hub aliases**: ` + "`index.docker.io`" + ` and ` + "`registry-1.docker.io`" + ` are normalized to
-  ` + "`docker.io`" + `;
-- **official Docker Hub images** live under ` + "`docker.io/library/`" + `: ` + "`docker.io/nginx`" + ` never
-  matches ` + "`nginx:latest`" + `, which is ` + "`docker.io/library/nginx:latest`" + `;
-- **upper case in the host** (a wildcard ` + "`*.Example.com`" + ` included): references are compared as
-  written and are practically always lower case;
-- **upper case in the repository path** of an Image ` + "`insecureRegistries`" + `, ` + "`blockedRegistries`" + ` or
-  ` + "`allowedRegistries`" + ` entry: no CRD pattern refuses it there (in a mirror set's source the API
-  server does, see ` + "`repository-lowercase`" + `), and no reference has one. An insecure entry
-  ` + "`reg.example:5000/Mirror`" + ` silently leaves the mirror ` + "`reg.example:5000/mirror`" + ` secure; a
-  blocked one blocks nothing; an allowed one lets nothing through.
-
-**Fix:** write the full, normalized repository.
-
-` + "```yaml" + `
-- source: docker.io/library/nginx     # not docker.io/nginx or index.docker.io/library/nginx
-` + "```",
+	Doc:      doc("scope-never-matches"),
 	Check: func(c *check.Context) {
 		for _, e := range mirrorEntries(c) {
 			if why, fix := neverMatches(e.source); why != "" {

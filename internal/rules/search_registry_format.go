@@ -15,23 +15,7 @@ var searchRegistryFormat = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginNode,
 	Summary:  "A containerRuntimeSearchRegistries entry is not a host[:port]; any change to the list reboots nodes.",
-	Doc: `Each ` + "`containerRuntimeSearchRegistries`" + ` entry becomes an ` + "`unqualified-search-registries`" + `
-value, which containers/image requires to be a bare registry host with an optional port
-(its domain pattern, after removing trailing slashes). Neither the API server nor MCO
-checks this, so a path such as ` + "`quay.io/myorg`" + ` reaches the nodes, which then reject the
-drop-in: ` + "`Invalid unqualified-search-registries entry \"quay.io/myorg\"`" + `, and image pulls fail
-(error).
-
-Separately, MCO writes this list to
-` + "`/etc/containers/registries.conf.d/01-image-searchRegistries.conf`" + `, a path without a
-NodeDisruptionPolicy: every change to the list drains **and reboots** every node, unlike
-mirror changes, which mostly only reload CRI-O. That note is reported once, as info,
-on the list.
-
-` + "```yaml" + `
-containerRuntimeSearchRegistries:
-- registry.access.redhat.com     # not registry.access.redhat.com/ubi9
-` + "```",
+	Doc:      doc("search-registry-format"),
 	Check: func(c *check.Context) {
 		img, spec := imageCluster(c)
 		if img == nil || spec.RegistrySources.ContainerRuntimeSearchRegistries == nil {

@@ -13,37 +13,7 @@ var signaturePolicySchema = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginAPI,
 	Summary:  "A ClusterImagePolicy or ImagePolicy breaks its CRD schema or one of its validation rules.",
-	Doc: `The API server checks ClusterImagePolicy and ImagePolicy objects against their
-CustomResourceDefinition (openshift/api) and its CEL validation rules, and refuses the
-object with the messages reproduced here:
-
-- every scope must be a fully qualified host (or ` + "`localhost`" + `) with an optional repository
-  path in lower case, optionally a tag or a digest, or a ` + "`*.domain`" + ` wildcard; a scope may be
-  listed once per object, at most 256 per object;
-- ` + "`policyType`" + ` decides which root of trust block is required (` + "`publicKey`" + `,
-  ` + "`fulcioCAWithRekor`" + `, ` + "`pki`" + `) and forbids the others; keys and certificates are base64 PEM
-  data and must start and end with the PEM markers;
-- ` + "`signedIdentity.matchPolicy`" + ` likewise requires ` + "`exactRepository`" + ` or ` + "`remapIdentity`" + `, whose
-  values may not carry a tag or digest.
-
-The PKI root of trust (` + "`policyType: PKI`" + `) is served by OpenShift 4.21, by 4.20 with
-TechPreviewNoUpgrade and by 4.19 with DevPreviewNoUpgrade; elsewhere the ` + "`pki`" + ` block is an
-unknown field. A scope YAML reads as a number (` + "`- 123.45`" + `) reaches the API server as a number
-and is refused: quote it. The schema checked is the one of the object's apiVersion on the
-target release and feature set (` + "`--feature-set`" + `, ` + "`featureSet`" + `, or FeatureGate/cluster).
-
-**Fix:** correct the value as the message says.
-
-` + "```yaml" + `
-spec:
-  scopes:
-  - quay.io/acme          # not "quay.io/Acme", not "registry" (no domain)
-  policy:
-    rootOfTrust:
-      policyType: PublicKey
-      publicKey:
-        keyData: LS0tLS1CRUdJTi...   # base64 of the PEM public key
-` + "```",
+	Doc:      doc("signature-policy-schema"),
 	Check: func(c *check.Context) {
 		v, fs := c.Settings.Version, c.Input.FeatureSet
 		pki := check.PKIServed(v, fs)

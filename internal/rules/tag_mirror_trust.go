@@ -10,19 +10,7 @@ var tagMirrorTrust = &check.Rule{
 	Severity: check.Info,
 	Origin:   check.OriginSurprise,
 	Summary:  "ImageTagMirrorSet mirrors serve by-tag pulls, which the source cannot vouch for.",
-	Doc: `A digest names exactly one image, so a digest mirror can only serve the right bytes.
-A tag is a mutable name: a tag mirror may answer ` + "`app:1.2`" + ` with any image, stale or
-tampered, and the node cannot tell (OpenShift enhancement #929, "Risks"). Use
-ImageTagMirrorSet only for registries you control and keep the mirror in sync.
-
-Release payload images are only ever pulled by digest, and a tag mirror
-(` + "`pull-from-mirror = \"tag-only\"`" + `) never serves a digest pull: an ITMS entry for
-` + "`quay.io/openshift-release-dev/ocp-release`" + ` (oc-mirror v2 writes one, for the release
-image's tag) neither helps nor harms the payload. Like every ITMS entry it is reported as
-information only.
-
-Adding or removing an ITMS mirror or source always drains the nodes (it is not a
-"safe" registries.conf change for the Machine Config Daemon), unlike IDMS additions.`,
+	Doc:      doc("tag-mirror-trust"),
 	Check: func(c *check.Context) {
 		for _, e := range mirrorEntries(c) {
 			if !e.tag || !e.realMirror() {

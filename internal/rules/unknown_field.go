@@ -12,21 +12,7 @@ var unknownField = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginAPI,
 	Summary:  "A field the CRD does not declare: refused under strict validation, silently dropped otherwise.",
-	Doc: `The mirror CRDs are structural, so the API server knows every field. With strict field
-validation (what ` + "`oc apply`" + ` and ` + "`kubectl apply`" + ` ask for by default) it refuses the object:
-` + "`strict decoding error: unknown field \"spec.imageDigestMirrors[0].sourcePolicy\"`" + `. Clients
-that do not ask for it (many controllers, older GitOps tools) only get a warning and the
-field is **pruned**: the object is stored without it and whatever it meant is lost.
-
-Usual mistakes:
-- ` + "`sourcePolicy`" + ` – the install-config spelling; the IDMS/ITMS field is ` + "`mirrorSourcePolicy`" + `.
-- ` + "`repositoryDigestMirrors`" + ` in an ImageDigestMirrorSet – the ICSP field; IDMS uses ` + "`imageDigestMirrors`" + `.
-- ` + "`mirrorSourcePolicy`" + ` in an ImageContentSourcePolicy – ICSP has no policy at all.
-- ` + "`mirror-by-digest-only`" + ` – a registries.conf key, not an API field.
-
-Fields that only a TechPreviewNoUpgrade cluster serves are reported too, with a note.
-
-**Fix:** rename the field to the one the message suggests, or remove it.`,
+	Doc:      doc("unknown-field"),
 	Check: func(c *check.Context) {
 		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Unknown {

@@ -9,25 +9,7 @@ var wildcardSourceNested = &check.Rule{
 	Severity: check.Error,
 	Origin:   check.OriginMCO,
 	Summary:  "A wildcard source with mirrors encloses an Image insecure/blocked scope that has no mirrors.",
-	Doc: `When a registries.conf entry without mirrors (one created for an Image
-` + "`insecureRegistries`" + ` or ` + "`blockedRegistries`" + ` scope) lies inside a source that has mirrors,
-MCO copies that source's mirrors to it with the path suffix appended, so that the
-narrower entry does not lose the mirrors. It cannot do that for a wildcard source
-(` + "`*.example.com`" + `): runtime-utils fails with
-` + "`internal error: mirrorsAdjustedForNestedScope for a wildcard scope \"*.example.com\"`" + `, MCO logs
-it and keeps the previous registries.conf. The API server accepts both objects.
-
-The enclosing source MCO uses is the first one in its processing order (digest sources
-sorted, then tag sources sorted), so a more specific non-wildcard source does not help
-if the wildcard sorts first (and ` + "`*`" + ` sorts before letters).
-
-**Fix:** replace the wildcard source by explicit registries, or drop the nested scope
-from the Image lists, or give the nested scope mirrors of its own with an IDMS entry.
-
-` + "```yaml" + `
-# ImageDigestMirrorSet: source "*.example.net"        (wildcard with mirrors)
-# Image/cluster: insecureRegistries: [registry.internal.example.net]   ← refused
-` + "```",
+	Doc:      doc("wildcard-source-nested"),
 	Check: func(c *check.Context) {
 		il := effectiveImageLists(c)
 		if il == nil || il.discarded && len(il.insecure.values) == 0 {
