@@ -125,3 +125,49 @@ func TestSeverityText(t *testing.T) {
 		t.Error("severity order or names wrong")
 	}
 }
+
+// The feature set decides which signature policy API a release serves: a
+// v1alpha1 ClusterImagePolicy on 4.19 is refused under the Default feature
+// set and rendered under TechPreviewNoUpgrade.
+func TestWithFeatureSet(t *testing.T) {
+	dir := t.TempDir()
+	cip := `apiVersion: config.openshift.io/v1alpha1
+kind: ClusterImagePolicy
+metadata:
+  name: acme
+spec:
+  scopes: [quay.io/acme]
+  policy:
+    rootOfTrust:
+      policyType: PublicKey
+      publicKey:
+        keyData: LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUZrd0V3WUhLb1pJemowQ0FRWUlLb1pJemowREFRY0RRZ0FFTGlnQ25sTE5LZ09nbFJUeDFEN0poSTdlUnc5OQpRb2xFOUpvNFFVeG5iTXk1blV1QkwrVVpGOXFxZm0vRGcxQk5lSFJUaEh6V2gya2k5dkFFZ1dFRE93PT0KLS0tLS1FTkQgUFVCTElDIEtFWS0tLS0tCg==
+`
+	if err := os.WriteFile(filepath.Join(dir, "cip.yaml"), []byte(cip), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		opts      []lint.Option
+		refused   bool
+		signature bool
+	}{
+		{[]lint.Option{lint.WithOpenShiftVersion("4.19")}, true, false},
+		{[]lint.Option{lint.WithOpenShiftVersion("4.19"), lint.WithFeatureSet("TechPreviewNoUpgrade")}, false, true},
+	} {
+		l, err := lint.New(tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := l.Lint(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Fails(lint.Error) != tc.refused {
+			t.Errorf("%d options: fails=%v, want %v: %+v", len(tc.opts), res.Fails(lint.Error), tc.refused, res.Findings)
+		}
+		out := res.Clusters[0].Output
+		if got := out != nil && strings.Contains(string(out.PolicyJSON), "quay.io/acme"); got != tc.signature {
+			t.Errorf("%d options: policy.json holds the scope: %v, want %v", len(tc.opts), got, tc.signature)
+		}
+	}
+}

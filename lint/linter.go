@@ -48,6 +48,7 @@ func New(opts ...Option) (*Linter, error) {
 	po.Dirs = append(po.Dirs, l.opts.policies...)
 	po.DataFiles = append(po.DataFiles, l.opts.data...)
 	po.AllowNet = po.AllowNet || l.opts.allowNet
+	po.Strict = po.Strict || l.opts.strict
 	if l.opts.policyTimeout > 0 {
 		po.Timeout = l.opts.policyTimeout
 	}
@@ -57,8 +58,18 @@ func New(opts ...Option) (*Linter, error) {
 	return l, nil
 }
 
+// projectOptions are the settings every run of l reads the tree with.
 func (l *Linter) projectOptions() project.Options {
-	return project.Options{ReleaseImage: l.opts.releaseImage, OpenShiftVersion: l.opts.openShiftVersion}
+	return project.Options{
+		Config:           l.config,
+		ReleaseImage:     l.opts.releaseImage,
+		OpenShiftVersion: l.opts.openShiftVersion,
+		FeatureSet:       l.opts.featureSet,
+		NoDefaultPolicy:  l.opts.noDefaultPolicy,
+		MaxFileSize:      l.opts.maxFileSize,
+		Cluster:          l.opts.cluster,
+		Root:             l.opts.root,
+	}
 }
 
 // Lint lints the files and directories at paths (none means "."). Problems
@@ -67,7 +78,7 @@ func (l *Linter) projectOptions() project.Options {
 // happen (a path that does not exist, a config that names a rule that does
 // not exist, ctx canceled).
 func (l *Linter) Lint(ctx context.Context, paths ...string) (*Result, error) {
-	return l.run(ctx, pipeline.Request{Paths: paths, Context: l.opts.context})
+	return l.run(ctx, pipeline.Request{Options: project.Options{Paths: paths}, Context: l.opts.context})
 }
 
 // LintReader lints a stream of manifests, such as the output of kustomize
@@ -75,16 +86,13 @@ func (l *Linter) Lint(ctx context.Context, paths ...string) (*Result, error) {
 // (buildMetadata: [originAnnotations]) are reported at their source files
 // when those can be read.
 func (l *Linter) LintReader(ctx context.Context, r io.Reader) (*Result, error) {
-	return l.run(ctx, pipeline.Request{Paths: []string{"-"}, Stdin: r})
+	return l.run(ctx, pipeline.Request{Options: project.Options{Paths: []string{"-"}, Stdin: r}})
 }
 
 func (l *Linter) run(ctx context.Context, req pipeline.Request) (*Result, error) {
-	req.Config = l.config
-	req.ReleaseImage = l.opts.releaseImage
-	req.OpenShiftVersion = l.opts.openShiftVersion
-	req.MaxFileSize = l.opts.maxFileSize
-	req.Cluster = l.opts.cluster
-	req.Root = l.opts.root
+	paths, stdin := req.Paths, req.Stdin
+	req.Options = l.projectOptions()
+	req.Paths, req.Stdin = paths, stdin
 	res, err := pipeline.Run(ctx, l.checks, req)
 	if err != nil {
 		return nil, err
@@ -93,9 +101,8 @@ func (l *Linter) run(ctx context.Context, req pipeline.Request) (*Result, error)
 	for _, f := range res.Findings {
 		out.Findings = append(out.Findings, finding(f))
 	}
-	for i, cl := range res.Project.Clusters {
-		c := res.Contexts[i]
-		out.Clusters = append(out.Clusters, Cluster{Name: cl.Name, Output: c.Rendered, Refusal: c.Refusal})
+	for _, o := range res.Outcomes() {
+		out.Clusters = append(out.Clusters, Cluster{Name: o.Name, Output: o.Output, Refusal: o.Refusal, Unreadable: o.Unreadable})
 	}
 	return out, nil
 }

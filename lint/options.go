@@ -17,6 +17,9 @@ type options struct {
 	context          string
 	root             string
 	maxFileSize      int64
+	featureSet       string
+	noDefaultPolicy  bool
+	strict           bool
 }
 
 // WithReleaseImage sets the cluster's release payload (ClusterVersion
@@ -74,3 +77,20 @@ func WithMaxFileSize(n int64) Option { return func(o *options) { o.maxFileSize =
 // directory, which wins when a config file is read). Without it, names are
 // relative to the paths given.
 func WithRoot(dir string) Option { return func(o *options) { o.root = dir } }
+
+// WithFeatureSet sets the cluster's feature set ("Default",
+// "TechPreviewNoUpgrade", "DevPreviewNoUpgrade", "CustomNoUpgrade"), which
+// decides which signature policy API a release serves and whether the
+// default "openshift" ClusterImagePolicy exists before 4.21. Without it the
+// tree's FeatureGate/cluster says, else Default.
+func WithFeatureSet(name string) Option { return func(o *options) { o.featureSet = name } }
+
+// WithoutDefaultClusterImagePolicy says the cluster has no default
+// "openshift" ClusterImagePolicy although its release installs one
+// (HyperShift hosted clusters).
+func WithoutDefaultClusterImagePolicy() Option { return func(o *options) { o.noDefaultPolicy = true } }
+
+// WithStrict turns an error inside a policy's builtin call (to_number("abc"))
+// into an error of the run, at the call's position, instead of leaving the
+// rule quietly undefined as Rego does.
+func WithStrict() Option { return func(o *options) { o.strict = true } }

@@ -17,10 +17,14 @@ type Cluster struct {
 	// cluster.
 	Name string
 	// Output is the render, nil when MCO refuses (see Refusal) or when the
-	// cluster's files could not all be read.
+	// cluster's input could not all be read (see Unreadable): a render of
+	// what did load would not be what the nodes get.
 	Output *render.Output
 	// Refusal is MCO's refusal, nil when it renders.
 	Refusal *render.Refusal
+	// Unreadable names the first input of the cluster that did not load
+	// (file:line:col and why), "" when all did. The findings say more.
+	Unreadable string
 }
 
 // Fails reports whether an unsuppressed finding is at or above threshold.

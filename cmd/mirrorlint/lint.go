@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
@@ -99,15 +98,14 @@ func runLint(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s\n", n)
 	}
 	rep := &report.Report{Rules: res.Rules.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}, Unreadable: map[string]string{}}
-	for i, cl := range res.Project.Clusters {
-		switch ctx := res.Contexts[i]; {
-		case len(manifest.Errors(cl.Problems)) > 0:
-			// Rendered from what did load: not what the nodes would get.
-			rep.Unreadable[cl.Name] = manifest.Errors(cl.Problems)[0].String()
-		case ctx.Rendered != nil:
-			rep.Rendered[cl.Name] = ctx.Rendered.RegistriesConf
-		case ctx.Refusal != nil:
-			rep.Refused[cl.Name] = ctx.Refusal.Error()
+	for _, o := range res.Outcomes() {
+		switch {
+		case o.Unreadable != "":
+			rep.Unreadable[o.Name] = o.Unreadable
+		case o.Output != nil:
+			rep.Rendered[o.Name] = o.Output.RegistriesConf
+		case o.Refusal != nil:
+			rep.Refused[o.Name] = o.Refusal.Error()
 		}
 	}
 	// Files are named the way people read them: relative to the working

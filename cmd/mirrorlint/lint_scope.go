@@ -40,17 +40,9 @@ func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
 	if err != nil {
 		return pipeline.Request{}, err
 	}
-	req := pipeline.Request{
-		Paths:            po.Paths,
-		Stdin:            po.Stdin,
-		Config:           cfg,
-		ReleaseImage:     po.ReleaseImage,
-		OpenShiftVersion: po.OpenShiftVersion,
-		MaxFileSize:      po.MaxFileSize,
-		Cluster:          po.Cluster,
-		Shard:            po.Shard,
-		Root:             top,
-	}
+	po.Config = cfg
+	po.Root = top
+	req := pipeline.Request{Options: po}
 	switch dir := c.String(contextFlag.Name); {
 	case dir == "none":
 	case dir != "":

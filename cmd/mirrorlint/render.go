@@ -3,21 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mirrorlint/mirrorlint/internal/atomicfile"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
-)
-
-// Node file locations, relative to the -o directory.
-const (
-	registriesConfFile = "registries.conf"
-	searchDropInFile   = "registries.conf.d/01-image-searchRegistries.conf"
 )
 
 func renderCommand() *cli.Command {
@@ -96,7 +88,7 @@ Example:
 				if len(p.Clusters) > 1 {
 					dir = filepath.Join(out, filepath.FromSlash(cl.Name))
 				}
-				if err := writeNodeFiles(dir, r); err != nil {
+				if err := project.WriteNodeFiles(dir, r.Output); err != nil {
 					return fail(exitUsage, "%v", err)
 				}
 			}
@@ -136,59 +128,6 @@ func where(pos interface{ String() string }) string {
 		return s
 	}
 	return "mirrorlint"
-}
-
-func writeNodeFiles(dir string, r *project.Rendered) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if err := writeFileAtomic(filepath.Join(dir, registriesConfFile), r.Output.RegistriesConf); err != nil {
-		return err
-	}
-	// The other files only when MCO writes them; one left from an earlier
-	// run is removed, so DIR never shows a file MCO would not write.
-	for _, f := range project.NodeFiles(r.Output) {
-		path := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if f.Data == nil {
-			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
-				return err
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := writeFileAtomic(path, f.Data); err != nil {
-			return err
-		}
-	}
-	return removeStaleCRIOPolicies(dir, r)
-}
-
-// removeStaleCRIOPolicies removes DIR/crio/policies/*.json files of
-// namespaces the render no longer has.
-func removeStaleCRIOPolicies(dir string, r *project.Rendered) error {
-	pdir := filepath.Join(dir, "crio", "policies")
-	entries, err := os.ReadDir(pdir)
-	if err != nil {
-		return nil
-	}
-	for _, e := range entries {
-		ns, ok := strings.CutSuffix(e.Name(), ".json")
-		if _, keep := r.Output.CRIOPolicies[ns]; !ok || keep || e.IsDir() {
-			continue
-		}
-		if err := os.Remove(filepath.Join(pdir, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// writeFileAtomic writes a node file the way the node has it (0644), never
-// leaving half a file behind.
-func writeFileAtomic(path string, data []byte) error {
-	return atomicfile.Write(path, data, 0o644)
 }
 
 // openProject opens the tree the command's paths name; in a git

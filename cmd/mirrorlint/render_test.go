@@ -174,7 +174,7 @@ func TestRenderCorpus(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
-			for _, f := range [][2]string{{"registries.conf", "registries.conf"}, {"search-registries.conf", searchDropInFile}} {
+			for _, f := range [][2]string{{"registries.conf", "registries.conf"}, {"search-registries.conf", "registries.conf.d/01-image-searchRegistries.conf"}} {
 				want, werr := os.ReadFile(c.Expected(f[0]))
 				got, gerr := os.ReadFile(filepath.Join(out, f[1]))
 				if os.IsNotExist(werr) != os.IsNotExist(gerr) || string(want) != string(got) {

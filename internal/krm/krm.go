@@ -18,6 +18,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
+	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 )
 
@@ -84,7 +85,8 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 		return err
 	}
 	res, err := pipeline.Run(context.Background(), checks, pipeline.Request{
-		Paths: []string{streamName}, Stdin: strings.NewReader(stream), Config: cfg, OriginRoots: p.Roots,
+		Options:     project.Options{Paths: []string{streamName}, Stdin: strings.NewReader(stream), Config: cfg},
+		OriginRoots: p.Roots,
 	})
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
 // catalogPolicy is a team policy over a kind mirrorlint has no rules for:
@@ -63,7 +64,7 @@ spec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), checks, Request{Paths: []string{dir + "/tree"}, Config: &config.Config{}})
+	res, err := Run(context.Background(), checks, Request{Options: project.Options{Paths: []string{dir + "/tree"}, Config: &config.Config{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

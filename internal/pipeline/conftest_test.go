@@ -9,6 +9,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
 // A conftest policy as teams write it (package main, per-document input,
@@ -90,7 +91,7 @@ func runPolicies(t *testing.T, files map[string]string) ([]string, []string, err
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := Run(context.Background(), checks, Request{Paths: []string{dir + "/tree"}, Config: &config.Config{}})
+	res, err := Run(context.Background(), checks, Request{Options: project.Options{Paths: []string{dir + "/tree"}, Config: &config.Config{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
 // Two objects of one kind and name in a cluster: both are reported (an
@@ -24,7 +25,7 @@ func TestDuplicateObjectsRenderTheLastOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), checks, Request{Paths: []string{dir}, Config: &config.Config{}})
+	res, err := Run(context.Background(), checks, Request{Options: project.Options{Paths: []string{dir}, Config: &config.Config{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

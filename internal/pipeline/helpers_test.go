@@ -12,6 +12,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
 // writeTree writes files (slash paths relative to a new temporary
@@ -42,7 +43,7 @@ func lintTree(t *testing.T, cfg *config.Config, paths ...string) []check.Finding
 	if cfg == nil {
 		cfg = &config.Config{}
 	}
-	res, err := Run(context.Background(), checks, Request{Paths: paths, Config: cfg})
+	res, err := Run(context.Background(), checks, Request{Options: project.Options{Paths: paths, Config: cfg}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
 const neverContactIDMS = `apiVersion: config.openshift.io/v1
@@ -99,7 +100,7 @@ func TestImagePullFailsOnAStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), checks, Request{Paths: []string{"-"}, Stdin: strings.NewReader(stream), Config: &config.Config{}, OriginRoots: []string{dir}})
+	res, err := Run(context.Background(), checks, Request{Options: project.Options{Paths: []string{"-"}, Stdin: strings.NewReader(stream), Config: &config.Config{}}, OriginRoots: []string{dir}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
@@ -18,42 +17,28 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/shard"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // Request is one run.
 type Request struct {
-	// Paths are the trees and files to lint (none means "."); "-" reads
-	// Stdin as a stream of manifests, such as kustomize build output.
-	Paths []string
-	Stdin io.Reader
+	// Options say what is read and how (project.Options): the paths ("-"
+	// reads Stdin as a stream of manifests, such as kustomize build
+	// output), the loaded config file, the flags that win over it, the
+	// cluster selection, the files directory walks may read (the command
+	// asks git; the library never does) and the root cluster names are
+	// relative to. Run adds what its checks need (which other kinds to
+	// keep, the prefilter of the pre-commit path).
+	project.Options
 	// Context, when set, is the directory loaded instead of Paths, so that
 	// cross-object rules see the whole tree, while only findings touching
 	// Paths are kept and only the clusters reading them are linted (the
 	// pre-commit path). Paths must lie inside it. With the single path "-"
 	// it only anchors origin annotations.
 	Context string
-	// Config is the loaded config file; nil means none.
-	Config *config.Config
-	// Flags that win over the config.
-	ReleaseImage     string
-	OpenShiftVersion string
-	MaxFileSize      int64
-	// Cluster selects one cluster by name.
-	Cluster string
-	// Shard lints a stable part of the clusters (`--shard K/N`): the N
-	// shards of a CI matrix together report what one run would.
-	Shard shard.Shard
 	// OriginRoots are where the origin annotations of streamed objects are
 	// looked up; nil means the context (if any) and the working directory.
 	OriginRoots []string
-	// Files, when set, are the only files directory walks read: the
-	// files of the commit being checked, so that a scratch file or a build
-	// output is no part of it. The library never asks git; the command
-	// does (package gitrev) and passes the set.
-	Files *manifest.FileSet
-	// Root is the repository's top level, which cluster names are
-	// relative to (project.Options.Root); the command passes git's.
-	Root string
 	// Base, when set, compares every cluster with the same cluster at a base
 	// revision (drain-on-change).
 	Base *Base
@@ -114,19 +99,9 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := project.Options{
-		Paths:            sc.loadPaths(req.Paths),
-		Config:           req.Config,
-		ReleaseImage:     req.ReleaseImage,
-		OpenShiftVersion: req.OpenShiftVersion,
-		MaxFileSize:      req.MaxFileSize,
-		Cluster:          req.Cluster,
-		Shard:            req.Shard,
-		Stdin:            req.Stdin,
-		Files:            req.Files,
-		Unmodelled:       checks.unmodelled(req.Config),
-		Root:             req.Root,
-	}
+	opts := req.Options
+	opts.Paths = sc.loadPaths(req.Paths)
+	opts.Unmodelled = checks.unmodelled(req.Config)
 	if sc.only != nil {
 		// Given files (pre-commit): only the clusters reading them are
 		// read and built, and of the other files only those that may hold
@@ -221,4 +196,33 @@ func openBase(b *Base, newP *project.Project, opts project.Options) (*impact.Bas
 		roots = b.Paths
 	}
 	return impact.BaseOf(oldP, newP, impact.Options{OldRoots: roots, NewRoots: newRoots, Old: old}), notice, nil
+}
+
+// Outcome is what a linted cluster's nodes get: the render, MCO's refusal,
+// or nothing trustworthy when its input does not all load (the render of
+// what did load would read as "no mirrors" for what did not).
+type Outcome struct {
+	Name    string
+	Output  *render.Output  // nil unless rendered from the whole input
+	Refusal *render.Refusal // nil unless MCO refuses the whole input
+	// Unreadable is the first input that did not load, "" when all did.
+	Unreadable string
+}
+
+// Outcomes lists each linted cluster's outcome, in the clusters' order.
+func (r *Result) Outcomes() []Outcome {
+	out := make([]Outcome, 0, len(r.Project.Clusters))
+	for i, cl := range r.Project.Clusters {
+		o := Outcome{Name: cl.Name}
+		switch ctx := r.Contexts[i]; {
+		case len(manifest.Errors(cl.Problems)) > 0:
+			o.Unreadable = manifest.Errors(cl.Problems)[0].String()
+		case ctx.Rendered != nil:
+			o.Output = ctx.Rendered
+		default:
+			o.Refusal = ctx.Refusal
+		}
+		out = append(out, o)
+	}
+	return out
 }

@@ -232,7 +232,7 @@ func lintRepo(b *testing.B, dir string) int {
 	if err != nil {
 		b.Fatal(err)
 	}
-	res, err := pipeline.Run(context.Background(), c, pipeline.Request{Paths: []string{dir}, Config: &config.Config{}})
+	res, err := pipeline.Run(context.Background(), c, pipeline.Request{Options: project.Options{Paths: []string{dir}, Config: &config.Config{}}})
 	if err != nil {
 		b.Fatal(err)
 	}

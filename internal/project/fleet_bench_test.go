@@ -189,7 +189,7 @@ func lintFleet(b *testing.B, dir, file string) int {
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := pipeline.Request{Paths: []string{dir}, Config: &config.Config{}, Root: dir}
+	req := pipeline.Request{Options: project.Options{Paths: []string{dir}, Config: &config.Config{}, Root: dir}}
 	if file != "" {
 		req.Paths, req.Context = []string{file}, dir
 	}
