@@ -38,7 +38,7 @@ $(TOOLS)/staticcheck:
 
 # Packages that start goroutines (or whose API promises concurrent use)
 # also run under the race detector.
-RACE_PKGS := ./internal/manifest ./internal/gitrev ./lint
+RACE_PKGS := ./internal/manifest ./internal/gitrev ./internal/cluster ./lint
 
 test: tools vet lint
 	$(GO) test -count=1 $(PKG)

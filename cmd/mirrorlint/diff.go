@@ -16,7 +16,6 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
-	"github.com/mirrorlint/mirrorlint/internal/rules"
 	"github.com/mirrorlint/mirrorlint/internal/shard"
 )
 
@@ -243,11 +242,7 @@ func writeDiffReport(w io.Writer, format string, fs []check.Finding, o report.Op
 	if fs == nil {
 		fs = []check.Finding{}
 	}
-	documented := []*check.Rule{impact.DrainRule(nil), impact.RefusedRule}
-	if r := rules.Registry().Get(impact.UnreadableRuleID); r != nil {
-		documented = append(documented, r)
-	}
-	return report.Configure(rw, o).Write(w, &report.Report{Findings: fs, Rules: documented})
+	return report.Configure(rw, o).Write(w, &report.Report{Findings: fs, Rules: impact.DiffRules()})
 }
 
 func writeDiff(w io.Writer, format string, res *impact.Result) error {

@@ -4,13 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/migrate"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -93,20 +90,16 @@ func runMigrate(c *cli.Context) error {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	set, err := manifest.Load(paths, manifest.Options{MaxFileSize: c.Int64(maxFileSizeFlag.Name), Exclude: cfg.Exclude})
+	files, problems, err := migrate.Load(paths, manifest.Options{MaxFileSize: c.Int64(maxFileSizeFlag.Name), Exclude: cfg.Exclude})
 	if err != nil {
 		return &project.UsageError{Err: err}
 	}
-	// A file that does not load may hold an ICSP the loader cannot see:
-	// saying "nothing found" (or migrating only the rest) would leave it
-	// behind silently. Stop before anything is planned.
-	if n := len(manifest.Errors(set.Problems)); n > 0 {
-		for _, pr := range manifest.Errors(set.Problems) {
+	if len(problems) > 0 {
+		for _, pr := range problems {
 			fmt.Fprintf(c.App.ErrWriter, "%s: error: %s\n", where(pr.Pos), pr.Message)
 		}
-		return fail(exitUsage, "cannot migrate: %d input problem(s) (see above); nothing was written", n)
+		return fail(exitUsage, "cannot migrate: %d input problem(s) (see above); nothing was written", len(problems))
 	}
-	files := icspFiles(set)
 	changes, err := migrate.PlanFiles(files, opts)
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -145,29 +138,9 @@ func runMigrate(c *cli.Context) error {
 }
 
 // warnUnlisted says so when a new file lands in a kustomization directory
-// that does not list it: kustomize would not apply it, and the ICSP it
-// replaces would stay in effect.
+// that does not list it.
 func warnUnlisted(c *cli.Context, path string) {
-	k := cluster.FindKustomization(filepath.Dir(path))
-	if k == "" {
-		return
-	}
-	if data, err := os.ReadFile(k); err == nil && !strings.Contains(string(data), filepath.Base(path)) {
+	if k := migrate.UnlistedBy(path); k != "" {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s does not list %s, so kustomize applies the old ImageContentSourcePolicy and not the new file: in a kustomize tree run migrate --in-place instead (it converts the ICSP where the kustomization already lists it), or add the file to resources and remove the ICSP file\n", k, filepath.Base(path))
 	}
-}
-
-// icspFiles lists, in walk order, the files holding an ICSP the cluster
-// would serve (runMigrate has already refused a set with problems), with
-// the text the loader read, so that migrate does not read them again.
-func icspFiles(set *manifest.Set) []migrate.File {
-	var out []migrate.File
-	seen := map[string]bool{}
-	for _, o := range set.Objects {
-		if o.Known && o.Kind == manifest.KindICSP && !seen[o.File] {
-			seen[o.File] = true
-			out = append(out, migrate.File{Path: o.File, Data: o.Text()})
-		}
-	}
-	return out
 }

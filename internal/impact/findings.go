@@ -14,6 +14,12 @@ const RefusedRuleID = "render-refused"
 // loader's own rule.
 const UnreadableRuleID = "unreadable-manifest"
 
+// DiffRules are the rules of the findings a comparison reports in the CI
+// formats (Result.Findings), with their documentation for SARIF.
+func DiffRules() []*check.Rule {
+	return []*check.Rule{DrainRule(nil), RefusedRule, check.ProblemRule}
+}
+
 // RefusedRule documents the refusal findings of `diff --format
 // sarif|github|junit`; it is registered with the built-in rules.
 var RefusedRule = check.RefusedRule
