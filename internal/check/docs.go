@@ -2,22 +2,28 @@ package check
 
 import (
 	"embed"
+	"io/fs"
 	"strings"
 )
 
-// The documentation of each rule this package defines is a Markdown file,
-// docs/<rule-id>.md: what the rule detects, why it matters, what the
-// cluster does, and a "## Fix" section.
+// The documentation of each rule is a Markdown file, docs/<rule-id>.md,
+// next to the package that defines the rule: what the rule detects, why it
+// matters, what the cluster does, and a "## Fix" section.
 //
 //go:embed docs/*.md
 var docFiles embed.FS
 
-// doc returns a rule's documentation. A missing file is a programming
-// error, caught when the package is initialised (and by the tests).
-func doc(id string) string {
-	b, err := docFiles.ReadFile("docs/" + id + ".md")
-	if err != nil {
-		panic("rule " + id + " has no docs/" + id + ".md")
+var doc = Docs(docFiles)
+
+// Docs returns the documentation reader of a package's embedded docs/
+// directory. Reading a rule without a file panics: it is a programming
+// error, met when the package is initialised (and caught by its tests).
+func Docs(fsys fs.FS) func(id string) string {
+	return func(id string) string {
+		b, err := fs.ReadFile(fsys, "docs/"+id+".md")
+		if err != nil {
+			panic("rule " + id + " has no docs/" + id + ".md")
+		}
+		return strings.TrimSpace(string(b))
 	}
-	return strings.TrimSpace(string(b))
 }

@@ -263,7 +263,7 @@ func (fp *fileParse) object(n *yaml.Node, doc, item int, apiVersion, kind string
 		content["apiVersion"], content["kind"] = apiVersion, kind
 	}
 	o.Content = content
-	if name, ok := nestedString(content, "metadata", "name"); ok {
+	if name, ok := NestedString(content, "metadata", "name"); ok {
 		o.Name = name
 	}
 	o.Origin = originOf(content)

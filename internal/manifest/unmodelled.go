@@ -210,7 +210,7 @@ func (fp *fileParse) unmodelled(n *yaml.Node, doc, item int, apiVersion, kind st
 		content["apiVersion"], content["kind"] = apiVersion, kind
 	}
 	o.Content = content
-	if name, ok := nestedString(content, "metadata", "name"); ok {
+	if name, ok := NestedString(content, "metadata", "name"); ok {
 		o.Name = name
 	}
 	o.Origin = originOf(content)

@@ -41,7 +41,7 @@ var handWrittenSignatureFiles = &check.Rule{
 					}
 					c.Report(o, at, "MachineConfig %q writes %s, which MCO renders itself: %s; use ClusterImagePolicy/ImagePolicy and Image registrySources instead", o.Name, p, effect)
 				case path.Dir(p) == "/etc/containers/registries.d" && mcoScopes != nil:
-					src, _ := nestedString(m, "contents", "source")
+					src, _ := manifest.NestedString(m, "contents", "source")
 					for ns := range dockerNamespaces(dataURL(src)) {
 						if mcoScopes[ns] {
 							c.Report(o, at, "MachineConfig %q writes %s, which defines the registries.d namespace %q that MCO's sigstore-registries.yaml defines too: containers/image refuses the configuration (\"docker\" namespace defined both in …) and every pull fails", o.Name, p, ns)
@@ -61,19 +61,6 @@ func machineConfigRole(o *manifest.Object) string {
 		}
 	}
 	return "worker"
-}
-
-func nestedString(m map[string]any, keys ...string) (string, bool) {
-	var cur any = m
-	for _, k := range keys {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return "", false
-		}
-		cur = mm[k]
-	}
-	s, ok := cur.(string)
-	return s, ok
 }
 
 // dataURL decodes an Ignition "data:" URL; nil for any other source.
