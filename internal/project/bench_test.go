@@ -57,7 +57,7 @@ func benchRepo(b *testing.B) *benchrepo.Repo {
 //     the project, compile the built-in Rego library, lint every cluster
 //     with the Go rules and the library, relocate and merge the findings.
 //   - PolicyStage: only the Rego evaluation of every cluster, on contexts
-//     already loaded and rendered (issue 4: its cost reported separately).
+//     already loaded and rendered, so that its cost is reported separately.
 //
 // Every sub-benchmark reports peak-heap-MB and peak-RSS-MB, see peakMemory.
 func BenchmarkRepo10k(b *testing.B) {
