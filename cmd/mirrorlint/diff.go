@@ -24,11 +24,13 @@ func diffCommand() *cli.Command {
 		Name:      "diff",
 		Usage:     "show how a change alters the nodes' registry files, and whether it drains the nodes",
 		ArgsUsage: "OLD NEW | --base REV [PATH...]",
-		Description: `Renders both trees the way MCO would and prints the unified diff of the node files
-(/etc/containers/registries.conf, /etc/containers/policy.json and the search-registries
-drop-in), then the verdict: does the Machine Config Daemon only reload CRI-O, or cordon
-and drain the nodes (and reboot them, for the drop-in)? A policy.json change (blocked or
-allowed registries) only reloads CRI-O. Every change is listed with its consequence.
+		Description: `Renders both trees the way MCO would and prints the unified diff of each node file
+that changes (/etc/containers/registries.conf, /etc/containers/policy.json, the
+search-registries drop-in, /etc/containers/registries.d/sigstore-registries.yaml and
+/etc/crio/policies/<namespace>.json), then the verdict: does the Machine Config Daemon
+only reload CRI-O, or cordon and drain the nodes (and reboot them, for the drop-in)? A
+change to policy.json (blocked or allowed registries, signature policies) or to the
+signature files only reloads CRI-O. Every change is listed with its consequence.
 
 With --base REV the old tree is the same PATHs (default .) at git revision REV of the
 repository the working directory is in, read with git ls-tree/cat-file: the working

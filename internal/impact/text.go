@@ -33,14 +33,11 @@ func (res *Result) WriteText(w io.Writer) error {
 	return err
 }
 
-// writeCluster prints one cluster's changed files, refusals and problems.
+// writeCluster prints the diff of each of one cluster's node files that
+// changed, then its refusals and problems.
 func (res *Result) writeCluster(b *strings.Builder, cr ClusterResult) {
-	for _, path := range []string{RegistriesConfPath, PolicyJSONPath, SearchDropInPath} {
-		key := path
-		if cr.Name != "" {
-			key = cr.Name + ":" + path
-		}
-		if f := res.Files[key]; f != nil && f.Changed {
+	for _, key := range cr.files {
+		if f := res.Files[key]; f.Changed {
 			b.WriteString(f.Diff)
 		}
 	}
