@@ -13,7 +13,6 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
-	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 	"github.com/mirrorlint/mirrorlint/internal/shard"
@@ -168,8 +167,10 @@ func runDiff(c *cli.Context) error {
 		return fail(exitUsage, "%v", err)
 	}
 	if format != "text" {
-		// The text output shows these in each cluster's section.
-		writeDiffProblems(c.App.ErrWriter, res)
+		// The text output shows these in each cluster's section. Like
+		// every other line on stderr, a failed write does not change the
+		// exit code.
+		_ = res.WriteProblems(c.App.ErrWriter)
 	}
 	switch {
 	case len(res.Refused) > 0:
@@ -207,30 +208,6 @@ func openDiffSide(c *cli.Context, opts project.Options, label string) (*diffSide
 		}
 	}
 	return &diffSide{Project: p, cleanup: cleanup}, nil
-}
-
-// writeDiffProblems prints on stderr, for the formats made for machines,
-// what kept a cluster from being compared and what MCO would refuse.
-func writeDiffProblems(w io.Writer, res *impact.Result) {
-	for _, cr := range res.Clusters {
-		prefix := clusterPrefix(cr.Name)
-		for _, p := range cr.Problems {
-			fmt.Fprintf(w, "%s%s: error: the %s tree does not load: %s\n", prefix, oldAt(p.Position, p.Rev), p.Side, p.Message)
-		}
-		for _, r := range cr.Refused {
-			fmt.Fprintf(w, "%s%s: error: MCO would refuse to render the %s tree: %s\n", prefix, oldAt(r.Position, r.Rev), r.Side, r.Reason)
-		}
-	}
-}
-
-// oldAt shows a position, with the revision it is at for the old side of
-// a --base comparison.
-func oldAt(p manifest.Position, rev string) string {
-	s := where(p)
-	if rev != "" && p.File != "" {
-		s += " (at " + rev + ")"
-	}
-	return s
 }
 
 // writeDiffReport prints the comparison as findings in one of package
