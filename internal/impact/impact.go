@@ -364,7 +364,7 @@ func (res *Result) compareCluster(pair clusterPair, label string, newP *project.
 	}
 	add(RegistriesConfPath, fileChange(RegistriesConfPath, o.NodeRegistriesConf(), n.NodeRegistriesConf(), source(o), source(n)))
 	add(PolicyJSONPath, fileChange(PolicyJSONPath, o.NodePolicyJSON(), n.NodePolicyJSON(), policySource(o), policySource(n)))
-	add(SearchDropInPath, fileChange(SearchDropInPath, o.NodeSearchRegistriesConf(), n.NodeSearchRegistriesConf(), dropInSource(o), dropInSource(n)))
+	add(SearchDropInPath, fileChange(SearchDropInPath, o.NodeSearchRegistriesConf(), n.NodeSearchRegistriesConf(), presence(o.SearchRegistriesConf), presence(n.SearchRegistriesConf)))
 	add(SigstorePath, fileChange(SigstorePath, o.SigstoreRegistriesYAML, n.SigstoreRegistriesYAML, presence(o.SigstoreRegistriesYAML), presence(n.SigstoreRegistriesYAML)))
 	for _, ns := range drain.CRIONamespaces(o, n) {
 		path := nodefiles.CRIOPolicyPath(ns)
@@ -413,13 +413,6 @@ func policySource(o *render.Output) string {
 // presence is the source of a file MCO writes or leaves absent.
 func presence(data []byte) string {
 	if data == nil {
-		return "absent"
-	}
-	return "generated"
-}
-
-func dropInSource(o *render.Output) string {
-	if o.SearchRegistriesConf == nil {
 		return "absent"
 	}
 	return "generated"
