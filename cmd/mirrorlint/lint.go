@@ -96,7 +96,7 @@ func runLint(c *cli.Context) error {
 	}
 	res, err := pipeline.Run(c.Context, checks, req)
 	if err != nil {
-		return lintError(err)
+		return err // the caller's mistake or an internal error: exitCode prints it, exit 2
 	}
 	warnNothingRead(c.App.ErrWriter, res.Project, c.Args().Slice())
 	for _, n := range res.Notices {
