@@ -137,6 +137,12 @@ func runDiff(c *cli.Context) error {
 		if oldErr != nil && newErr != nil {
 			return fail(exitUsage, "neither %s nor %s exists", opts.Paths[0], opts.Paths[1])
 		}
+		// Both trees are read with the one config file, found once.
+		cfg, err := project.LoadConfig(opts)
+		if err != nil {
+			return err
+		}
+		oldOpts.Config, newOpts.Config = cfg, cfg
 		iopts = impact.Options{OldRoots: oldOpts.Paths, NewRoots: newOpts.Paths, Old: impact.Dirs(opts.Paths[0], opts.Paths[1])}
 	}
 	if s := shardOf(c); !s.Whole() {
