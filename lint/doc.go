@@ -13,8 +13,8 @@
 // kustomize overlays, several clusters per repository) and finds the
 // clusters in it: those the config file declares, one per top-level
 // kustomization, one per directory of the usual layouts (clusters/<name>,
-// overlays/<name>, sites/<name>, environments/<name>), one per ACM policy,
-// and the rest of the tree as one more. For each
+// overlays/<name>, sites/<name>, environments/<name>, envs/<name>), one per
+// ACM policy, and the rest of the tree as one more. For each
 // cluster it renders what MCO would write to every node (package render) or
 // the refusal MCO would log, and runs the built-in rules and the policies on
 // the cluster's objects and render. LintReader does the same for a stream,

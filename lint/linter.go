@@ -58,7 +58,8 @@ func New(opts ...Option) (*Linter, error) {
 	return l, nil
 }
 
-// projectOptions are the settings every run of l reads the tree with.
+// projectOptions are the settings every run of l reads the tree with; Lint
+// and LintReader add what they read.
 func (l *Linter) projectOptions() project.Options {
 	return project.Options{
 		Config:           l.config,
@@ -78,7 +79,9 @@ func (l *Linter) projectOptions() project.Options {
 // happen (a path that does not exist, a config that names a rule that does
 // not exist, ctx canceled).
 func (l *Linter) Lint(ctx context.Context, paths ...string) (*Result, error) {
-	return l.run(ctx, pipeline.Request{Options: project.Options{Paths: paths}, Context: l.opts.context})
+	req := pipeline.Request{Options: l.projectOptions(), Context: l.opts.context}
+	req.Paths = paths
+	return l.run(ctx, req)
 }
 
 // LintReader lints a stream of manifests, such as the output of kustomize
@@ -86,13 +89,13 @@ func (l *Linter) Lint(ctx context.Context, paths ...string) (*Result, error) {
 // (buildMetadata: [originAnnotations]) are reported at their source files
 // when those can be read.
 func (l *Linter) LintReader(ctx context.Context, r io.Reader) (*Result, error) {
-	return l.run(ctx, pipeline.Request{Options: project.Options{Paths: []string{"-"}, Stdin: r}})
+	req := pipeline.Request{Options: l.projectOptions()}
+	req.Paths, req.Stdin = []string{"-"}, r
+	return l.run(ctx, req)
 }
 
+// run runs req and converts the pipeline's result into the public types.
 func (l *Linter) run(ctx context.Context, req pipeline.Request) (*Result, error) {
-	paths, stdin := req.Paths, req.Stdin
-	req.Options = l.projectOptions()
-	req.Paths, req.Stdin = paths, stdin
 	res, err := pipeline.Run(ctx, l.checks, req)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,6 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
-	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 	"github.com/mirrorlint/mirrorlint/internal/shard"
@@ -24,11 +23,13 @@ func diffCommand() *cli.Command {
 		Name:      "diff",
 		Usage:     "show how a change alters the nodes' registry files, and whether it drains the nodes",
 		ArgsUsage: "OLD NEW | --base REV [PATH...]",
-		Description: `Renders both trees the way MCO would and prints the unified diff of the node files
-(/etc/containers/registries.conf, /etc/containers/policy.json and the search-registries
-drop-in), then the verdict: does the Machine Config Daemon only reload CRI-O, or cordon
-and drain the nodes (and reboot them, for the drop-in)? A policy.json change (blocked or
-allowed registries) only reloads CRI-O. Every change is listed with its consequence.
+		Description: `Renders both trees the way MCO would and prints the unified diff of each node file
+that changes (/etc/containers/registries.conf, /etc/containers/policy.json, the
+search-registries drop-in, /etc/containers/registries.d/sigstore-registries.yaml and
+/etc/crio/policies/<namespace>.json), then the verdict: does the Machine Config Daemon
+only reload CRI-O, or cordon and drain the nodes (and reboot them, for the drop-in)? A
+change to policy.json (blocked or allowed registries, signature policies) or to the
+signature files only reloads CRI-O. Every change is listed with its consequence.
 
 With --base REV the old tree is the same PATHs (default .) at git revision REV of the
 repository the working directory is in, read with git ls-tree/cat-file: the working
@@ -136,6 +137,12 @@ func runDiff(c *cli.Context) error {
 		if oldErr != nil && newErr != nil {
 			return fail(exitUsage, "neither %s nor %s exists", opts.Paths[0], opts.Paths[1])
 		}
+		// Both trees are read with the one config file, found once.
+		cfg, err := project.LoadConfig(opts)
+		if err != nil {
+			return err
+		}
+		oldOpts.Config, newOpts.Config = cfg, cfg
 		iopts = impact.Options{OldRoots: oldOpts.Paths, NewRoots: newOpts.Paths, Old: impact.Dirs(opts.Paths[0], opts.Paths[1])}
 	}
 	if s := shardOf(c); !s.Whole() {
@@ -166,8 +173,10 @@ func runDiff(c *cli.Context) error {
 		return fail(exitUsage, "%v", err)
 	}
 	if format != "text" {
-		// The text output shows these in each cluster's section.
-		writeDiffProblems(c.App.ErrWriter, res)
+		// The text output shows these in each cluster's section. Like
+		// every other line on stderr, a failed write does not change the
+		// exit code.
+		_ = res.WriteProblems(c.App.ErrWriter)
 	}
 	switch {
 	case len(res.Refused) > 0:
@@ -205,30 +214,6 @@ func openDiffSide(c *cli.Context, opts project.Options, label string) (*diffSide
 		}
 	}
 	return &diffSide{Project: p, cleanup: cleanup}, nil
-}
-
-// writeDiffProblems prints on stderr, for the formats made for machines,
-// what kept a cluster from being compared and what MCO would refuse.
-func writeDiffProblems(w io.Writer, res *impact.Result) {
-	for _, cr := range res.Clusters {
-		prefix := clusterPrefix(cr.Name)
-		for _, p := range cr.Problems {
-			fmt.Fprintf(w, "%s%s: error: the %s tree does not load: %s\n", prefix, oldAt(p.Position, p.Rev), p.Side, p.Message)
-		}
-		for _, r := range cr.Refused {
-			fmt.Fprintf(w, "%s%s: error: MCO would refuse to render the %s tree: %s\n", prefix, oldAt(r.Position, r.Rev), r.Side, r.Reason)
-		}
-	}
-}
-
-// oldAt shows a position, with the revision it is at for the old side of
-// a --base comparison.
-func oldAt(p manifest.Position, rev string) string {
-	s := where(p)
-	if rev != "" && p.File != "" {
-		s += " (at " + rev + ")"
-	}
-	return s
 }
 
 // writeDiffReport prints the comparison as findings in one of package

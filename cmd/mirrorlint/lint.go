@@ -20,9 +20,12 @@ func lintCommand() *cli.Command {
 		Usage:     "report what the API server, MCO or the nodes would refuse or do surprisingly",
 		ArgsUsage: "[PATH...]",
 		Description: `Lints the mirror objects (ImageContentSourcePolicy, ImageDigestMirrorSet,
-ImageTagMirrorSet, Image/cluster, MachineConfig) under PATH (default .; "-" reads a
-stream such as kustomize build output from stdin). Every finding points at the
-offending value's file:line:column.
+ImageTagMirrorSet, Image/cluster, MachineConfig) and the signature policies
+(ClusterImagePolicy, ImagePolicy) under PATH (default .; "-" reads a stream such as
+kustomize build output from stdin), each cluster of the tree on its own (see
+` + "`mirrorlint clusters`" + `). Every finding points at the offending value's
+file:line:column. With --base REV, a change that makes the nodes drain or reboot is
+a drain-on-change warning on the value that causes it.
 
 Findings can be silenced, always with a reason: an annotation on the object
   mirrorlint.io/ignore: "icsp-deprecated: migrating in Q3"
@@ -36,6 +39,8 @@ Exit codes: 0 nothing at or above --fail-on; 1 findings at or above --fail-on;
 Examples:
   mirrorlint lint clusters/prod
   mirrorlint lint --format json --fail-on warning .
+  mirrorlint lint --base origin/main --format github --format sarif=results.sarif .
+  mirrorlint lint --shard 2/4 .                    # one job of a CI matrix
   kustomize build overlays/prod | mirrorlint lint -`,
 		Flags: append(append(treeFlags(),
 			&cli.StringSliceFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT[=FILE]`, repeatable: " + strings.Join(report.Formats(), ", ") + " (default text on stdout)"},
@@ -91,7 +96,7 @@ func runLint(c *cli.Context) error {
 	}
 	res, err := pipeline.Run(c.Context, checks, req)
 	if err != nil {
-		return lintError(err)
+		return err // the caller's mistake or an internal error: exitCode prints it, exit 2
 	}
 	warnNothingRead(c.App.ErrWriter, res.Project, c.Args().Slice())
 	for _, n := range res.Notices {

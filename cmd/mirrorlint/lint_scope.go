@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -124,16 +123,6 @@ func baseConfig(snap *gitrev.Snapshot, cfg *config.Config) (*config.Config, erro
 		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", snap.Rev, err)}
 	}
 	return old, nil
-}
-
-// lintError maps a run error to an exit: the caller's mistakes are usage
-// errors, anything else an internal one (both exit 2).
-func lintError(err error) error {
-	var ue *project.UsageError
-	if errors.As(err, &ue) {
-		return err
-	}
-	return fail(exitUsage, "%v", err)
 }
 
 // writeSummary appends the job summary when asked or under GitHub Actions.

@@ -180,10 +180,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Usage:   "check OpenShift image-mirroring manifests before the cluster sees them",
 		Version: version,
 		Description: `mirrorlint reads a GitOps manifests tree (YAML and JSON, multi-document files,
-kind: List, kustomize trees) and finds what the API server or the Machine Config
-Operator would refuse, or do surprisingly, with ImageContentSourcePolicy,
-ImageDigestMirrorSet, ImageTagMirrorSet and Image/cluster objects. It renders the
-/etc/containers/registries.conf every node would get, tells whether a change drains
+kind: List, kustomize trees, several clusters per repository) and finds what the API
+server or the Machine Config Operator would refuse, or do surprisingly, with
+ImageContentSourcePolicy, ImageDigestMirrorSet, ImageTagMirrorSet, Image/cluster,
+ClusterImagePolicy and ImagePolicy objects. It renders the files MCO writes to every
+node (registries.conf, policy.json, the signature files), tells whether a change drains
 the nodes, and shows where a node pulls an image from. Everything runs offline.
 
 Exit codes: 0 success; 1 findings at or above --fail-on, MCO would refuse the input

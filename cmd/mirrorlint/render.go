@@ -29,13 +29,15 @@ With -o DIR, writes DIR/registries.conf and, when MCO writes them, DIR/policy.js
 DIR/registries.conf.d/01-image-searchRegistries.conf,
 DIR/registries.d/sigstore-registries.yaml and DIR/crio/policies/<namespace>.json (for
 /etc/crio/policies); such a file left from an earlier run is removed, so DIR always
-mirrors what MCO writes to the node. A tree with several clusters is written to
-DIR/<cluster>/.
+mirrors what MCO writes to the node (the signature files come from the
+ClusterImagePolicy and ImagePolicy objects). A tree with several clusters is written
+to DIR/<cluster>/.
 
-On OpenShift 4.21 (and 4.18–4.20 TechPreviewNoUpgrade) every self-managed cluster holds
-the ClusterImagePolicy "openshift" that the cluster-version operator installs: the
-render assumes it (and says so on stderr) unless ClusterVersion/version marks it
-unmanaged or --no-default-cluster-image-policy is given.
+On OpenShift 4.21 (and 4.18–4.20 with the TechPreviewNoUpgrade feature set, from
+FeatureGate/cluster in the tree or --feature-set) every self-managed cluster holds the
+ClusterImagePolicy "openshift" that the cluster-version operator installs: the render
+assumes it (and says so on stderr) unless ClusterVersion/version marks it unmanaged or
+--no-default-cluster-image-policy is given.
 
 Exit codes: 0 rendered; 1 MCO would refuse this input (its reason, and the file:line
 of the offending value, on stderr; the cluster would keep its previous config);

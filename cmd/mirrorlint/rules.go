@@ -1,10 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"io"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
@@ -50,7 +46,7 @@ Examples:
 			case "markdown":
 				return ruledoc.Markdown(c.App.Writer, reg.All())
 			case "json":
-				return jsonRules(c.App.Writer, reg.All())
+				return ruledoc.JSON(c.App.Writer, reg.All())
 			}
 			return fail(exitUsage, "--format %q: want text, markdown or json", c.String("format"))
 		},
@@ -72,21 +68,4 @@ func allRules(c *cli.Context) (*check.Registry, error) {
 		return nil, err
 	}
 	return checks.Rules, nil
-}
-
-func jsonRules(w io.Writer, all []*check.Rule) error {
-	type rule struct {
-		ID       string         `json:"id"`
-		Severity check.Severity `json:"severity"`
-		Origin   check.Origin   `json:"origin"`
-		Summary  string         `json:"summary"`
-		Doc      string         `json:"doc"`
-	}
-	out := make([]rule, 0, len(all))
-	for _, r := range all {
-		out = append(out, rule{r.ID, r.Severity, r.Origin, r.Summary, strings.TrimSpace(r.Doc)})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

@@ -14,7 +14,9 @@ func verifyCommand() *cli.Command {
 		Description: `Runs every test_ rule in the *_test.rego files of the policy directories, like
 ` + "`opa test -v`" + `: PASS, FAIL or ERROR per test, a failing test with its file:line.
 Without --policy (and without policies: in the config), tests the built-in library
-shipped in the binary.
+shipped in the binary. With --strict (or strict: in the config), a test in which a
+builtin call fails (to_number("abc"), a bad regex) is an ERROR, as it would stop a
+lint --strict run, instead of a quietly undefined rule.
 
 Exit codes: 0 every test passed; 1 a test failed; 2 a policy does not compile or a
 directory cannot be read.

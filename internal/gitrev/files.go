@@ -21,7 +21,7 @@ func Files(top string, untracked bool) ([]string, error) {
 		return nil, err
 	}
 	// --stage gives the mode, which tells a submodule (160000) apart.
-	staged, err := git(real, nil, "ls-files", "-z", "--stage", "--full-name")
+	staged, err := git(real, "ls-files", "-z", "--stage", "--full-name")
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func Files(top string, untracked bool) ([]string, error) {
 	if !untracked {
 		return out, nil
 	}
-	others, err := git(real, nil, "ls-files", "-z", "--others", "--exclude-standard", "--full-name")
+	others, err := git(real, "ls-files", "-z", "--others", "--exclude-standard", "--full-name")
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
 // Package gitrev reads a git repository without touching its working tree,
-// index or HEAD: its top level, and the whole tree as it was at a revision,
-// written to a private temporary directory (what diff --base and lint --base
-// compare against).
+// index or HEAD: its top level, the files git holds (Files, which restrict
+// what a run reads), and the whole tree as it was at a revision, written to
+// a private temporary directory (what diff --base and lint --base compare
+// against).
 package gitrev
 
 import (
@@ -60,7 +61,7 @@ func Checkout(rev string, paths []string) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--base needs a git repository: %w", err)
 	}
-	commit, err := git(topDir, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	commit, err := git(topDir, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
 		if shallow(topDir) {
 			return nil, fmt.Errorf("--base %q: no such commit in %s, which is a shallow clone: the base revision was not fetched. "+
@@ -149,7 +150,7 @@ func (s *Snapshot) WorkTree(p string) string {
 // actions/checkout makes by default): its history stops short, so a base
 // revision may simply not have been fetched.
 func shallow(top string) bool {
-	out, err := git(top, nil, "rev-parse", "--is-shallow-repository")
+	out, err := git(top, "rev-parse", "--is-shallow-repository")
 	return err == nil && strings.TrimSpace(string(out)) == "true"
 }
 
@@ -200,7 +201,7 @@ type treeEntry struct {
 // the files, so memory stays bounded by the largest symlink target rather
 // than the size of the tree.
 func (s *Snapshot) extract(top, commit string) error {
-	out, err := git(top, nil, "ls-tree", "-r", "-z", "--full-tree", commit)
+	out, err := git(top, "ls-tree", "-r", "-z", "--full-tree", commit)
 	if err != nil {
 		return err
 	}
@@ -344,11 +345,9 @@ func (s *Snapshot) writeEntry(e treeEntry, data io.Reader, size int64, made map[
 
 // git runs git in dir ("" for the working directory) and returns stdout,
 // with stderr in the error.
-func git(dir string, stdin io.Reader, args ...string) ([]byte, error) {
+func git(dir string, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Stdin = stdin
-	// A user's pager, editor or locale must not change what git prints.
 	cmd.Env = gitEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -373,7 +372,7 @@ func gitEnv() []string {
 // directory (an error outside one), asked of git with the same hermetic
 // environment as every other git call here.
 func TopLevel() (string, error) {
-	top, err := git("", nil, "rev-parse", "--show-toplevel")
+	top, err := git("", "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", err
 	}

@@ -5,24 +5,14 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
-// RefusedRuleID is the rule of the findings diff reports when MCO would
-// refuse to render one side.
-const RefusedRuleID = "render-refused"
-
-// UnreadableRuleID is the rule of the findings diff reports for an input
-// that does not load, which keeps its cluster from being compared: the
-// loader's own rule.
-const UnreadableRuleID = "unreadable-manifest"
-
 // DiffRules are the rules of the findings a comparison reports in the CI
-// formats (Result.Findings), with their documentation for SARIF.
+// formats (Result.Findings), with their documentation for SARIF: the
+// drain warnings, MCO's refusal of a side (check.RefusedRule, registered
+// with the built-in rules) and an input that does not load, which keeps
+// its cluster from being compared (the loader's own check.ProblemRule).
 func DiffRules() []*check.Rule {
-	return []*check.Rule{DrainRule(nil), RefusedRule, check.ProblemRule}
+	return []*check.Rule{DrainRule(nil), check.RefusedRule, check.ProblemRule}
 }
-
-// RefusedRule documents the refusal findings of `diff --format
-// sarif|github|junit`; it is registered with the built-in rules.
-var RefusedRule = check.RefusedRule
 
 // Findings turns the comparison of two trees into report findings, for the
 // formats made for CI (SARIF, GitHub annotations, JUnit): one
@@ -40,7 +30,7 @@ func (res *Result) Findings() []check.Finding {
 	for _, pair := range res.pairs {
 		var fs []check.Finding
 		for _, pb := range pair.unreadable {
-			f := check.Finding{Rule: UnreadableRuleID, Severity: check.Error}
+			f := check.Finding{Rule: check.ProblemRule.ID, Severity: check.Error}
 			if pb.Side == "new" {
 				f.Message = "this cluster is not compared: " + pb.Message
 				f.Position = pb.Position
@@ -62,7 +52,7 @@ func (res *Result) Findings() []check.Finding {
 				continue
 			}
 			pos := r.Where(r.Refusal.Subject)
-			f := check.Finding{Rule: RefusedRuleID, Severity: check.Error}
+			f := check.Finding{Rule: check.RefusedRule.ID, Severity: check.Error}
 			if side.name == "new" {
 				f.Message = "MCO would refuse to render the new tree, so the change would not reach the nodes: " + r.Refusal.Error()
 				f.Position = pos

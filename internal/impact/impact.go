@@ -82,6 +82,10 @@ type ClusterResult struct {
 	// Problems are the inputs that do not load, on either side, when the
 	// cluster could not be compared.
 	Problems []Problem `json:"problems,omitempty"`
+
+	// files are the cluster's keys of Result.Files, in the order the text
+	// output prints their diffs.
+	files []string
 }
 
 // Problem is an input of one side that does not load.
@@ -352,21 +356,20 @@ func (res *Result) compareCluster(pair clusterPair, label string, newP *project.
 		return path
 	}
 	o, n := oldR.Output, newR.Output
-	files := map[string]*File{
-		RegistriesConfPath: fileChange(RegistriesConfPath, o.NodeRegistriesConf(), n.NodeRegistriesConf(), source(o), source(n)),
-		SearchDropInPath:   fileChange(SearchDropInPath, o.NodeSearchRegistriesConf(), n.NodeSearchRegistriesConf(), dropInSource(o), dropInSource(n)),
-		PolicyJSONPath:     fileChange(PolicyJSONPath, o.NodePolicyJSON(), n.NodePolicyJSON(), policySource(o), policySource(n)),
-		SigstorePath:       fileChange(SigstorePath, o.SigstoreRegistriesYAML, n.SigstoreRegistriesYAML, presence(o.SigstoreRegistriesYAML), presence(n.SigstoreRegistriesYAML)),
+	changed := false
+	add := func(path string, f *File) {
+		res.Files[key(path)] = f
+		cr.files = append(cr.files, key(path))
+		changed = changed || f.Changed
 	}
+	add(RegistriesConfPath, fileChange(RegistriesConfPath, o.NodeRegistriesConf(), n.NodeRegistriesConf(), source(o), source(n)))
+	add(PolicyJSONPath, fileChange(PolicyJSONPath, o.NodePolicyJSON(), n.NodePolicyJSON(), policySource(o), policySource(n)))
+	add(SearchDropInPath, fileChange(SearchDropInPath, o.NodeSearchRegistriesConf(), n.NodeSearchRegistriesConf(), presence(o.SearchRegistriesConf), presence(n.SearchRegistriesConf)))
+	add(SigstorePath, fileChange(SigstorePath, o.SigstoreRegistriesYAML, n.SigstoreRegistriesYAML, presence(o.SigstoreRegistriesYAML), presence(n.SigstoreRegistriesYAML)))
 	for _, ns := range drain.CRIONamespaces(o, n) {
 		path := nodefiles.CRIOPolicyPath(ns)
 		a, b := o.CRIOPolicies[ns], n.CRIOPolicies[ns]
-		files[path] = fileChange(path, a, b, presence(a), presence(b))
-	}
-	changed := false
-	for p, f := range files {
-		res.Files[key(p)] = f
-		changed = changed || f.Changed
+		add(path, fileChange(path, a, b, presence(a), presence(b)))
 	}
 
 	v := drain.Compare(o, n)
@@ -410,13 +413,6 @@ func policySource(o *render.Output) string {
 // presence is the source of a file MCO writes or leaves absent.
 func presence(data []byte) string {
 	if data == nil {
-		return "absent"
-	}
-	return "generated"
-}
-
-func dropInSource(o *render.Output) string {
-	if o.SearchRegistriesConf == nil {
 		return "absent"
 	}
 	return "generated"

@@ -82,3 +82,37 @@ func TestSignaturePolicyDiff(t *testing.T) {
 		t.Errorf("registries.conf changed: %s", f.Diff)
 	}
 }
+
+// The text output shows the diff of every node file that changed, the
+// signature files included: a reviewer reading `diff` without --format json
+// sees what the nodes' registries.d and /etc/crio/policies files become,
+// not only that they change.
+func TestSignaturePolicyDiffText(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"old/idms.yaml": idmsV1, "new/idms.yaml": idmsV1, "new/policies.yaml": policiesYAML} {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func(side string) *project.Project {
+		p, _, cleanup, err := OpenSide(project.Options{Paths: []string{filepath.Join(dir, side)}, ConfigPath: "none", OpenShiftVersion: "4.20"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(cleanup)
+		return p
+	}
+	var out strings.Builder
+	if err := Compare(open("old"), open("new"), Options{}).WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{PolicyJSONPath, SigstorePath, "/etc/crio/policies/team-a.json"} {
+		if !strings.Contains(out.String(), "+++ b"+path+"\n") {
+			t.Errorf("no diff of %s in the text output:\n%s", path, out.String())
+		}
+	}
+}

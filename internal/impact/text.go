@@ -33,23 +33,16 @@ func (res *Result) WriteText(w io.Writer) error {
 	return err
 }
 
-// writeCluster prints one cluster's changed files, refusals and problems.
+// writeCluster prints the diff of each of one cluster's node files that
+// changed, then its refusals and problems.
 func (res *Result) writeCluster(b *strings.Builder, cr ClusterResult) {
-	for _, path := range []string{RegistriesConfPath, PolicyJSONPath, SearchDropInPath} {
-		key := path
-		if cr.Name != "" {
-			key = cr.Name + ":" + path
-		}
-		if f := res.Files[key]; f != nil && f.Changed {
+	for _, key := range cr.files {
+		if f := res.Files[key]; f.Changed {
 			b.WriteString(f.Diff)
 		}
 	}
 	for _, r := range cr.Refused {
-		side := "the old tree"
-		if r.Side == "new" {
-			side = "the new tree"
-		}
-		fmt.Fprintf(b, "%s: error: MCO would refuse to render %s: %s\n", res.where(r.Position, r.Rev), side, r.Reason)
+		b.WriteString(res.refusalLine(r))
 		if r.Side == "new" {
 			b.WriteString("  MCO only logs this and keeps the current registries.conf: the change would not reach the nodes\n")
 		} else {
@@ -57,12 +50,42 @@ func (res *Result) writeCluster(b *strings.Builder, cr ClusterResult) {
 		}
 	}
 	for _, p := range cr.Problems {
-		side := "the new tree"
-		if p.Side == "old" {
-			side = "the old tree"
-		}
-		fmt.Fprintf(b, "%s: error: %s does not load: %s\n", res.where(p.Position, p.Rev), side, p.Message)
+		b.WriteString(res.problemLine(p))
 	}
+}
+
+// WriteProblems prints what kept each cluster from being compared and what
+// MCO would refuse, one line each, tagged with the cluster when it has a
+// name. It is for the formats made for machines (JSON, SARIF...), whose
+// output holds no such lines: the command prints them on stderr. The text
+// output shows them in each cluster's section instead.
+func (res *Result) WriteProblems(w io.Writer) error {
+	var b strings.Builder
+	for _, cr := range res.Clusters {
+		prefix := ""
+		if cr.Name != "" {
+			prefix = "[cluster " + cr.Name + "] "
+		}
+		for _, p := range cr.Problems {
+			b.WriteString(prefix + res.problemLine(p))
+		}
+		for _, r := range cr.Refused {
+			b.WriteString(prefix + res.refusalLine(r))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// problemLine is "file:line:col: error: the old tree does not load: why".
+func (res *Result) problemLine(p Problem) string {
+	return fmt.Sprintf("%s: error: the %s tree does not load: %s\n", res.where(p.Position, p.Rev), p.Side, p.Message)
+}
+
+// refusalLine is "file:line:col: error: MCO would refuse to render the new
+// tree: MCO's reason".
+func (res *Result) refusalLine(r Refusal) string {
+	return fmt.Sprintf("%s: error: MCO would refuse to render the %s tree: %s\n", res.where(r.Position, r.Rev), r.Side, r.Reason)
 }
 
 func writeReasons(b *strings.Builder, reasons []Reason) {

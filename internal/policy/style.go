@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -89,7 +90,7 @@ func classify(ps *packages) (map[string]*packageStyle, error) {
 			switch {
 			case !ok:
 				s.combined = true
-			case contains(inputFields, string(key)):
+			case slices.Contains(inputFields, string(key)):
 				s.cluster = true
 			case documentFields[string(key)]:
 				s.document = appendOnce(s.document, string(key))
@@ -154,17 +155,8 @@ func ruleName(r *ast.Rule) string {
 	return ""
 }
 
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func appendOnce(l []string, s string) []string {
-	if contains(l, s) {
+	if slices.Contains(l, s) {
 		return l
 	}
 	l = append(l, s)

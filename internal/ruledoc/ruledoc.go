@@ -1,11 +1,12 @@
 // Package ruledoc writes the documentation of the rules: the page
-// docs/rules.md (an index, then one section per rule) and the one-line
-// listing of `mirrorlint rules`. Both come from the rules themselves, so the
+// docs/rules.md (an index, then one section per rule), the one-line
+// listing of `mirrorlint rules` and its JSON form. Both come from the rules themselves, so the
 // documentation cannot drift from what runs.
 package ruledoc
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -44,6 +45,25 @@ func Text(w io.Writer, rules []*check.Rule) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Origin, r.Summary)
 	}
 	return tw.Flush()
+}
+
+// JSON writes every rule as `mirrorlint rules --format json` prints it: a
+// list of {id, severity, origin, summary, doc}.
+func JSON(w io.Writer, rules []*check.Rule) error {
+	type rule struct {
+		ID       string         `json:"id"`
+		Severity check.Severity `json:"severity"`
+		Origin   check.Origin   `json:"origin"`
+		Summary  string         `json:"summary"`
+		Doc      string         `json:"doc"`
+	}
+	out := make([]rule, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, rule{r.ID, r.Severity, r.Origin, r.Summary, strings.TrimSpace(r.Doc)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // One prints one rule's documentation for a terminal.
