@@ -76,8 +76,7 @@ func Render(in Input) (*Output, error) {
 		if r := checkExclusive(pr, in.ReleaseImage); r != nil {
 			return refuse(r, PrefixPolicy)
 		}
-		pl := policyLists{blocked: pr.policyBlocked, allowed: pr.allowed, allowedIndex: pr.allowedIndex, payloadEntry: pr.payloadEntry}
-		if r := checkPolicyScopes("clusterimagePolicy", sp.cluster, pl); r != nil {
+		if r := checkPolicyScopes("clusterimagePolicy", sp.cluster, pr); r != nil {
 			return refuse(r, PrefixPolicy)
 		}
 		var doc *policyDoc
@@ -97,7 +96,7 @@ func Render(in Input) (*Output, error) {
 			}
 			out.PolicyJSON = data
 		}
-		if r := checkPolicyScopes("imagePolicy", sp.nsScopes(), pl); r != nil {
+		if r := checkPolicyScopes("imagePolicy", sp.nsScopes(), pr); r != nil {
 			return refuse(r, PrefixNamespacePolicy)
 		}
 		files, err := namespaceFiles(doc, sp, v)
@@ -272,9 +271,9 @@ func checkExclusive(pr payloadResult, releaseImage string) *Refusal {
 		return nil
 	}
 	sub := imageSubject("blockedRegistries", pr.policyBlocked[0].index)
-	for k, i := range pr.allowedIndex {
+	for _, i := range pr.allowedIndex {
 		if i >= 0 {
-			sub = imageSubject("allowedRegistries", pr.allowedIndex[k])
+			sub = imageSubject("allowedRegistries", i)
 			break
 		}
 	}
