@@ -382,22 +382,23 @@ func newLookupTable(regs []sysregistriesv2.Registry, v Version) (*lookupTable, e
 	lt := &lookupTable{regs: make([]sysregistriesv2.Registry, len(regs)), byPrefix: make(map[string]int, len(regs)), written: make([]string, 0, len(regs))}
 	for i, r := range regs {
 		c := r
-		lt.written = append(lt.written, scopeOf(&r))
+		scope := scopeOf(&r)
+		lt.written = append(lt.written, scope)
 		var err error
 		if c.Location, err = parseLocation(c.Location); err != nil {
-			return nil, &locationError{err, scopeOf(&r)}
+			return nil, &locationError{err, scope}
 		}
 		if c.Prefix == "" {
 			c.Prefix = c.Location
 		} else if c.Prefix, err = parseLocation(c.Prefix); err != nil {
-			return nil, &locationError{err, scopeOf(&r)}
+			return nil, &locationError{err, scope}
 		}
 		// The entry shares the written mirrors unless a location loses a
 		// trailing slash (4.20+) or carries a scheme.
 		for j, m := range r.Mirrors {
 			loc, err := parseLocation(m.Location)
 			if err != nil && v.AtLeast(20) {
-				return nil, &locationError{err, scopeOf(&r)}
+				return nil, &locationError{err, scope}
 			}
 			if v.AtLeast(20) && loc != m.Location {
 				if &c.Mirrors[0] == &r.Mirrors[0] {
