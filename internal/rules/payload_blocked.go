@@ -104,7 +104,7 @@ func (m *payloadMirrors) usable(repo string) bool {
 					best = k
 				}
 			}
-			if best < 0 || m.sets.all[best].tag || isWildcard(m.sets.all[best].source) {
+			if best < 0 || m.sets.all[best].tag || scopes.IsWildcard(m.sets.all[best].source) {
 				return false
 			}
 			return m.anyUnblocked(m.sets.all[best], repo)
@@ -115,7 +115,7 @@ func (m *payloadMirrors) usable(repo string) bool {
 
 func (m *payloadMirrors) anyUnblocked(set *mirrorSet, repo string) bool {
 	suffix := ""
-	if !isWildcard(set.source) {
+	if !scopes.IsWildcard(set.source) {
 		suffix = strings.TrimPrefix(repo, set.source)
 	}
 	for _, mirror := range set.merged() {
