@@ -23,7 +23,7 @@ var handWrittenSignatureFiles = &check.Rule{
 		if c.Rendered != nil && c.Rendered.SigstoreRegistriesYAML != nil {
 			mcoScopes = dockerNamespaces(c.Rendered.SigstoreRegistriesYAML)
 		}
-		for _, o := range c.Objects(manifest.KindMachineConfig) {
+		for _, o := range c.Applied(manifest.KindMachineConfig) {
 			files, _ := nestedList(o.Content, "spec", "config", "storage", "files")
 			generated := "99-" + machineConfigRole(o) + "-generated-registries"
 			if o.Name == generated {
