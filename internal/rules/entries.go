@@ -175,12 +175,14 @@ func collectSets(es []entry) *sets {
 	return s
 }
 
-// enclosing returns the scopes that can contain x under MCO's nesting rule
+// enclosing returns every scope that contains x under MCO's nesting rule
 // (scopes.IsNested), most specific first: x itself unless strict, x
 // cut at each "/" from the right, then "*.domain" wildcards built from x's
 // host part, longest first. Callers look these up in maps, which keeps
 // every "what encloses x" question linear in len(x) rather than in the
-// number of sources.
+// number of sources. The list is exact: a scope contains x exactly when it
+// is listed (TestEnclosingIsExactlyIsNested), so no candidate needs
+// checking again.
 func enclosing(x string, strict bool) []string {
 	var out []string
 	if !strict {
@@ -200,9 +202,7 @@ func enclosing(x string, strict bool) []string {
 			if strict && w == x {
 				continue
 			}
-			if scopes.IsNested(x, w) {
-				out = append(out, w)
-			}
+			out = append(out, w)
 		}
 	}
 	return out

@@ -87,9 +87,6 @@ func newPayloadMirrors(c *check.Context) *payloadMirrors {
 
 func (m *payloadMirrors) usable(repo string) bool {
 	for _, cand := range enclosing(repo, false) {
-		if !scopes.IsNested(repo, cand) {
-			continue
-		}
 		if set, ok := m.sets.digest[cand]; ok {
 			return m.anyUnblocked(set, repo)
 		}
