@@ -179,11 +179,7 @@ func payloadHasUnblockedMirror(payload reference.Named, blocked, insecure []stri
 func withVerbatimMirrors(reg *sysregistriesv2.Registry, written []sysregistriesv2.Registry) *sysregistriesv2.Registry {
 	for i := range written {
 		w := &written[i]
-		key := w.Prefix
-		if key == "" {
-			key = w.Location
-		}
-		if strings.TrimRight(key, "/") != reg.Prefix || len(w.Mirrors) != len(reg.Mirrors) {
+		if strings.TrimRight(scopeOf(w), "/") != reg.Prefix || len(w.Mirrors) != len(reg.Mirrors) {
 			continue
 		}
 		c := *reg

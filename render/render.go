@@ -76,8 +76,7 @@ func Render(in Input) (*Output, error) {
 		if r := checkExclusive(pr, in.ReleaseImage); r != nil {
 			return refuse(r, PrefixPolicy)
 		}
-		pl := policyLists{blocked: pr.policyBlocked, allowed: pr.allowed, allowedIndex: pr.allowedIndex, payloadEntry: pr.payloadEntry}
-		if r := checkPolicyScopes("clusterimagePolicy", sp.cluster, pl); r != nil {
+		if r := checkPolicyScopes("clusterimagePolicy", sp.cluster, pr); r != nil {
 			return refuse(r, PrefixPolicy)
 		}
 		var doc *policyDoc
@@ -97,7 +96,7 @@ func Render(in Input) (*Output, error) {
 			}
 			out.PolicyJSON = data
 		}
-		if r := checkPolicyScopes("imagePolicy", sp.nsScopes(), pl); r != nil {
+		if r := checkPolicyScopes("imagePolicy", sp.nsScopes(), pr); r != nil {
 			return refuse(r, PrefixNamespacePolicy)
 		}
 		files, err := namespaceFiles(doc, sp, v)
@@ -272,9 +271,9 @@ func checkExclusive(pr payloadResult, releaseImage string) *Refusal {
 		return nil
 	}
 	sub := imageSubject("blockedRegistries", pr.policyBlocked[0].index)
-	for k, i := range pr.allowedIndex {
+	for _, i := range pr.allowedIndex {
 		if i >= 0 {
-			sub = imageSubject("allowedRegistries", pr.allowedIndex[k])
+			sub = imageSubject("allowedRegistries", i)
 			break
 		}
 	}
@@ -306,32 +305,37 @@ func checkPolicyEntries(pr payloadResult) *Refusal {
 // refuseICSPMix is the 4.13.0–4.13.26 rule: MCO refused to edit
 // registries.conf while ICSPs coexisted with IDMSs or ITMSs (the refusal
 // comes after the release image check and the registries.conf validation,
-// wrapped like any other registries.conf refusal).
+// wrapped like any other registries.conf refusal). Nil objects do not
+// count, as everywhere in Input.
 func refuseICSPMix(in Input, v Version) *Refusal {
-	if !v.RefusesICSPMix() || len(in.ICSPs) == 0 {
+	if !v.RefusesICSPMix() || len(nameOrder(in.ICSPs)) == 0 {
 		return nil
 	}
-	if len(in.IDMSs) > 0 {
-		i := sortedIndexes(len(in.IDMSs), func(i int) string { return in.IDMSs[i].Name })[0]
+	if idx := nameOrder(in.IDMSs); len(idx) > 0 {
 		return &Refusal{Reason: "error: both imagecontentsourcepolicy and imagedigestmirrorset exist",
-			Subject: Subject{Kind: kindIDMS, Index: i, Path: "metadata.name"}}
+			Subject: Subject{Kind: kindIDMS, Index: idx[0], Path: "metadata.name"}}
 	}
-	if len(in.ITMSs) > 0 {
-		i := sortedIndexes(len(in.ITMSs), func(i int) string { return in.ITMSs[i].Name })[0]
+	if idx := nameOrder(in.ITMSs); len(idx) > 0 {
 		return &Refusal{Reason: "error: both imagecontentsourcepolicy and imagetagmirrorset exist",
-			Subject: Subject{Kind: kindITMS, Index: i, Path: "metadata.name"}}
+			Subject: Subject{Kind: kindITMS, Index: idx[0], Path: "metadata.name"}}
 	}
 	return nil
 }
 
-// sortedIndexes returns 0..n-1 ordered by name, stably: MCO's listers hand
-// objects out sorted by name, and the corpus was produced that way.
-func sortedIndexes(n int, name func(int) string) []int {
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
+// nameOrder returns the indexes of the non-nil objects of objs ordered by
+// name, stably: MCO's listers hand objects out sorted by name, and the
+// corpus was produced that way.
+func nameOrder[T any, P interface {
+	*T
+	GetName() string
+}](objs []P) []int {
+	idx := make([]int, 0, len(objs))
+	for i, o := range objs {
+		if o != nil {
+			idx = append(idx, i)
+		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return name(idx[a]) < name(idx[b]) })
+	sort.SliceStable(idx, func(a, b int) bool { return objs[idx[a]].GetName() < objs[idx[b]].GetName() })
 	return idx
 }
 
@@ -340,24 +344,16 @@ func sortedIndexes(n int, name func(int) string) []int {
 // are skipped.
 func flatten(in Input) []specEntry {
 	var out []specEntry
-	for _, i := range sortedIndexes(len(in.IDMSs), func(i int) string { return nameOf(in.IDMSs[i] != nil, func() string { return in.IDMSs[i].Name }) }) {
-		o := in.IDMSs[i]
-		if o == nil {
-			continue
-		}
-		for j, e := range o.Spec.ImageDigestMirrors {
+	for _, i := range nameOrder(in.IDMSs) {
+		for j, e := range in.IDMSs[i].Spec.ImageDigestMirrors {
 			out = append(out, specEntry{
 				source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy,
 				at: origin{kind: kindIDMS, index: i, path: fmt.Sprintf("spec.imageDigestMirrors[%d]", j)},
 			})
 		}
 	}
-	for _, i := range sortedIndexes(len(in.ICSPs), func(i int) string { return nameOf(in.ICSPs[i] != nil, func() string { return in.ICSPs[i].Name }) }) {
-		o := in.ICSPs[i]
-		if o == nil {
-			continue
-		}
-		for j, e := range o.Spec.RepositoryDigestMirrors {
+	for _, i := range nameOrder(in.ICSPs) {
+		for j, e := range in.ICSPs[i].Spec.RepositoryDigestMirrors {
 			// ICSP has no policy field: always AllowContactingSource.
 			out = append(out, specEntry{
 				source: e.Source, mirrors: append([]string(nil), e.Mirrors...),
@@ -365,12 +361,8 @@ func flatten(in Input) []specEntry {
 			})
 		}
 	}
-	for _, i := range sortedIndexes(len(in.ITMSs), func(i int) string { return nameOf(in.ITMSs[i] != nil, func() string { return in.ITMSs[i].Name }) }) {
-		o := in.ITMSs[i]
-		if o == nil {
-			continue
-		}
-		for j, e := range o.Spec.ImageTagMirrors {
+	for _, i := range nameOrder(in.ITMSs) {
+		for j, e := range in.ITMSs[i].Spec.ImageTagMirrors {
 			out = append(out, specEntry{
 				source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy, tag: true,
 				at: origin{kind: kindITMS, index: i, path: fmt.Sprintf("spec.imageTagMirrors[%d]", j)},
@@ -378,13 +370,6 @@ func flatten(in Input) []specEntry {
 		}
 	}
 	return out
-}
-
-func nameOf(ok bool, f func() string) string {
-	if !ok {
-		return ""
-	}
-	return f()
 }
 
 func mirrorStrings(ms []configv1.ImageMirror) []string {

@@ -308,6 +308,25 @@ func TestICSPMixRefusalOrder(t *testing.T) {
 	}
 }
 
+// TestICSPMixSkipsNilObjects: nil objects in Input are skipped, as flatten
+// does; the 4.13 mix refusal names the first object that exists.
+func TestICSPMixSkipsNilObjects(t *testing.T) {
+	in := Input{Version: Version{Minor: 13, Patch: 20},
+		ICSPs: []*operatorv1alpha1.ImageContentSourcePolicy{icsp("a", ent{src: "q.io/a", mirrors: []string{"m.io/a"}})},
+		IDMSs: []*configv1.ImageDigestMirrorSet{nil, idms("b", ent{src: "r.io/b", mirrors: []string{"m.io/b"}})},
+		ITMSs: []*configv1.ImageTagMirrorSet{nil, itms("c", ent{src: "s.io/c", mirrors: []string{"m.io/c"}})},
+	}
+	_, err := Render(in)
+	var r *Refusal
+	if !errors.As(err, &r) || r.Subject != (Subject{kindIDMS, 1, "metadata.name"}) {
+		t.Fatalf("got %v (%+v), want the mix refusal on the IDMS at index 1", err, r)
+	}
+	in.IDMSs = []*configv1.ImageDigestMirrorSet{nil}
+	if _, err := Render(in); !errors.As(err, &r) || r.Subject != (Subject{kindITMS, 1, "metadata.name"}) {
+		t.Fatalf("got %v (%+v), want the mix refusal on the ITMS at index 1", err, r)
+	}
+}
+
 func TestICSPMixFixedVersions(t *testing.T) {
 	in := Input{
 		ICSPs: []*operatorv1alpha1.ImageContentSourcePolicy{icsp("a", ent{src: "q.io/a", mirrors: []string{"m.io/a"}})},

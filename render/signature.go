@@ -209,23 +209,15 @@ func (sp *signaturePolicies) sortedStatuses() []ImagePolicyStatus {
 	return out
 }
 
-// policyLists are the Image lists policy.json is built from, after the
-// payload rule, with the way back to the Image object.
-type policyLists struct {
-	blocked      []indexedScope
-	allowed      []string
-	allowedIndex []int // -1 for the payload repository MCO adds itself
-	payloadEntry int   // the blocked entry that made MCO add it, -1 if none
-}
-
 // checkPolicyScopes reproduces validateImagePolicyWithAllowedBlockedRegistries
-// for the given scopes: each must lie inside an allowed registry (when any
-// is listed), then none may lie inside a blocked one. what is
+// for the given scopes against the Image lists after the payload rule (the
+// ones policy.json is built from): each must lie inside an allowed registry
+// (when any is listed), then none may lie inside a blocked one. what is
 // "clusterimagePolicy" or "imagePolicy". MCO walks a Go map, so with
 // several offending scopes the one it names varies; the first in the order
 // they were written is taken here (scopeProblems lists them all).
-func checkPolicyScopes(what string, list []*policyScope, pl policyLists) *Refusal {
-	if rs := scopeProblems(what, list, pl, true); len(rs) > 0 {
+func checkPolicyScopes(what string, list []*policyScope, pr payloadResult) *Refusal {
+	if rs := scopeProblems(what, list, pr, true); len(rs) > 0 {
 		return rs[0]
 	}
 	return nil
@@ -233,18 +225,18 @@ func checkPolicyScopes(what string, list []*policyScope, pl policyLists) *Refusa
 
 // scopeProblems is every scope of list MCO would refuse (the allowed check
 // first, as MCO does), or only the first when first is set.
-func scopeProblems(what string, list []*policyScope, pl policyLists, first bool) []*Refusal {
+func scopeProblems(what string, list []*policyScope, pr payloadResult, first bool) []*Refusal {
 	var out []*Refusal
 	refused := map[*policyScope]bool{}
-	if len(pl.allowed) > 0 {
-		allowed := newScopeIndex(len(pl.allowed))
-		for i, a := range pl.allowed {
+	if len(pr.allowed) > 0 {
+		allowed := newScopeIndex(len(pr.allowed))
+		for i, a := range pr.allowed {
 			allowed.add(a, i)
 		}
 		for _, ps := range list {
 			if _, inside := allowed.containing(ps.scope, false); !inside {
 				r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is not nested inside allowedRegistries", what, ps.scope), Subject: ps.at.subject()}
-				r.Related = []Subject{pl.allowedSubject()}
+				r.Related = []Subject{pr.allowedSubject()}
 				out = append(out, placeImplicit(r, ps))
 				refused[ps] = true
 				if first {
@@ -253,13 +245,13 @@ func scopeProblems(what string, list []*policyScope, pl policyLists, first bool)
 			}
 		}
 	}
-	if len(pl.blocked) == 0 {
+	if len(pr.policyBlocked) == 0 {
 		return out
 	}
 	// MCO names the scope with the first blocked entry (in list order)
 	// that contains it; the index keeps the smallest position per entry.
-	blocked := newScopeIndex(len(pl.blocked))
-	for i, b := range pl.blocked {
+	blocked := newScopeIndex(len(pr.policyBlocked))
+	for i, b := range pr.policyBlocked {
 		blocked.add(b.scope, i)
 	}
 	for _, ps := range list {
@@ -268,7 +260,7 @@ func scopeProblems(what string, list []*policyScope, pl policyLists, first bool)
 		}
 		if k, inside := blocked.containing(ps.scope, false); inside {
 			r := &Refusal{Reason: fmt.Sprintf("%s configured for the scope %s is nested inside blockedRegistries", what, ps.scope), Subject: ps.at.subject()}
-			r.Related = []Subject{imageSubject("blockedRegistries", pl.blocked[k].index)}
+			r.Related = []Subject{imageSubject("blockedRegistries", pr.policyBlocked[k].index)}
 			out = append(out, placeImplicit(r, ps))
 			if first {
 				return out
@@ -290,14 +282,14 @@ func placeImplicit(r *Refusal, ps *policyScope) *Refusal {
 // allowedSubject is where the allowed list comes from: the user's
 // allowedRegistries, or, when MCO only has the payload repository it added
 // itself, the blocked entry that made it add it.
-func (pl policyLists) allowedSubject() Subject {
-	for _, i := range pl.allowedIndex {
+func (pr payloadResult) allowedSubject() Subject {
+	for _, i := range pr.allowedIndex {
 		if i >= 0 {
 			return Subject{Kind: kindImage, Path: "spec.registrySources.allowedRegistries"}
 		}
 	}
-	if pl.payloadEntry >= 0 {
-		return imageSubject("blockedRegistries", pl.payloadEntry)
+	if pr.payloadEntry >= 0 {
+		return imageSubject("blockedRegistries", pr.payloadEntry)
 	}
 	return Subject{Kind: kindImage, Path: "spec.registrySources"}
 }
@@ -332,13 +324,12 @@ func PolicyScopeFindings(in Input) []Finding {
 		return nil
 	}
 	sp, _ := collect(in, v, false)
-	pl := policyLists{blocked: pp.pr.policyBlocked, allowed: pp.pr.allowed, allowedIndex: pp.pr.allowedIndex, payloadEntry: pp.pr.payloadEntry}
 	var out []Finding
 	for _, group := range []struct {
 		what string
 		list []*policyScope
 	}{{"clusterimagePolicy", sp.cluster}, {"imagePolicy", sp.nsScopes()}} {
-		for _, r := range scopeProblems(group.what, group.list, pl, false) {
+		for _, r := range scopeProblems(group.what, group.list, pp.pr, false) {
 			out = append(out, Finding{Message: r.Reason, Subject: r.Subject, Related: r.Related})
 		}
 	}

@@ -245,8 +245,11 @@ func pullSourceNames(reg *sysregistriesv2.Registry, name string, byDigest bool, 
 	return out, nil
 }
 
-// prefixMatchLen is how much of name a registries.conf prefix matches
-// (containers/image's refMatchingPrefix), -1 when it does not.
+// prefixMatchLen is how much of name a registries.conf prefix matches,
+// -1 when it does not: containers/image's refMatchingSubdomainPrefix for a
+// "*.domain" prefix (the first occurrence of ".domain" in name, with no "/"
+// before it, ends name or is followed by ':', '/' or '@'), else its
+// refMatchingPrefix.
 func prefixMatchLen(name, prefix string) int {
 	if strings.HasPrefix(prefix, "*.") {
 		suffix := prefix[1:]
@@ -379,22 +382,23 @@ func newLookupTable(regs []sysregistriesv2.Registry, v Version) (*lookupTable, e
 	lt := &lookupTable{regs: make([]sysregistriesv2.Registry, len(regs)), byPrefix: make(map[string]int, len(regs)), written: make([]string, 0, len(regs))}
 	for i, r := range regs {
 		c := r
-		lt.written = append(lt.written, scopeOf(&r))
+		scope := scopeOf(&r)
+		lt.written = append(lt.written, scope)
 		var err error
 		if c.Location, err = parseLocation(c.Location); err != nil {
-			return nil, &locationError{err, scopeOf(&r)}
+			return nil, &locationError{err, scope}
 		}
 		if c.Prefix == "" {
 			c.Prefix = c.Location
 		} else if c.Prefix, err = parseLocation(c.Prefix); err != nil {
-			return nil, &locationError{err, scopeOf(&r)}
+			return nil, &locationError{err, scope}
 		}
 		// The entry shares the written mirrors unless a location loses a
 		// trailing slash (4.20+) or carries a scheme.
 		for j, m := range r.Mirrors {
 			loc, err := parseLocation(m.Location)
 			if err != nil && v.AtLeast(20) {
-				return nil, &locationError{err, scopeOf(&r)}
+				return nil, &locationError{err, scope}
 			}
 			if v.AtLeast(20) && loc != m.Location {
 				if &c.Mirrors[0] == &r.Mirrors[0] {
@@ -509,7 +513,7 @@ func (lt *lookupTable) find(ref string) *sysregistriesv2.Registry {
 	}
 	for _, i := range lt.wild {
 		p := lt.regs[i].Prefix
-		if subdomainMatch(ref, p) {
+		if prefixMatchLen(ref, p) >= 0 {
 			consider(i, len(p))
 		}
 	}
@@ -518,23 +522,6 @@ func (lt *lookupTable) find(ref string) *sysregistriesv2.Registry {
 	}
 	r := lt.regs[best]
 	return &r
-}
-
-// subdomainMatch is containers/image's refMatchingSubdomainPrefix for a
-// "*.domain" prefix: the first occurrence of ".domain" in ref, with no "/"
-// before it, ends ref or is followed by ':', '/' or '@'.
-func subdomainMatch(ref, prefix string) bool {
-	suffix := prefix[1:]
-	i := strings.Index(ref, suffix)
-	if i < 0 || strings.Contains(ref[:i], "/") {
-		return false
-	}
-	i += len(suffix)
-	if i == len(ref) {
-		return true
-	}
-	c := ref[i]
-	return c == ':' || c == '/' || c == '@'
 }
 
 // nestedIn lists, in file order, the written entry scopes strictly inside

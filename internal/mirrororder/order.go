@@ -3,11 +3,13 @@
 // alphabetical tie-breaks (a cycle never fails; it is broken by name).
 package mirrororder
 
+import "slices"
+
 // full combines several preference-ordered mirror lists for one source
 // into the single list MCO writes: every adjacent pair (a, b) of a list means
 // "a before b", a list that does not mention the source also means "its last
 // mirror before the source", and the result is topologically sorted with
-// alphabetical tie-breaks (see topoOrder). The source is dropped when it
+// alphabetical tie-breaks (see topoGraph). The source is dropped when it
 // sorts last (nodes try it last anyway) but stays when something must come
 // after it, e.g. [z, src, b] yields z, src, b.
 //
@@ -23,7 +25,7 @@ func full(source string, lists [][]string) []string {
 		for i := 0; i+1 < len(l); i++ {
 			g.addEdge(l[i], l[i+1])
 		}
-		if !contains(l, source) {
+		if !slices.Contains(l, source) {
 			g.addEdge(l[len(l)-1], source)
 		}
 	}
@@ -37,18 +39,11 @@ func full(source string, lists [][]string) []string {
 	return order
 }
 
+// HasRealMirror reports whether mirrors holds a mirror other than source:
+// MCO drops an entry without one whole, its mirrorSourcePolicy included.
 func HasRealMirror(source string, mirrors []string) bool {
 	for _, m := range mirrors {
 		if m != source {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
 			return true
 		}
 	}

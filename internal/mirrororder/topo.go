@@ -5,8 +5,8 @@ import (
 	"sort"
 )
 
-// topoOrder orders the nodes of a small directed graph so that edges point
-// forward whenever possible, deterministically:
+// topoGraph is a small directed graph whose sorted method orders the nodes
+// so that edges point forward whenever possible, deterministically:
 //   - node ids are assigned in alphabetical order of their names, so "smaller
 //     id" means "alphabetically first";
 //   - a FIFO queue starts with every node that has no predecessors, in id

@@ -95,7 +95,7 @@ func (c *Config) Resolve(image string) (*Result, error) {
 		return nil, err
 	}
 	_, digested := named.(reference.Canonical)
-	res := &Result{Image: image, Reference: named.String(), ByDigest: digested, ShortName: isShortName(image)}
+	res := &Result{Image: image, Reference: named.String(), ByDigest: digested, ShortName: IsShortName(image)}
 	if dropped != "" {
 		res.Notes = append(res.Notes, fmt.Sprintf("%q has both a tag and a digest: containers/image refuses that form, so CRI-O drops the tag (:%s) and pulls by digest", image, dropped))
 	}
@@ -266,9 +266,10 @@ func notes(r *Result) []string {
 	return out
 }
 
-// isShortName reports whether image names no registry: its first path
+// IsShortName reports whether image names no registry: its first path
 // component has no '.' or ':' and is not "localhost" (the docker rule).
-func isShortName(image string) bool {
+// CRI-O resolves such a name through the unqualified-search registries.
+func IsShortName(image string) bool {
 	first, _, found := strings.Cut(image, "/")
 	if !found {
 		return true

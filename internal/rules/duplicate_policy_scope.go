@@ -45,5 +45,5 @@ func nsNote(p policyScope) string {
 	if p.namespace == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (in /etc/crio/policies/%s.json)", p.namespace)
+	return fmt.Sprintf(" (in %s)", policyFileOf(p))
 }

@@ -60,14 +60,7 @@ func (e *entry) never() bool { return e.policy == neverContact }
 
 // realMirror reports whether the entry has a mirror other than its source;
 // MCO skips entries without one, policy included.
-func (e *entry) realMirror() bool {
-	for _, m := range e.mirrors {
-		if m != e.source {
-			return true
-		}
-	}
-	return false
-}
+func (e *entry) realMirror() bool { return mirrororder.HasRealMirror(e.source, e.mirrors) }
 
 func (e *entry) kind() manifest.Kind { return e.obj.Kind }
 
@@ -182,12 +175,14 @@ func collectSets(es []entry) *sets {
 	return s
 }
 
-// enclosing returns the scopes that can contain x under MCO's nesting rule
-// (render.ScopeIsNested), most specific first: x itself unless strict, x
+// enclosing returns every scope that contains x under MCO's nesting rule
+// (scopes.IsNested), most specific first: x itself unless strict, x
 // cut at each "/" from the right, then "*.domain" wildcards built from x's
 // host part, longest first. Callers look these up in maps, which keeps
 // every "what encloses x" question linear in len(x) rather than in the
-// number of sources.
+// number of sources. The list is exact: a scope contains x exactly when it
+// is listed (TestEnclosingIsExactlyIsNested), so no candidate needs
+// checking again.
 func enclosing(x string, strict bool) []string {
 	var out []string
 	if !strict {
@@ -198,7 +193,7 @@ func enclosing(x string, strict bool) []string {
 			out = append(out, x[:i])
 		}
 	}
-	if host, ok := wildcardHost(x); ok {
+	if host, ok := scopes.WildcardHostPart(x); ok {
 		for i := 0; i < len(host); i++ {
 			if host[i] != '.' {
 				continue
@@ -207,31 +202,11 @@ func enclosing(x string, strict bool) []string {
 			if strict && w == x {
 				continue
 			}
-			if scopes.IsNested(x, w) {
-				out = append(out, w)
-			}
+			out = append(out, w)
 		}
 	}
 	return out
 }
-
-// wildcardHost is the part of x a "*.domain" scope is compared with: the
-// text before the first ":" (which must hold no "/"), else before the
-// first "/".
-func wildcardHost(x string) (string, bool) {
-	if i := strings.IndexByte(x, ':'); i >= 0 {
-		if strings.IndexByte(x[:i], '/') >= 0 {
-			return "", false
-		}
-		return x[:i], true
-	}
-	if i := strings.IndexByte(x, '/'); i >= 0 {
-		return x[:i], true
-	}
-	return x, true
-}
-
-func isWildcard(s string) bool { return strings.HasPrefix(s, "*.") }
 
 // imageCluster returns the Image object MCO reads (named cluster), or nil.
 func imageCluster(c *check.Context) (*manifest.Object, *configv1.ImageSpec) {
@@ -269,15 +244,6 @@ func repoPath(s string) (host, path string) {
 		return s[:i], s[i+1:]
 	}
 	return s, ""
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // quoteList renders up to max strings for a message.

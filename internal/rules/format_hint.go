@@ -73,7 +73,7 @@ func lowercaseFixes(v string, valid func(string) bool) bool {
 
 // hasUpperPath reports upper-case letters in the repository path.
 func hasUpperPath(v string) bool {
-	if isWildcard(v) {
+	if scopes.IsWildcard(v) {
 		return false
 	}
 	_, path := repoPath(v)

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 )
 
 var handWrittenRegistriesConf = &check.Rule{
@@ -17,16 +18,10 @@ var handWrittenRegistriesConf = &check.Rule{
 			for i, f := range files {
 				m, _ := f.(map[string]any)
 				p, _ := m["path"].(string)
-				if p != "/etc/containers/registries.conf" && p != "/etc/containers/registries.conf.d/01-image-searchRegistries.conf" {
+				if p != nodefiles.RegistriesConfPath && p != nodefiles.SearchDropInPath {
 					continue
 				}
-				role := "worker"
-				if labels, ok := o.Content["metadata"].(map[string]any)["labels"].(map[string]any); ok {
-					if r, ok := labels["machineconfiguration.openshift.io/role"].(string); ok && r != "" {
-						role = r
-					}
-				}
-				generated := "99-" + role + "-generated-registries"
+				generated := generatedRegistriesName(o)
 				if o.Name == generated {
 					continue // a copy of MCO's own output
 				}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 )
 
 var handWrittenSignatureFiles = &check.Rule{
@@ -23,9 +24,9 @@ var handWrittenSignatureFiles = &check.Rule{
 		if c.Rendered != nil && c.Rendered.SigstoreRegistriesYAML != nil {
 			mcoScopes = dockerNamespaces(c.Rendered.SigstoreRegistriesYAML)
 		}
-		for _, o := range c.Objects(manifest.KindMachineConfig) {
+		for _, o := range c.Applied(manifest.KindMachineConfig) {
 			files, _ := nestedList(o.Content, "spec", "config", "storage", "files")
-			generated := "99-" + machineConfigRole(o) + "-generated-registries"
+			generated := generatedRegistriesName(o)
 			if o.Name == generated {
 				continue // a copy of MCO's own output
 			}
@@ -34,13 +35,13 @@ var handWrittenSignatureFiles = &check.Rule{
 				p, _ := m["path"].(string)
 				at := manifest.Path{"spec", "config", "storage", "files", i, "path"}
 				switch {
-				case p == "/etc/containers/policy.json" || p == "/etc/containers/registries.d/sigstore-registries.yaml" || strings.HasPrefix(p, "/etc/crio/policies/"):
+				case p == nodefiles.PolicyJSONPath || p == nodefiles.SigstoreRegistriesPath || strings.HasPrefix(p, nodefiles.CRIOPoliciesDir+"/"):
 					effect := "it sorts before " + generated + ", so MCO's file overwrites it whenever MCO writes one (on 4.21 always, for policy.json and sigstore-registries.yaml)"
 					if o.Name > generated {
 						effect = "it sorts after " + generated + ", so it replaces MCO's file: blocked/allowed registries and signature verification from the ClusterImagePolicy/ImagePolicy objects stop applying"
 					}
 					c.Report(o, at, "MachineConfig %q writes %s, which MCO renders itself: %s; use ClusterImagePolicy/ImagePolicy and Image registrySources instead", o.Name, p, effect)
-				case path.Dir(p) == "/etc/containers/registries.d" && mcoScopes != nil:
+				case path.Dir(p) == path.Dir(nodefiles.SigstoreRegistriesPath) && mcoScopes != nil:
 					src, _ := manifest.NestedString(m, "contents", "source")
 					for ns := range dockerNamespaces(dataURL(src)) {
 						if mcoScopes[ns] {
@@ -54,13 +55,18 @@ var handWrittenSignatureFiles = &check.Rule{
 	},
 }
 
-func machineConfigRole(o *manifest.Object) string {
+// generatedRegistriesName is the MachineConfig MCO renders the node's
+// registries and signature files into for o's pool (its role label,
+// "worker" when unset): MachineConfigs merge by name, so a hand-written
+// file's fate depends on which side of this name it sorts.
+func generatedRegistriesName(o *manifest.Object) string {
+	role := "worker"
 	if labels, ok := o.Content["metadata"].(map[string]any)["labels"].(map[string]any); ok {
 		if r, ok := labels["machineconfiguration.openshift.io/role"].(string); ok && r != "" {
-			return r
+			role = r
 		}
 	}
-	return "worker"
+	return "99-" + role + "-generated-registries"
 }
 
 // dataURL decodes an Ignition "data:" URL; nil for any other source.

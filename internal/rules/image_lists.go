@@ -124,7 +124,7 @@ func (m *payloadMirrors) scratchFails(c *check.Context, insecure, blocked []stri
 					best = k
 				}
 			}
-			if best >= 0 && isWildcard(m.sets.all[best].source) {
+			if best >= 0 && scopes.IsWildcard(m.sets.all[best].source) {
 				return true
 			}
 		}

@@ -72,17 +72,12 @@ type pullVerdict struct {
 // judgePull resolves one reference; nil when it can be pulled (or is not
 // judged: a short name, a placeholder, an unparsable reference).
 func judgePull(cfg *resolve.Config, image string) *pullVerdict {
-	named, err := reference.ParseNormalizedNamed(image)
-	if err != nil || shortName(image) {
+	// A tag beside a digest is dropped: the digest is what is pulled.
+	named, _, err := resolve.Parse(image)
+	if err != nil || resolve.IsShortName(image) {
 		return nil
 	}
-	if d, ok := named.(reference.Canonical); ok {
-		// A tag beside a digest: the digest is what is pulled.
-		if withDigest, err := reference.WithDigest(reference.TrimNamed(named), d.Digest()); err == nil {
-			named = withDigest
-		}
-	}
-	ref := reference.TagNameOnly(named).String()
+	ref := named.String()
 	if scope, rejects := cfg.PolicyRejects(ref); rejects {
 		if scope == "" {
 			return &pullVerdict{allowed: true, why: fmt.Sprintf("policy.json rejects every image outside allowedRegistries, and none of them covers %s", reference.Domain(named))}
@@ -158,11 +153,4 @@ func (v *pullVerdict) relate(c *check.Context, f *check.Finding) {
 			return
 		}
 	}
-}
-
-// shortName reports an image naming no registry, which CRI-O resolves
-// through the search registries: not judged here.
-func shortName(image string) bool {
-	first, _, found := strings.Cut(image, "/")
-	return !found || !strings.ContainsAny(first, ".:") && first != "localhost"
 }

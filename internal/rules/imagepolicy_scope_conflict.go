@@ -23,8 +23,8 @@ var imagePolicyScopeConflict = &check.Rule{
 					rel = "lies inside"
 				}
 				f := c.Report(ip.obj, ip.path(),
-					"ImagePolicy scope %s %s scope %s of %s: MCO drops it from /etc/crio/policies/%s.json (only the cluster policy applies) and sets the ImagePolicy Pending, reason ConflictScopes, which it never clears",
-					ip.scope, rel, cp.scope, cp.where(), ip.namespace)
+					"ImagePolicy scope %s %s scope %s of %s: MCO drops it from %s (only the cluster policy applies) and sets the ImagePolicy Pending, reason ConflictScopes, which it never clears",
+					ip.scope, rel, cp.scope, cp.where(), policyFileOf(ip))
 				if cp.obj != nil {
 					f.Also(cp.obj, cp.path())
 				}

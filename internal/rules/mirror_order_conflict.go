@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
@@ -21,7 +22,7 @@ var mirrorOrderConflict = &check.Rule{
 			lists := set.lists()
 			merged := set.merged()
 			full := merged
-			if !contains(full, set.source) {
+			if !slices.Contains(full, set.source) {
 				full = append(append([]string(nil), merged...), set.source)
 			}
 			pos := make(map[string]int, len(full))
@@ -94,7 +95,7 @@ func determined(order []string, lists [][]string, source string) bool {
 		for i := 0; i+1 < len(l); i++ {
 			edges[[2]string{l[i], l[i+1]}] = true
 		}
-		if len(l) > 0 && !contains(l, source) {
+		if len(l) > 0 && !slices.Contains(l, source) {
 			edges[[2]string{l[len(l)-1], source}] = true
 		}
 	}

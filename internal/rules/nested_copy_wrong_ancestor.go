@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
 var nestedCopyWrongAncestor = &check.Rule{
@@ -47,7 +48,7 @@ var nestedCopyWrongAncestor = &check.Rule{
 						best = k
 					}
 				}
-				if best < 0 || best == nearest || isWildcard(s.all[best].source) {
+				if best < 0 || best == nearest || scopes.IsWildcard(s.all[best].source) {
 					continue
 				}
 				used, near := s.all[best], s.all[nearest]

@@ -87,9 +87,6 @@ func newPayloadMirrors(c *check.Context) *payloadMirrors {
 
 func (m *payloadMirrors) usable(repo string) bool {
 	for _, cand := range enclosing(repo, false) {
-		if !scopes.IsNested(repo, cand) {
-			continue
-		}
 		if set, ok := m.sets.digest[cand]; ok {
 			return m.anyUnblocked(set, repo)
 		}
@@ -104,7 +101,7 @@ func (m *payloadMirrors) usable(repo string) bool {
 					best = k
 				}
 			}
-			if best < 0 || m.sets.all[best].tag || isWildcard(m.sets.all[best].source) {
+			if best < 0 || m.sets.all[best].tag || scopes.IsWildcard(m.sets.all[best].source) {
 				return false
 			}
 			return m.anyUnblocked(m.sets.all[best], repo)
@@ -115,7 +112,7 @@ func (m *payloadMirrors) usable(repo string) bool {
 
 func (m *payloadMirrors) anyUnblocked(set *mirrorSet, repo string) bool {
 	suffix := ""
-	if !isWildcard(set.source) {
+	if !scopes.IsWildcard(set.source) {
 		suffix = strings.TrimPrefix(repo, set.source)
 	}
 	for _, mirror := range set.merged() {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
@@ -44,8 +45,8 @@ var policyScopeAtomic = &check.Rule{
 			for i, s := range l.values {
 				if strings.Count(s, "/") < 3 && !atomicScopePattern.MatchString(s) {
 					c.Report(img, l.path(i),
-						"%s entry %q goes under the \"atomic\" transport of /etc/containers/policy.json, whose scope syntax (host[/namespace[/repo[:tag]]]) does not allow it: containers/image refuses the whole file (Invalid scope name %s), so CRI-O would fail every pull (inferred from containers/image, not observed on a node)",
-						l.field, s, s)
+						"%s entry %q goes under the \"atomic\" transport of %s, whose scope syntax (host[/namespace[/repo[:tag]]]) does not allow it: containers/image refuses the whole file (Invalid scope name %s), so CRI-O would fail every pull (inferred from containers/image, not observed on a node)",
+						l.field, s, nodefiles.PolicyJSONPath, s)
 				}
 			}
 		}
@@ -56,9 +57,11 @@ var policyScopeAtomic = &check.Rule{
 // ("atomic") transport.
 var atomicScopePattern = regexp.MustCompile(`^[^/]*(/[^:/]*(/[^:/]*(:[^:/]*)?)?)?$`)
 
+// policyFileOf is the node file p's requirements go to: the namespace's
+// CRI-O policy for an ImagePolicy scope, else policy.json.
 func policyFileOf(p policyScope) string {
 	if p.namespace != "" {
-		return "/etc/crio/policies/" + p.namespace + ".json"
+		return nodefiles.CRIOPolicyPath(p.namespace)
 	}
-	return "/etc/containers/policy.json"
+	return nodefiles.PolicyJSONPath
 }

@@ -14,11 +14,11 @@ var policyScopeBlocked = &check.Rule{
 	Summary:  "A ClusterImagePolicy or ImagePolicy scope lies inside blockedRegistries: MCO refuses to render.",
 	Doc:      doc("policy-scope-blocked"),
 	Check: func(c *check.Context) {
-		for _, f := range render.PolicyScopeFindings(c.Input.Input) {
+		for _, f := range policyScopeFindings(c) {
 			if !strings.HasSuffix(f.Message, "is nested inside blockedRegistries") {
 				continue
 			}
-			note := "MCO refuses to render and only logs it: the previous MachineConfig stays and every later registry change stops applying"
+			note := policyScopeRefusalNote
 			if f.Subject.Kind == "Image" {
 				note = "the scope is the default ClusterImagePolicy \"openshift\" (" + render.DefaultPolicyScope + "), which the cluster-version operator installs and is not in the tree; " + note
 			}

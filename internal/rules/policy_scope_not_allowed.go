@@ -14,11 +14,11 @@ var policyScopeNotAllowed = &check.Rule{
 	Summary:  "A ClusterImagePolicy or ImagePolicy scope lies outside allowedRegistries: MCO refuses to render.",
 	Doc:      doc("policy-scope-not-allowed"),
 	Check: func(c *check.Context) {
-		for _, f := range render.PolicyScopeFindings(c.Input.Input) {
+		for _, f := range policyScopeFindings(c) {
 			if !strings.HasSuffix(f.Message, "is not nested inside allowedRegistries") {
 				continue
 			}
-			note := "MCO refuses to render and only logs it: the previous MachineConfig stays and every later registry change stops applying"
+			note := policyScopeRefusalNote
 			if len(f.Related) > 0 && strings.HasPrefix(f.Related[0].Path, "spec.registrySources.blockedRegistries") {
 				note = "MCO's allowed list holds only the release repository, which MCO added itself because this blocked entry contains it and mirrors serve it; " + note
 			}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
 var scopeNeverMatches = &check.Rule{
@@ -69,7 +70,7 @@ var dockerOfficial = map[string]bool{
 // neverMatches explains why scope s cannot match a normalized reference,
 // with the spelling that would; "" when it can match.
 func neverMatches(s string) (why, fix string) {
-	if isWildcard(s) && s != strings.ToLower(s) {
+	if scopes.IsWildcard(s) && s != strings.ToLower(s) {
 		return "image references are matched case-sensitively and are written in lower case", strings.ToLower(s)
 	}
 	if s == "" || strings.HasPrefix(s, "*") || strings.Contains(s, "://") {

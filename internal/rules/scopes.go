@@ -3,7 +3,6 @@ package rules
 import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
 // place is where a value was written.
@@ -101,7 +100,7 @@ func (s scopeSet) enclosing(x string) (string, bool) {
 		return "", false
 	}
 	for _, cand := range enclosing(x, false) {
-		if s[cand] && scopes.IsNested(x, cand) {
+		if s[cand] {
 			return cand, true
 		}
 	}

@@ -82,6 +82,17 @@ func imagePolicyScopes(c *check.Context) []policyScope {
 	return out
 }
 
+// policyScopeFindings is render.PolicyScopeFindings for the context's
+// input, computed once for the two rules that split it by message
+// (policy-scope-blocked, policy-scope-not-allowed): it flattens and merges
+// every mirror entry and may run the payload rule through containers/image.
+func policyScopeFindings(c *check.Context) []render.Finding {
+	return c.Memo("rules.policyScopeFindings", func() any { return render.PolicyScopeFindings(c.Input.Input) }).([]render.Finding)
+}
+
+// policyScopeRefusalNote ends the findings of both policy scope rules.
+const policyScopeRefusalNote = "MCO refuses to render and only logs it: the previous MachineConfig stays and every later registry change stops applying"
+
 // reportSubject reports at a render subject, with the render's related
 // values as related locations; false when the subject names nothing in
 // the tree.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
@@ -19,7 +20,7 @@ var sourceAmongMirrors = &check.Rule{
 				continue // never-contact-self-mirror reports those
 			}
 			merged := set.merged()
-			if !contains(merged, set.source) {
+			if !slices.Contains(merged, set.source) {
 				continue
 			}
 			for _, e := range set.entries {

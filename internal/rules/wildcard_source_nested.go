@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
 var wildcardSourceNested = &check.Rule{
@@ -54,7 +55,7 @@ var wildcardSourceNested = &check.Rule{
 						best = k
 					}
 				}
-				if best < 0 || !isWildcard(s.all[best].source) {
+				if best < 0 || !scopes.IsWildcard(s.all[best].source) {
 					continue
 				}
 				if _, ok := failing[best]; !ok {

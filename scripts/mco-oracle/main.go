@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/internal/randcluster"
 	"github.com/mirrorlint/mirrorlint/render"
 )
@@ -125,15 +127,8 @@ func run(o options) error {
 			diverged = append(diverged, fmt.Sprintf("%s (%s):\n  %s", c.dir, verdict, strings.Join(diffs, "\n  ")))
 		}
 	}
-	keys := slices.Sorted(func(yield func(string) bool) {
-		for k := range tally {
-			if !yield(k) {
-				return
-			}
-		}
-	})
 	var parts []string
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(tally)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, tally[k]))
 	}
 	fmt.Printf("OpenShift %s: %d random cases, seed %d: %s\n", v, len(cases), o.seed, strings.Join(parts, ", "))
@@ -310,34 +305,23 @@ func onlyScope(in render.Input, scope string) render.Input {
 func compareFiles(out *render.Output, mco map[string][]byte) []string {
 	got := map[string][]byte{}
 	if out.Generated {
-		got["/etc/containers/registries.conf"] = out.RegistriesConf
+		got[nodefiles.RegistriesConfPath] = out.RegistriesConf
 	}
 	add := func(path string, data []byte) {
 		if data != nil {
 			got[path] = data
 		}
 	}
-	add("/etc/containers/policy.json", out.PolicyJSON)
-	add("/etc/containers/registries.conf.d/01-image-searchRegistries.conf", out.SearchRegistriesConf)
-	add("/etc/containers/registries.d/sigstore-registries.yaml", out.SigstoreRegistriesYAML)
+	add(nodefiles.PolicyJSONPath, out.PolicyJSON)
+	add(nodefiles.SearchDropInPath, out.SearchRegistriesConf)
+	add(nodefiles.SigstoreRegistriesPath, out.SigstoreRegistriesYAML)
 	for ns, data := range out.CRIOPolicies {
-		got["/etc/crio/policies/"+ns+".json"] = data
+		got[nodefiles.CRIOPolicyPath(ns)] = data
 	}
 	var diffs []string
-	paths := map[string]bool{}
-	for p := range got {
-		paths[p] = true
-	}
-	for p := range mco {
-		paths[p] = true
-	}
-	for _, p := range slices.Sorted(func(yield func(string) bool) {
-		for k := range paths {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	paths := maps.Clone(got)
+	maps.Copy(paths, mco)
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		g, inGot := got[p]
 		m, inMCO := mco[p]
 		switch {
