@@ -224,11 +224,9 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, manifes
 		}
 		text := []byte(e.Inline)
 		if e.Value != "" {
-			data, err := filesys.MakeFsOnDisk().ReadFile(filepath.Join(kf.Dir, e.Value))
-			if err != nil {
+			if text = d.res.text(filepath.Clean(filepath.Join(kf.Dir, e.Value))); text == nil {
 				return no()
 			}
-			text = data
 		}
 		kinds, ok := docsNeeded(text, needs, u, false)
 		if !ok {

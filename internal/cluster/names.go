@@ -77,12 +77,55 @@ type resolver struct {
 	byFile map[string][]*manifest.Object
 	probs  map[string][]manifest.Problem
 	loaded map[string]bool
-	opts   manifest.Options
-	names  *namer
+	// texts holds the bytes of files read for their text alone (patches
+	// without a kind, which the loader keeps nothing of), by absolute path.
+	texts map[string][]byte
+	opts  manifest.Options
+	names *namer
 }
 
 func newResolver(opts manifest.Options, n *namer) *resolver {
-	return &resolver{byFile: map[string][]*manifest.Object{}, probs: map[string][]manifest.Problem{}, loaded: map[string]bool{}, opts: opts, names: n}
+	return &resolver{byFile: map[string][]*manifest.Object{}, probs: map[string][]manifest.Problem{}, loaded: map[string]bool{},
+		texts: map[string][]byte{}, opts: opts, names: n}
+}
+
+// text returns the bytes of the file at abs: those the loader kept with its
+// objects, else the file read once and kept (a JSON 6902 patch holds no
+// object, and its text is wanted again by the fast-build check, by the
+// search of every cluster built with it and by the suppression comments of
+// the findings placed in it). nil when it cannot be read. Safe for
+// concurrent use.
+func (r *resolver) text(abs string) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t, ok := r.heldLocked(abs); ok {
+		return t
+	}
+	t, _ := os.ReadFile(abs)
+	r.texts[abs] = t
+	return t
+}
+
+// held is text without reading anything: the bytes of abs if the resolver
+// holds them already. A file of workloads only is not held (the loader
+// keeps no text for them, so that a large tree's text is not kept whole).
+func (r *resolver) held(abs string) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, _ := r.heldLocked(abs)
+	return t
+}
+
+func (r *resolver) heldLocked(abs string) ([]byte, bool) {
+	if t, ok := r.texts[abs]; ok {
+		return t, true
+	}
+	for _, o := range r.byFile[abs] {
+		if t := o.Text(); t != nil {
+			return t, true
+		}
+	}
+	return nil, false
 }
 
 // index records what a load found, file by file. A file already indexed

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 
@@ -173,20 +172,12 @@ type patchSearch struct {
 }
 
 // documents returns the parsed documents of the patch file at abs, from the
-// bytes the loader read when it loaded objects from it, else from disk.
+// bytes the resolver holds (see resolver.text).
 func (s *patchSearch) documents(abs string) ([]*yaml.Node, []byte) {
 	if docs, ok := s.docs[abs]; ok {
 		return docs, s.data[abs]
 	}
-	var data []byte
-	for _, po := range s.res.objects(abs) {
-		if data = po.Text(); data != nil {
-			break
-		}
-	}
-	if data == nil {
-		data, _ = os.ReadFile(abs)
-	}
+	data := s.res.text(abs)
 	var docs []*yaml.Node
 	if data != nil {
 		docs = documents(data)
