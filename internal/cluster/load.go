@@ -176,7 +176,7 @@ func (d *discoverer) notListed(files []string) []manifest.Problem {
 			if len(objs) > 0 {
 				pos = objs[0].Position()
 			}
-			out = append(out, manifest.Problem{Pos: pos, Code: "not-in-kustomization", Warning: true,
+			out = append(out, manifest.Problem{Pos: pos, Code: manifest.CodeNotInKustomization, Warning: true,
 				Message: fmt.Sprintf("%s is not listed in %s: kustomize does not apply it", d.names.display(f), d.names.display(kf.Path))})
 		}
 	}
