@@ -358,15 +358,7 @@ func mergeBase(base *buildResult, built []*manifest.Object, builtOrigins map[*ma
 			out.origins[o] = src
 		}
 	}
-	seen := map[string]bool{}
-	for _, ps := range [][]manifest.Problem{builtProblems, base.problems} {
-		for _, p := range ps {
-			if k := p.Code + "\x00" + p.String(); !seen[k] {
-				seen[k] = true
-				out.problems = append(out.problems, p)
-			}
-		}
-	}
+	out.problems = manifest.UniqueProblems(builtProblems, base.problems)
 	return out, true
 }
 

@@ -190,8 +190,8 @@ func (r *Result) updateSet() {
 		r.Set = &manifest.Set{}
 	}
 	seenObj := map[*manifest.Object]bool{}
-	seenProb := map[string]bool{}
-	r.Set.Objects, r.Set.Problems = nil, nil
+	var problems [][]manifest.Problem
+	r.Set.Objects = nil
 	for _, c := range r.all {
 		if !c.loaded {
 			continue
@@ -202,13 +202,9 @@ func (r *Result) updateSet() {
 				r.Set.Objects = append(r.Set.Objects, o)
 			}
 		}
-		for _, p := range c.Problems {
-			if k := p.Code + "\x00" + p.String(); !seenProb[k] {
-				seenProb[k] = true
-				r.Set.Problems = append(r.Set.Problems, p)
-			}
-		}
+		problems = append(problems, c.Problems)
 	}
+	r.Set.Problems = manifest.UniqueProblems(problems...)
 }
 
 func workers(n int) int {
