@@ -44,7 +44,7 @@ var (
 
 // Problem codes with a rule of their own (manifest.Problem.Code).
 const (
-	CodeNotInKustomization = "not-in-kustomization"
+	CodeNotInKustomization = manifest.CodeNotInKustomization
 	CodeNotApplied         = manifest.CodeNotApplied
 	CodePolicyTemplate     = manifest.CodePolicyTemplate
 )

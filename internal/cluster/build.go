@@ -11,57 +11,9 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
-
-// originOption is kustomize's buildMetadata switch that annotates every
-// output object with the file it came from.
-const originOption = "originAnnotations"
-
-// originFS is a file system that serves the top-level kustomization with
-// buildMetadata: [originAnnotations] added: kustomize has no API option for
-// it, and the user's file must not change.
-type originFS struct {
-	filesys.FileSystem
-	path string // the real (symlink-free) path of the kustomization file
-	data []byte
-}
-
-func (f originFS) ReadFile(p string) ([]byte, error) {
-	if filepath.Clean(p) == f.path {
-		return f.data, nil
-	}
-	return f.FileSystem.ReadFile(p)
-}
-
-// withOriginAnnotations returns the kustomization text with the origin
-// option on; nil when the file does not parse (the build reports that).
-func withOriginAnnotations(data []byte) []byte {
-	rn, err := yaml.Parse(string(data))
-	if err != nil {
-		return nil
-	}
-	list, err := rn.Pipe(yaml.LookupCreate(yaml.SequenceNode, "buildMetadata"))
-	if err != nil || list == nil {
-		return nil
-	}
-	vals, _ := list.ElementValues("")
-	for _, v := range vals {
-		if v == originOption {
-			return data
-		}
-	}
-	if err := list.PipeE(yaml.Append(yaml.NewScalarRNode(originOption).YNode())); err != nil {
-		return nil
-	}
-	s, err := rn.String()
-	if err != nil {
-		return nil
-	}
-	return []byte(s)
-}
 
 // built is one kustomize build read back as objects.
 type built struct {

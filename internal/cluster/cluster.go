@@ -177,6 +177,17 @@ func (r *Result) Readers(file string) ([]*Cluster, bool) {
 	return out, complete
 }
 
+// Text returns the bytes of a file as discovery read it (a manifest it
+// kept objects of, a patch it searched), so that what else asks about the
+// files of a run (the suppression comments of the findings placed in a
+// patch) does not read them again; nil when it holds none.
+func (r *Result) Text(file string) []byte {
+	if r.d == nil || r.d.res == nil || file == "" || file == "-" {
+		return nil
+	}
+	return r.d.res.held(manifest.AbsName(file))
+}
+
 // reads is Includes for a real (symlink-free) path, which is how lint names
 // files when it compares them.
 func (c *Cluster) reads(real string) bool {

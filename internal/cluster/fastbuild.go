@@ -95,6 +95,9 @@ PersistentVolume PersistentVolumeClaim Pod PodTemplate PriorityClass ReplicaSet 
 Role RoleBinding Secret Service ServiceAccount StatefulSet StorageClass ValidatingAdmissionPolicy
 ValidatingAdmissionPolicyBinding ValidatingWebhookConfiguration`)
 
+// imageKinds are manifest.ImageKinds, listed once.
+var imageKinds = manifest.ImageKinds()
+
 // fastTopFields are the fields condition (1) allows in the overlay.
 var fastTopFields = map[string]bool{"apiVersion": true, "kind": true, "resources": true, "bases": true,
 	"patches": true, "patchesJson6902": true, "patchesStrategicMerge": true, "buildMetadata": true}
@@ -158,31 +161,24 @@ func ownKey(n manifest.Needs) string { return strings.Join(n.Kinds(), ",") }
 // returns its base directory M and O's kinds (what its patches target and
 // its own documents are).
 func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, manifest.Needs, bool) {
-	m, own, ok := d.fastBaseKinds(dir, needs)
-	if !ok {
-		return "", manifest.Needs{}, false
-	}
-	return m, manifest.NeedKinds(own...), true
-}
-
-func (d *discoverer) fastBaseKinds(dir string, needs manifest.Needs) (string, []string, bool) {
+	no := func() (string, manifest.Needs, bool) { return "", manifest.Needs{}, false }
 	var own []string
 	u := d.opts.Load.Unmodelled
 	if u == manifest.UnmodelledAll {
-		return "", nil, false
+		return no()
 	}
 	for _, k := range nameRefKinds {
-		if needs.Has(k, u) && !(u == manifest.UnmodelledImages && slices.Contains(manifest.ImageKinds(), k)) {
-			return "", nil, false
+		if needs.Has(k, u) && !(u == manifest.UnmodelledImages && slices.Contains(imageKinds, k)) {
+			return no()
 		}
 	}
 	kf := d.graph.get(dir)
 	if kf == nil || kf.Err != nil || len(kf.Options) > 0 {
-		return "", nil, false
+		return no()
 	}
 	for f := range kf.Fields {
 		if !fastTopFields[f] {
-			return "", nil, false
+			return no()
 		}
 	}
 	base := ""
@@ -191,71 +187,69 @@ func (d *discoverer) fastBaseKinds(dir string, needs manifest.Needs) (string, []
 		case "resources", "bases":
 			if r.IsDir {
 				if base != "" || d.graph.get(r.Abs) == nil {
-					return "", nil, false
+					return no()
 				}
 				base = r.Abs
 				continue
 			}
 			kinds, ok := d.allNeeded(r.Abs, needs, u)
 			if !ok {
-				return "", nil, false
+				return no()
 			}
 			own = append(own, kinds...)
 		case "patches", "patchesJson6902", "patchesStrategicMerge":
 		default:
-			return "", nil, false
+			return no()
 		}
 	}
 	if base == "" {
-		return "", nil, false
+		return no()
 	}
 	for _, e := range kf.Entries {
 		if e.isRemote() {
-			return "", nil, false
+			return no()
 		}
 		if !e.isPatch() {
 			continue
 		}
 		if e.HasTarget {
 			if e.Target.Kind == "" || !needs.Has(e.Target.Kind, u) || strings.HasSuffix(e.Target.Kind, "List") {
-				return "", nil, false
+				return no()
 			}
 			own = append(own, e.Target.Kind)
 			continue
 		}
 		if e.Field == "patchesJson6902" {
-			return "", nil, false
+			return no()
 		}
 		text := []byte(e.Inline)
 		if e.Value != "" {
-			data, err := filesys.MakeFsOnDisk().ReadFile(filepath.Join(kf.Dir, e.Value))
-			if err != nil {
-				return "", nil, false
+			if text = d.res.text(filepath.Clean(filepath.Join(kf.Dir, e.Value))); text == nil {
+				return no()
 			}
-			text = data
 		}
 		kinds, ok := docsNeeded(text, needs, u, false)
 		if !ok {
-			return "", nil, false
+			return no()
 		}
 		own = append(own, kinds...)
 	}
 	for _, k := range d.closureKusts(dir) {
 		for _, f := range closureFields {
 			if k.Fields[f] {
-				return "", nil, false
+				return no()
 			}
 		}
 		for _, bm := range k.BuildMetadata {
 			if bm != originOption {
-				return "", nil, false
+				return no()
 			}
 		}
 		if k.Err != nil {
-			return "", nil, false
+			return no()
 		}
 	}
-	return base, own, true
+	return base, manifest.NeedKinds(own...), true
 }
 
 // allNeeded reports whether every document of a resource file is an object
@@ -332,7 +326,8 @@ func (bc *buildCache) baseBuild(m string) *baseEntry {
 // and name, in the same order), then O's own documents. ok is false when
 // the two do not line up (a patch deleting or renaming an object).
 func mergeBase(base *buildResult, built []*manifest.Object, builtOrigins map[*manifest.Object]*manifest.Object, builtProblems []manifest.Problem, kinds manifest.Needs) (*buildResult, bool) {
-	owns := func(o *manifest.Object) bool { return slices.Contains(kinds.Kinds(), string(o.Kind)) }
+	ownKinds := kinds.Kinds()
+	owns := func(o *manifest.Object) bool { return slices.Contains(ownKinds, string(o.Kind)) }
 	// O's build also reads back what may hold its kinds (a policy, a
 	// misspelt kind): only the objects of its kinds are O's.
 	var own []*manifest.Object
@@ -363,15 +358,7 @@ func mergeBase(base *buildResult, built []*manifest.Object, builtOrigins map[*ma
 			out.origins[o] = src
 		}
 	}
-	seen := map[string]bool{}
-	for _, ps := range [][]manifest.Problem{builtProblems, base.problems} {
-		for _, p := range ps {
-			if k := p.Code + "\x00" + p.String(); !seen[k] {
-				seen[k] = true
-				out.problems = append(out.problems, p)
-			}
-		}
-	}
+	out.problems = manifest.UniqueProblems(builtProblems, base.problems)
 	return out, true
 }
 

@@ -176,7 +176,7 @@ func (d *discoverer) notListed(files []string) []manifest.Problem {
 			if len(objs) > 0 {
 				pos = objs[0].Position()
 			}
-			out = append(out, manifest.Problem{Pos: pos, Code: "not-in-kustomization", Warning: true,
+			out = append(out, manifest.Problem{Pos: pos, Code: manifest.CodeNotInKustomization, Warning: true,
 				Message: fmt.Sprintf("%s is not listed in %s: kustomize does not apply it", d.names.display(f), d.names.display(kf.Path))})
 		}
 	}
@@ -190,8 +190,8 @@ func (r *Result) updateSet() {
 		r.Set = &manifest.Set{}
 	}
 	seenObj := map[*manifest.Object]bool{}
-	seenProb := map[string]bool{}
-	r.Set.Objects, r.Set.Problems = nil, nil
+	var problems [][]manifest.Problem
+	r.Set.Objects = nil
 	for _, c := range r.all {
 		if !c.loaded {
 			continue
@@ -202,13 +202,9 @@ func (r *Result) updateSet() {
 				r.Set.Objects = append(r.Set.Objects, o)
 			}
 		}
-		for _, p := range c.Problems {
-			if k := p.Code + "\x00" + p.String(); !seenProb[k] {
-				seenProb[k] = true
-				r.Set.Problems = append(r.Set.Problems, p)
-			}
-		}
+		problems = append(problems, c.Problems)
 	}
+	r.Set.Problems = manifest.UniqueProblems(problems...)
 }
 
 func workers(n int) int {

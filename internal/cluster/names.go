@@ -4,7 +4,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -16,6 +15,8 @@ type root struct {
 	abs, arg string
 }
 
+// namer names what discovery finds: clusters (clusterName) and files, as
+// the loader displays them (display).
 type namer struct {
 	roots []root
 	multi bool // several arguments: cluster names carry the argument
@@ -68,93 +69,4 @@ func (n *namer) clusterName(r root, dir string) string {
 		return arg
 	}
 	return filepath.Base(r.abs)
-}
-
-// resolver finds the objects a file holds, from the trees already loaded
-// or by loading the file on first use (a base outside the argument).
-type resolver struct {
-	mu     sync.Mutex
-	byFile map[string][]*manifest.Object
-	probs  map[string][]manifest.Problem
-	loaded map[string]bool
-	opts   manifest.Options
-	names  *namer
-}
-
-func newResolver(opts manifest.Options, n *namer) *resolver {
-	return &resolver{byFile: map[string][]*manifest.Object{}, probs: map[string][]manifest.Problem{}, loaded: map[string]bool{}, opts: opts, names: n}
-}
-
-// index records what a load found, file by file. A file already indexed
-// (two declared paths overlapping) keeps its first objects.
-func (r *resolver) index(set *manifest.Set) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.indexLocked(set)
-}
-
-func (r *resolver) indexLocked(set *manifest.Set) {
-	fresh := map[string]bool{}
-	for _, f := range set.Files {
-		if abs, err := filepath.Abs(f); err == nil && !r.loaded[abs] {
-			r.loaded[abs] = true
-			fresh[abs] = true
-		}
-	}
-	// What the walk itself reported (a directory left out on purpose, a
-	// symlink leaving the tree) names no file read: it is indexed under
-	// the name it is reported at.
-	for _, p := range set.Problems {
-		if abs, err := filepath.Abs(p.Pos.File); err == nil && !r.loaded[abs] && !fresh[abs] {
-			r.loaded[abs] = true
-			fresh[abs] = true
-		}
-	}
-	for _, o := range set.Objects {
-		if abs, err := filepath.Abs(o.File); err == nil && fresh[abs] {
-			r.byFile[abs] = append(r.byFile[abs], o)
-		}
-	}
-	for _, p := range set.Problems {
-		if abs, err := filepath.Abs(p.Pos.File); err == nil && fresh[abs] {
-			r.probs[abs] = append(r.probs[abs], p)
-		}
-	}
-}
-
-// problems returns the loading problems of one file, loading it if needed.
-func (r *resolver) problems(abs string) []manifest.Problem {
-	r.objects(abs)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.probs[abs]
-}
-
-// objects returns the objects of one file, loading it if needed (a file
-// Load did not read ahead: a patch outside the trees). Safe for concurrent
-// use; the slices returned are not modified afterwards.
-func (r *resolver) objects(abs string) []*manifest.Object {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.loaded[abs] {
-		if set, err := manifest.Load([]string{r.names.display(abs)}, r.opts); err == nil {
-			r.indexLocked(set)
-		}
-		r.loaded[abs] = true
-	}
-	return r.byFile[abs]
-}
-
-// markLoaded records a file as read, with whatever it held so far.
-func (r *resolver) markLoaded(abs string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.loaded[abs] = true
-}
-
-// has reports whether a file was read already.
-func (r *resolver) has(abs string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.loaded[abs]
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -129,9 +130,27 @@ func indexLines(n *yaml.Node, prefix string, out map[string]int) {
 	}
 }
 
-// knownKeys lists the top-level keys, for "unknown key" messages.
-var knownKeys = []string{"openshiftVersion", "releaseImage", "failOn", "rules", "exclude", "ignore",
-	"policies", "data", "allowNet", "policyTimeout", "strict", "clusters", "featureSet", "defaultClusterImagePolicy"}
+// allowedKeys lists the keys of each mapping of the file, by the name of
+// its Go type as the YAML library's errors give it, for "unknown key"
+// messages. They are read from the yaml tags, so a new key is allowed and
+// listed the moment the struct has it.
+var allowedKeys = map[string][]string{
+	"Config":  yamlKeys(reflect.TypeFor[Config]()),
+	"Ignore":  yamlKeys(reflect.TypeFor[Ignore]()),
+	"Cluster": yamlKeys(reflect.TypeFor[Cluster]()),
+}
+
+// yamlKeys lists the keys a struct is written with, in field order.
+func yamlKeys(t reflect.Type) []string {
+	var out []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
 
 var fieldNotFound = regexp.MustCompile(`line (\d+): field (\S+) not found in type config\.(\w+)`)
 
@@ -149,11 +168,7 @@ func yamlMessage(err error) string {
 			msgs = append(msgs, typeNames.ReplaceAllString(e, ""))
 			continue
 		}
-		allowed := map[string][]string{
-			"Config":  knownKeys,
-			"Ignore":  {"rule", "path", "object", "reason"},
-			"Cluster": {"name", "paths", "releaseImage", "openshiftVersion", "featureSet", "defaultClusterImagePolicy"},
-		}[m[3]]
+		allowed := allowedKeys[m[3]]
 		msg := fmt.Sprintf("line %s: unknown key %q", m[1], m[2])
 		if s := suggest.Closest(m[2], allowed, 2); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)

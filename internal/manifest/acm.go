@@ -87,7 +87,7 @@ func (fp *fileParse) configurationPolicy(cp *yaml.Node, doc int, group string) {
 	if yaml.Unmarshal([]byte(raw.Value), &seqDoc) != nil || len(seqDoc.Content) == 0 {
 		return
 	}
-	shiftNodes(seqDoc.Content[0], raw.Line, blockIndent(fp.data, raw.Line))
+	shiftNodes(seqDoc.Content[0], raw.Line, BlockIndent(fp.data, raw.Line))
 	for _, ot := range seqDoc.Content[0].Content {
 		ot = deref(ot)
 		if scalarOf(ot, "complianceType") != "mustnothave" {
@@ -258,19 +258,6 @@ func shiftNodes(n *yaml.Node, indicatorLine, indent int) {
 	for _, c := range n.Content {
 		shiftNodes(c, indicatorLine, indent)
 	}
-}
-
-// blockIndent is the indentation of a literal block whose indicator is on
-// line (1-based): that of its first non-blank line.
-func blockIndent(data []byte, line int) int {
-	lines := strings.Split(string(data), "\n")
-	for l := line; l < len(lines); l++ {
-		s := strings.TrimRight(lines[l], "\r")
-		if strings.TrimSpace(s) != "" {
-			return len(s) - len(strings.TrimLeft(s, " "))
-		}
-	}
-	return 0
 }
 
 func nsName(n *yaml.Node) string {

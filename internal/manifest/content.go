@@ -12,6 +12,21 @@ import (
 
 var errAliasExpansion = errors.New("alias expansion limit exceeded")
 
+// setContent gives o its content and what is read from it: the name
+// (metadata.name, when it is a string) and the origin annotation. With
+// inferred (an item of a typed List that names no kind of its own) o's
+// apiVersion and kind, taken from the list, are written into the content.
+func (o *Object) setContent(content map[string]any, inferred bool) {
+	if inferred {
+		content["apiVersion"], content["kind"] = o.APIVersion, string(o.Kind)
+	}
+	o.Content = content
+	if name, ok := NestedString(content, "metadata", "name"); ok {
+		o.Name = name
+	}
+	o.Origin = originOf(content)
+}
+
 // toContent converts an object's node into plain JSON-compatible data, the
 // way kubectl/oc do before sending it (sigs.k8s.io/yaml: YAML 1.1 scalars,
 // merge keys, last duplicate key wins, non-string keys stringified).
@@ -185,4 +200,19 @@ func scalarValue(n *yaml.Node) any {
 		}
 	}
 	return n.Value
+}
+
+// NestedString is the string at keys inside m, a decoded object's content;
+// false when a step is missing or not a mapping, or the value not a string.
+func NestedString(m map[string]any, keys ...string) (string, bool) {
+	var cur any = m
+	for _, k := range keys {
+		mm, ok := cur.(map[string]any)
+		if !ok {
+			return "", false
+		}
+		cur = mm[k]
+	}
+	s, ok := cur.(string)
+	return s, ok
 }

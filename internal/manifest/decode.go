@@ -259,14 +259,7 @@ func (fp *fileParse) object(n *yaml.Node, doc, item int, apiVersion, kind string
 		// would only produce misleading findings.
 		return
 	}
-	if inferred {
-		content["apiVersion"], content["kind"] = apiVersion, kind
-	}
-	o.Content = content
-	if name, ok := NestedString(content, "metadata", "name"); ok {
-		o.Name = name
-	}
-	o.Origin = originOf(content)
+	o.setContent(content, inferred)
 	if known {
 		if err := o.decodeTyped(); err != nil {
 			// Kept, unknown, with Content: rules can still look at the rest

@@ -15,8 +15,10 @@ type Listing struct {
 	named []string
 }
 
-// List walks paths (files or directories; not "-") the way Load does, with
-// the same exclusions. The error is only for a path that does not exist.
+// List walks paths the way Load does (Load is List, then Listing.Load of
+// every entry), with the same exclusions; "-" is listed as the stream,
+// read only when the listing is loaded. The error is only for a path that
+// does not exist.
 func List(paths []string, opts Options) (*Listing, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 )
 
@@ -82,20 +81,11 @@ var ErrNotFound = errors.New("no such file or directory")
 // is reported as a Problem in the Set; the error is only for a path argument
 // that does not exist, which the CLI turns into a usage error.
 func Load(paths []string, opts Options) (*Set, error) {
-	if len(paths) == 0 {
-		paths = []string{"."}
+	l, err := List(paths, opts)
+	if err != nil {
+		return nil, err
 	}
-	w := newWalker(opts)
-	for _, p := range paths {
-		if err := w.root(p); err != nil {
-			return nil, err
-		}
-	}
-	stdin := opts.Stdin
-	if stdin == nil {
-		stdin = os.Stdin
-	}
-	return runJobs(w.items, opts, stdin), nil
+	return l.Load(nil, opts), nil
 }
 
 // LoadReader reads one stream (for example standard input, or a file the

@@ -295,6 +295,26 @@ func (s *source) blockEnd(l int) (int, int) {
 	return last, utf8.RuneCount(bytes.TrimRight(s.line(last), " \t")) + 1
 }
 
+// BlockIndent is the indentation of the content of a literal block scalar
+// whose indicator (|) is on line indicatorLine (1-based) of data: that of
+// its first non-blank line, 0 when there is none. yaml.v3 gives the
+// scalar's value without it, so a node parsed from the value is placed in
+// the file by adding it to the node's column.
+func BlockIndent(data []byte, indicatorLine int) int {
+	for l, rest := 0, data; len(rest) > 0; l++ {
+		line, next, _ := bytes.Cut(rest, []byte("\n"))
+		rest = next
+		if l < indicatorLine {
+			continue
+		}
+		line = bytes.TrimRight(line, "\r")
+		if len(bytes.TrimSpace(line)) != 0 {
+			return len(line) - len(bytes.TrimLeft(line, " "))
+		}
+	}
+	return 0
+}
+
 func indentOf(line []byte) int {
 	i := 0
 	for i < len(line) && line[i] == ' ' {

@@ -221,6 +221,24 @@ type Problem struct {
 
 func (p Problem) String() string { return p.Pos.String() + ": " + p.Message }
 
+// UniqueProblems joins lists of problems keeping each problem once (the
+// same code at the same place with the same message), in the order first
+// met: a file read by several clusters, or by an overlay's build and its
+// base's, is reported once.
+func UniqueProblems(lists ...[]Problem) []Problem {
+	var out []Problem
+	seen := map[string]bool{}
+	for _, ps := range lists {
+		for _, p := range ps {
+			if k := p.Code + "\x00" + p.String(); !seen[k] {
+				seen[k] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // Set is everything read from one load.
 type Set struct {
 	Objects  []*Object

@@ -33,18 +33,3 @@ func originOf(content map[string]any) string {
 	}
 	return ""
 }
-
-// NestedString is the string at keys inside m, a decoded object's content;
-// false when a step is missing or not a mapping, or the value not a string.
-func NestedString(m map[string]any, keys ...string) (string, bool) {
-	var cur any = m
-	for _, k := range keys {
-		mm, ok := cur.(map[string]any)
-		if !ok {
-			return "", false
-		}
-		cur = mm[k]
-	}
-	s, ok := cur.(string)
-	return s, ok
-}

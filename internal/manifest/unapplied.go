@@ -13,6 +13,11 @@ import (
 // reported once, as a warning problem (see Problem.Warning).
 const CodeNotApplied = "not-applied"
 
+// CodeNotInKustomization is the Problem code of a manifest lying in a
+// kustomization's directory that the kustomization does not list: kustomize
+// does not apply it (package cluster reports it, a warning problem).
+const CodeNotInKustomization = "not-in-kustomization"
+
 // ztpSourceCRs is the directory name the ZTP GitOps layout gives the source
 // custom resources PolicyGenTemplate/PolicyGenerator patch into policies.
 const ztpSourceCRs = "source-crs"

@@ -206,13 +206,6 @@ func (fp *fileParse) unmodelled(n *yaml.Node, doc, item int, apiVersion, kind st
 	if err != nil {
 		return
 	}
-	if inferred {
-		content["apiVersion"], content["kind"] = apiVersion, kind
-	}
-	o.Content = content
-	if name, ok := NestedString(content, "metadata", "name"); ok {
-		o.Name = name
-	}
-	o.Origin = originOf(content)
+	o.setContent(content, inferred)
 	fp.res.objects = append(fp.res.objects, o)
 }

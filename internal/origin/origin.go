@@ -7,6 +7,14 @@
 // numbers, and the stream's own lines mean nothing to the user. So the
 // source file is read again, the same object (kind + name) is found in it,
 // and the finding's field path is located there.
+//
+// This is the stream half of value tracing. The loader reads the
+// annotations (manifest.Object.Origin); package cluster traces the objects
+// it builds itself (see its trace.go) and lends this package the patch
+// search (cluster.PatchFinder) and the way an object is found in its file
+// (cluster.SourceObject). The stream half stays apart because a stream
+// comes without a discovery, a kustomization graph or clusters: it has
+// only the files the annotations name.
 package origin
 
 import (
@@ -225,7 +233,7 @@ func (r *Remapper) source(so *manifest.Object) (*sourceFile, *manifest.Object, s
 		if firstFile == nil {
 			firstFile = sf
 		}
-		if o := match(sf.objects, so); o != nil {
+		if o := cluster.SourceObject(sf.objects, so, docIndex(so)); o != nil {
 			return sf, o, path
 		}
 	}
@@ -325,69 +333,18 @@ func isFile(p string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// match finds the stream object's counterpart among the objects of its
-// origin file. kustomize may have renamed it (namePrefix, nameSuffix), so
-// failing an exact name it accepts a source name the stream name contains,
-// then the document index the runner recorded, then the only object of
-// that kind in the file.
-func match(src []*manifest.Object, so *manifest.Object) *manifest.Object {
-	idx, hasIdx := docIndex(so)
-	var sameKind []*manifest.Object
-	for _, o := range src {
-		if o.Kind == so.Kind {
-			sameKind = append(sameKind, o)
-		}
-	}
-	var exact []*manifest.Object
-	for _, o := range sameKind {
-		if o.Name == so.Name {
-			exact = append(exact, o)
-		}
-	}
-	if len(exact) == 1 {
-		return exact[0]
-	}
-	if hasIdx {
-		for _, o := range exact {
-			if o.Doc == idx {
-				return o
-			}
-		}
-	}
-	if len(exact) > 1 {
-		return exact[0]
-	}
-	var best *manifest.Object
-	for _, o := range sameKind {
-		if o.Name != "" && strings.Contains(so.Name, o.Name) && (best == nil || len(o.Name) > len(best.Name)) {
-			best = o
-		}
-	}
-	if best != nil {
-		return best
-	}
-	if hasIdx {
-		for _, o := range sameKind {
-			if o.Doc == idx {
-				return o
-			}
-		}
-	}
-	if len(sameKind) == 1 {
-		return sameKind[0]
-	}
-	return nil
-}
-
-func docIndex(o *manifest.Object) (int, bool) {
+// docIndex is the document index a KRM function runner recorded for the
+// stream object in its origin file, or -1 when it recorded none
+// (SourceObject takes any negative index as none).
+func docIndex(o *manifest.Object) int {
 	md, _ := o.Content["metadata"].(map[string]any)
 	annos, _ := md["annotations"].(map[string]any)
 	for _, k := range []string{annoInternalIndex, annoLegacyIndex} {
 		if s, ok := annos[k].(string); ok {
 			if n, err := strconv.Atoi(s); err == nil {
-				return n, true
+				return n
 			}
 		}
 	}
-	return 0, false
+	return -1
 }

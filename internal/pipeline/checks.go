@@ -8,6 +8,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/rules"
 )
 
@@ -49,10 +50,11 @@ func ChecksFromConfig(cfg *config.Config) (*Checks, error) {
 	return LoadChecks(o)
 }
 
-// lint checks cfg's rule settings against the registry, lints every
-// cluster with the rules and policies (findings relocated before
+// lint checks the config's rule settings against the registry, lints every
+// cluster of p with the rules and policies (findings relocated before
 // suppressions are matched) and merges the findings.
-func (c *Checks) lint(reg *check.Registry, clusters []*check.Cluster, cfg *config.Config, relocate func(*check.Cluster, []check.Finding) []check.Finding, allReaders func(string) bool, canceled func() error) ([]check.Finding, []*check.Context, error) {
+func (c *Checks) lint(reg *check.Registry, p *project.Project, relocate func(*check.Cluster, []check.Finding) []check.Finding, canceled func() error) ([]check.Finding, []*check.Context, error) {
+	cfg := p.Config
 	var known func(string) bool
 	var policies check.Evaluator
 	if c.Policies != nil {
@@ -61,10 +63,10 @@ func (c *Checks) lint(reg *check.Registry, clusters []*check.Cluster, cfg *confi
 	if err := check.CheckConfig(cfg, reg, known); err != nil {
 		return nil, nil, err
 	}
-	engine := &check.Engine{Rules: reg, Config: cfg, Policies: policies, Relocate: relocate, AllReadersLinted: allReaders}
+	engine := &check.Engine{Rules: reg, Config: cfg, Policies: policies, Source: p.Source, Relocate: relocate, AllReadersLinted: p.AllReadersLinted}
 	var all [][]check.Finding
 	var contexts []*check.Context
-	for _, cl := range clusters {
+	for _, cl := range p.Clusters {
 		if err := canceled(); err != nil {
 			return nil, nil, err
 		}

@@ -8,21 +8,12 @@ import "github.com/mirrorlint/mirrorlint/internal/manifest"
 // (render, diff, resolve) treats the failures among them (manifest.Errors)
 // as unreadable input, because half a tree gives a wrong answer.
 func (p *Project) Problems() []manifest.Problem {
-	var out []manifest.Problem
-	seen := map[string]bool{}
-	add := func(prs []manifest.Problem) {
-		for _, pr := range prs {
-			if k := pr.Code + "\x00" + pr.String(); !seen[k] {
-				seen[k] = true
-				out = append(out, pr)
-			}
-		}
-	}
+	var lists [][]manifest.Problem
 	if p.Set != nil {
-		add(p.Set.Problems)
+		lists = append(lists, p.Set.Problems)
 	}
 	for _, cl := range p.Clusters {
-		add(cl.Problems)
+		lists = append(lists, cl.Problems)
 	}
-	return out
+	return manifest.UniqueProblems(lists...)
 }

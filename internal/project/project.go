@@ -318,6 +318,18 @@ func (p *Project) Relocate(cl *check.Cluster, fs []check.Finding) {
 	}
 }
 
+// Source returns the bytes of file for the inline suppression comments
+// (check.Engine.Source): as the run read them when discovery holds them
+// (cluster.Result.Text), else from disk.
+func (p *Project) Source(file string) ([]byte, error) {
+	if p.Discovery != nil {
+		if t := p.Discovery.Text(file); t != nil {
+			return t, nil
+		}
+	}
+	return os.ReadFile(file)
+}
+
 func (p *Project) unionSet() *manifest.Set {
 	set := &manifest.Set{}
 	seenObj := map[*manifest.Object]bool{}

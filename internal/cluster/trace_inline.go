@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -30,23 +31,15 @@ func newInlineText(n *yaml.Node, data []byte) inlineText {
 	if n.Kind != yaml.ScalarNode {
 		return it
 	}
-	lines := bytes.Split(data, []byte("\n"))
 	switch {
 	case n.Style&yaml.LiteralStyle != 0:
-		// Content starts on the line after the indicator; its indentation
-		// is the first non-blank line's.
-		for l := n.Line; l < len(lines); l++ {
-			s := strings.TrimRight(string(lines[l]), "\r")
-			if strings.TrimSpace(s) == "" {
-				continue
-			}
-			it.indent = len(s) - len(strings.TrimLeft(s, " "))
-			break
-		}
+		// Content starts on the line after the indicator.
+		it.indent = manifest.BlockIndent(data, n.Line)
 		it.line, it.col, it.block, it.ok = n.Line+1, it.indent+1, true, it.indent > 0
 	case n.Style&yaml.FoldedStyle != 0:
 		// Folding joins lines: no faithful position.
 	default:
+		lines := bytes.Split(data, []byte("\n"))
 		if strings.Contains(n.Value, "\n") || n.Line < 1 || n.Line > len(lines) {
 			return it
 		}

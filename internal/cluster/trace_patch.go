@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 
@@ -57,19 +56,10 @@ func (c *Cluster) Relocate(fs []check.Finding) {
 	}
 }
 
-// PatchPosition is Relocate for an object read from a stream (`kustomize
-// build DIR | mirrorlint lint -`): it searches the patches of the
+// PatchFinder is Relocate for objects read from a stream (`kustomize
+// build DIR | mirrorlint lint -`): Position searches the patches of the
 // kustomization in dir and of its bases, last applied first, for the one
-// that sets the value at path to the object's value there. names are the
-// names a patch may target the object by (the built name, the origin
-// file's name). Positions name files relative to the working directory.
-// A caller with several values to place uses a PatchFinder instead, which
-// keeps what it read between calls.
-func PatchPosition(dir string, o *manifest.Object, names []string, path manifest.Path, load manifest.Options) (manifest.Position, bool) {
-	return NewPatchFinder(load).Position(dir, o, names, path)
-}
-
-// PatchFinder answers PatchPosition for many values, keeping the
+// that sets the value at path to the object's value there. It keeps the
 // kustomization graph, the files it loaded and the parsed patches between
 // calls. Not safe for concurrent use.
 type PatchFinder struct {
@@ -85,7 +75,10 @@ func NewPatchFinder(load manifest.Options) *PatchFinder {
 		byDir: map[string][]patchRef{}, hasDir: map[string]bool{}}
 }
 
-// Position is PatchPosition with what earlier calls read.
+// Position returns where a patch of the kustomization in dir (or of its
+// bases) writes the value at path of o. names are the names a patch may
+// target the object by (the built name, the origin file's name).
+// Positions name files relative to the working directory.
 func (pf *PatchFinder) Position(dir string, o *manifest.Object, names []string, path manifest.Path) (manifest.Position, bool) {
 	if _, ok := path.Lookup(o.Content); !ok {
 		return manifest.Position{}, false
@@ -179,20 +172,12 @@ type patchSearch struct {
 }
 
 // documents returns the parsed documents of the patch file at abs, from the
-// bytes the loader read when it loaded objects from it, else from disk.
+// bytes the resolver holds (see resolver.text).
 func (s *patchSearch) documents(abs string) ([]*yaml.Node, []byte) {
 	if docs, ok := s.docs[abs]; ok {
 		return docs, s.data[abs]
 	}
-	var data []byte
-	for _, po := range s.res.objects(abs) {
-		if data = po.Text(); data != nil {
-			break
-		}
-	}
-	if data == nil {
-		data, _ = os.ReadFile(abs)
-	}
+	data := s.res.text(abs)
 	var docs []*yaml.Node
 	if data != nil {
 		docs = documents(data)

@@ -1,0 +1,141 @@
+package cluster
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// resolver finds the objects a file holds, from the trees already loaded
+// or by loading the file on first use (a base outside the argument).
+type resolver struct {
+	mu     sync.Mutex
+	byFile map[string][]*manifest.Object
+	probs  map[string][]manifest.Problem
+	loaded map[string]bool
+	// texts holds the bytes of files read for their text alone (patches
+	// without a kind, which the loader keeps nothing of), by absolute path.
+	texts map[string][]byte
+	opts  manifest.Options
+	names *namer
+}
+
+func newResolver(opts manifest.Options, n *namer) *resolver {
+	return &resolver{byFile: map[string][]*manifest.Object{}, probs: map[string][]manifest.Problem{}, loaded: map[string]bool{},
+		texts: map[string][]byte{}, opts: opts, names: n}
+}
+
+// text returns the bytes of the file at abs: those the loader kept with its
+// objects, else the file read once and kept (a JSON 6902 patch holds no
+// object, and its text is wanted again by the fast-build check, by the
+// search of every cluster built with it and by the suppression comments of
+// the findings placed in it). nil when it cannot be read. Safe for
+// concurrent use.
+func (r *resolver) text(abs string) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t, ok := r.heldLocked(abs); ok {
+		return t
+	}
+	t, _ := os.ReadFile(abs)
+	r.texts[abs] = t
+	return t
+}
+
+// held is text without reading anything: the bytes of abs if the resolver
+// holds them already. A file of workloads only is not held (the loader
+// keeps no text for them, so that a large tree's text is not kept whole).
+func (r *resolver) held(abs string) []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, _ := r.heldLocked(abs)
+	return t
+}
+
+func (r *resolver) heldLocked(abs string) ([]byte, bool) {
+	if t, ok := r.texts[abs]; ok {
+		return t, true
+	}
+	for _, o := range r.byFile[abs] {
+		if t := o.Text(); t != nil {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// index records what a load found, file by file. A file already indexed
+// (two declared paths overlapping) keeps its first objects.
+func (r *resolver) index(set *manifest.Set) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.indexLocked(set)
+}
+
+func (r *resolver) indexLocked(set *manifest.Set) {
+	fresh := map[string]bool{}
+	for _, f := range set.Files {
+		if abs, err := filepath.Abs(f); err == nil && !r.loaded[abs] {
+			r.loaded[abs] = true
+			fresh[abs] = true
+		}
+	}
+	// What the walk itself reported (a directory left out on purpose, a
+	// symlink leaving the tree) names no file read: it is indexed under
+	// the name it is reported at.
+	for _, p := range set.Problems {
+		if abs, err := filepath.Abs(p.Pos.File); err == nil && !r.loaded[abs] && !fresh[abs] {
+			r.loaded[abs] = true
+			fresh[abs] = true
+		}
+	}
+	for _, o := range set.Objects {
+		if abs, err := filepath.Abs(o.File); err == nil && fresh[abs] {
+			r.byFile[abs] = append(r.byFile[abs], o)
+		}
+	}
+	for _, p := range set.Problems {
+		if abs, err := filepath.Abs(p.Pos.File); err == nil && fresh[abs] {
+			r.probs[abs] = append(r.probs[abs], p)
+		}
+	}
+}
+
+// problems returns the loading problems of one file, loading it if needed.
+func (r *resolver) problems(abs string) []manifest.Problem {
+	r.objects(abs)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.probs[abs]
+}
+
+// objects returns the objects of one file, loading it if needed (a file
+// Load did not read ahead: a patch outside the trees). Safe for concurrent
+// use; the slices returned are not modified afterwards.
+func (r *resolver) objects(abs string) []*manifest.Object {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.loaded[abs] {
+		if set, err := manifest.Load([]string{r.names.display(abs)}, r.opts); err == nil {
+			r.indexLocked(set)
+		}
+		r.loaded[abs] = true
+	}
+	return r.byFile[abs]
+}
+
+// markLoaded records a file as read, with whatever it held so far.
+func (r *resolver) markLoaded(abs string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.loaded[abs] = true
+}
+
+// has reports whether a file was read already.
+func (r *resolver) has(abs string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.loaded[abs]
+}
