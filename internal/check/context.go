@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
+
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -153,4 +156,21 @@ func (f *Finding) Also(o *manifest.Object, path manifest.Path) *Finding {
 // SubjectObject maps a render subject back to the object it names.
 func (c *Context) SubjectObject(s render.Subject) *manifest.Object {
 	return c.Input.Object(s)
+}
+
+// Registries is the cluster's rendered registries.conf decoded as the node
+// reads it, decoded once per cluster for every rule and policy that needs
+// it; nil when MCO refuses to render (or, which render's fuzz target rules
+// out, the file does not decode).
+func (c *Context) Registries() *sysregistriesv2.V2RegistriesConf {
+	if c.Rendered == nil {
+		return nil
+	}
+	return c.Memo("check.registries", func() any {
+		conf, err := nodefiles.Decode(c.Rendered.RegistriesConf)
+		if err != nil {
+			return (*sysregistriesv2.V2RegistriesConf)(nil)
+		}
+		return &conf
+	}).(*sysregistriesv2.V2RegistriesConf)
 }

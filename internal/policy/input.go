@@ -9,7 +9,6 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 )
 
 // buildInput makes the input document for one cluster directly as an OPA
@@ -84,10 +83,7 @@ func renderedValue(c *check.Context) ast.Value {
 	case c.Refusal != nil:
 		refused, reason = true, c.Refusal.Error()
 	case c.Rendered != nil:
-		// Render's own output always decodes (its fuzz target checks it).
-		if decoded, err := nodefiles.Decode(c.Rendered.RegistriesConf); err == nil {
-			conf = &decoded
-		}
+		conf = c.Registries()
 		generated = c.Rendered.Generated
 		text = string(c.Rendered.RegistriesConf)
 	}

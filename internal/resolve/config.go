@@ -33,6 +33,17 @@ type Config struct {
 // drop-in (nil when MCO writes none) and policy.json (nil when MCO writes
 // none, leaving the template that admits every image).
 func Load(conf, dropIn, policyJSON []byte) (*Config, error) {
+	var decoded *sysregistriesv2.V2RegistriesConf
+	if d, err := nodefiles.Decode(conf); err == nil {
+		decoded = &d
+	}
+	return LoadDecoded(conf, decoded, dropIn, policyJSON)
+}
+
+// LoadDecoded is Load for a caller that has already decoded conf (nil when
+// it does not decode): a lint run decodes each cluster's registries.conf
+// once for every rule and policy that reads it.
+func LoadDecoded(conf []byte, decoded *sysregistriesv2.V2RegistriesConf, dropIn, policyJSON []byte) (*Config, error) {
 	var pol *policyFile
 	if policyJSON != nil {
 		pol = &policyFile{}
@@ -41,7 +52,7 @@ func Load(conf, dropIn, policyJSON []byte) (*Config, error) {
 		}
 	}
 	c := &Config{conf: conf, dropIn: dropIn, policy: pol}
-	if decoded, err := nodefiles.Decode(conf); err == nil {
+	if decoded != nil {
 		c.scopes = make([]string, 0, len(decoded.Registries))
 		for _, r := range decoded.Registries {
 			if r.Prefix != "" {

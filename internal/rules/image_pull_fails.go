@@ -34,7 +34,7 @@ var imagePullFails = &check.Rule{
 		if len(refs) == 0 {
 			return
 		}
-		cfg, err := resolve.Load(c.Rendered.NodeRegistriesConf(), c.Rendered.NodeSearchRegistriesConf(), c.Rendered.NodePolicyJSON())
+		cfg, err := resolve.LoadDecoded(c.Rendered.NodeRegistriesConf(), c.Registries(), c.Rendered.NodeSearchRegistriesConf(), c.Rendered.NodePolicyJSON())
 		if err != nil {
 			return // the renderer's own output always loads; nothing sensible to say otherwise
 		}
