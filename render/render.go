@@ -347,7 +347,7 @@ func flatten(in Input) []specEntry {
 	for _, i := range nameOrder(in.IDMSs) {
 		for j, e := range in.IDMSs[i].Spec.ImageDigestMirrors {
 			out = append(out, specEntry{
-				source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy,
+				source: e.Source, mirrors: scopes.Strings(e.Mirrors), policy: e.MirrorSourcePolicy,
 				at: origin{kind: kindIDMS, index: i, path: fmt.Sprintf("spec.imageDigestMirrors[%d]", j)},
 			})
 		}
@@ -364,18 +364,10 @@ func flatten(in Input) []specEntry {
 	for _, i := range nameOrder(in.ITMSs) {
 		for j, e := range in.ITMSs[i].Spec.ImageTagMirrors {
 			out = append(out, specEntry{
-				source: e.Source, mirrors: mirrorStrings(e.Mirrors), policy: e.MirrorSourcePolicy, tag: true,
+				source: e.Source, mirrors: scopes.Strings(e.Mirrors), policy: e.MirrorSourcePolicy, tag: true,
 				at: origin{kind: kindITMS, index: i, path: fmt.Sprintf("spec.imageTagMirrors[%d]", j)},
 			})
 		}
-	}
-	return out
-}
-
-func mirrorStrings(ms []configv1.ImageMirror) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = string(m)
 	}
 	return out
 }

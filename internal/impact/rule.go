@@ -8,6 +8,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/drain"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
 // RuleID is the lint rule that warns about draining changes.
@@ -177,11 +178,11 @@ func scopeValues(o *manifest.Object) []scopeValue {
 		}
 	case o.IDMS != nil:
 		for i, e := range o.IDMS.Spec.ImageDigestMirrors {
-			add("imageDigestMirrors", i, e.Source, mirrorStrings(e.Mirrors))
+			add("imageDigestMirrors", i, e.Source, scopes.Strings(e.Mirrors))
 		}
 	case o.ITMS != nil:
 		for i, e := range o.ITMS.Spec.ImageTagMirrors {
-			add("imageTagMirrors", i, e.Source, mirrorStrings(e.Mirrors))
+			add("imageTagMirrors", i, e.Source, scopes.Strings(e.Mirrors))
 		}
 	case o.Image != nil && o.Name == "cluster":
 		rs := o.Image.Spec.RegistrySources
@@ -191,14 +192,6 @@ func scopeValues(o *manifest.Object) []scopeValue {
 		for i, s := range rs.BlockedRegistries {
 			out = append(out, scopeValue{s, s, manifest.ParsePath(fmt.Sprintf("spec.registrySources.blockedRegistries[%d]", i))})
 		}
-	}
-	return out
-}
-
-func mirrorStrings[T ~string](ms []T) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = string(m)
 	}
 	return out
 }

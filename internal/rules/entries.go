@@ -86,7 +86,7 @@ func flattenEntries(c *check.Context) []entry {
 	for _, o := range byName(c, manifest.KindIDMS) {
 		for i, d := range o.IDMS.Spec.ImageDigestMirrors {
 			out = append(out, entry{obj: o, list: "imageDigestMirrors", index: i, source: d.Source,
-				mirrors: mirrorStrings(d.Mirrors), policy: string(d.MirrorSourcePolicy)})
+				mirrors: scopes.Strings(d.Mirrors), policy: string(d.MirrorSourcePolicy)})
 		}
 	}
 	for _, o := range byName(c, manifest.KindICSP) {
@@ -98,16 +98,8 @@ func flattenEntries(c *check.Context) []entry {
 	for _, o := range byName(c, manifest.KindITMS) {
 		for i, d := range o.ITMS.Spec.ImageTagMirrors {
 			out = append(out, entry{obj: o, list: "imageTagMirrors", index: i, source: d.Source,
-				mirrors: mirrorStrings(d.Mirrors), policy: string(d.MirrorSourcePolicy), tag: true})
+				mirrors: scopes.Strings(d.Mirrors), policy: string(d.MirrorSourcePolicy), tag: true})
 		}
-	}
-	return out
-}
-
-func mirrorStrings(ms []configv1.ImageMirror) []string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = string(m)
 	}
 	return out
 }

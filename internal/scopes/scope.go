@@ -84,3 +84,13 @@ func WildcardHostPart(scope string) (string, bool) {
 // IsWildcard reports whether a scope is of the "*.domain" family, which
 // registries.conf stores as a prefix rather than a location.
 func IsWildcard(scope string) bool { return strings.HasPrefix(scope, "*.") }
+
+// Strings converts typed scope values (configv1.ImageMirror, a mirror
+// list's elements) to the plain strings every scope function takes.
+func Strings[T ~string](ms []T) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = string(m)
+	}
+	return out
+}
