@@ -1,7 +1,8 @@
 package render
 
 import (
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/mirrororder"
 )
@@ -56,11 +57,7 @@ func (c *setCollector) add(source string, mirrors []string, never bool, o origin
 
 // merged returns one mergedSet per source, sorted by source.
 func (c *setCollector) merged() []mergedSet {
-	sources := make([]string, 0, len(c.bySource))
-	for s := range c.bySource {
-		sources = append(sources, s)
-	}
-	sort.Strings(sources)
+	sources := slices.Sorted(maps.Keys(c.bySource))
 	out := make([]mergedSet, 0, len(sources))
 	for _, src := range sources {
 		s := c.bySource[src]

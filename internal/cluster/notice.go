@@ -2,8 +2,10 @@ package cluster
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -79,11 +81,7 @@ func rootDisagreement(c *Cluster, d *discoverer) string {
 	if why == "" || len(dirs) < 2 {
 		return ""
 	}
-	names := make([]string, 0, len(dirs))
-	for n := range dirs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(dirs))
 	sort.Strings(rootFiles)
 	var entries []string
 	for _, n := range names {

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"maps"
 	"slices"
 	"sort"
 
@@ -36,11 +37,7 @@ func (d *discoverer) splitPolicies(c *Cluster) []*Cluster {
 		return nil
 	}
 	c.Objects = kept
-	groups := make([]string, 0, len(byGroup))
-	for g := range byGroup {
-		groups = append(groups, g)
-	}
-	sort.Strings(groups)
+	groups := slices.Sorted(maps.Keys(byGroup))
 	var out []*Cluster
 	for _, g := range groups {
 		name := g

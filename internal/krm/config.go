@@ -2,6 +2,8 @@ package krm
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,11 +61,7 @@ func ParseFunctionConfig(n *yaml.RNode) (*FunctionConfig, error) {
 		return fc, parseSpec(fc, n)
 	case meta.Kind == "ConfigMap" && (meta.APIVersion == "v1" || meta.APIVersion == ""):
 		data := n.GetDataMap()
-		keys := make([]string, 0, len(data))
-		for k := range data {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(data))
 		for _, k := range keys {
 			set, ok := configMapKeys[k]
 			if !ok {

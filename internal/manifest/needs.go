@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -49,11 +50,7 @@ func (n Needs) Kinds() []string {
 	if n.All() {
 		return nil
 	}
-	out := make([]string, 0, len(n.kinds))
-	for k := range n.kinds {
-		out = append(out, k)
-	}
-	slices.Sort(out)
+	out := slices.Sorted(maps.Keys(n.kinds))
 	return out
 }
 
@@ -108,11 +105,7 @@ func KeepsAs(kind string, u Unmodelled) bool {
 // ImageKinds are the kinds whose image references a node pulls (what the
 // loader keeps with UnmodelledImages), sorted.
 func ImageKinds() []string {
-	out := make([]string, 0, len(imageKinds))
-	for k := range imageKinds {
-		out = append(out, k)
-	}
-	slices.Sort(out)
+	out := slices.Sorted(maps.Keys(imageKinds))
 	return out
 }
 

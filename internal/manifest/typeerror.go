@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -144,11 +146,7 @@ func (o *Object) customErrorPath(content map[string]any, err error) (Path, bool)
 		found := false
 		switch c := cur.(type) {
 		case map[string]any:
-			keys := make([]string, 0, len(c))
-			for k := range c {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
+			keys := slices.Sorted(maps.Keys(c))
 			for _, k := range keys {
 				if budget <= 0 {
 					return nil, false
@@ -441,11 +439,7 @@ func nonFinitePath(v any, p Path) (Path, bool) {
 			}
 		}
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(v))
 		for _, k := range keys {
 			if q, ok := nonFinitePath(v[k], p.Child(k)); ok {
 				return q, true

@@ -3,7 +3,8 @@ package policy
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -45,11 +46,7 @@ type conftestPackage struct {
 // prepareConftest prepares one query per conftest package: every rule conftest
 // reads, and the exceptions.
 func prepareConftest(ctx context.Context, compiler *ast.Compiler, store storage.Store, caps *ast.Capabilities, ps *packages, styles map[string]*packageStyle) ([]*conftestPackage, error) {
-	pkgs := make([]string, 0, len(styles))
-	for pkg := range styles {
-		pkgs = append(pkgs, pkg)
-	}
-	sort.Strings(pkgs)
+	pkgs := slices.Sorted(maps.Keys(styles))
 	var out []*conftestPackage
 	for _, pkg := range pkgs {
 		s := styles[pkg]

@@ -2,8 +2,9 @@ package policy
 
 import (
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/util"
@@ -87,11 +88,7 @@ func checkConfig(data map[string]any, origin map[string]string) error {
 		return fmt.Errorf("data file %s: data.mirrorlint must be a mapping with the keys %s", originOf(origin, "mirrorlint"), knownKeys())
 	}
 	// Sorted, so the same files always give the same error.
-	keys := make([]string, 0, len(cfg))
-	for k := range cfg {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(cfg))
 	for _, k := range keys {
 		file := originOf(origin, "mirrorlint."+k)
 		if _, ok := configKeys[k]; !ok {
@@ -162,11 +159,7 @@ func dataPos(file string, key bool, path ...any) string {
 }
 
 func knownKeys() string {
-	keys := make([]string, 0, len(configKeys))
-	for k := range configKeys {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(configKeys))
 	return strings.Join(keys, ", ")
 }
 

@@ -1,7 +1,8 @@
 package rules
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
@@ -42,10 +43,6 @@ func hypershiftMarker(o *manifest.Object) string {
 }
 
 func sortedMapKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	return keys
 }
