@@ -41,25 +41,7 @@ spec:
 // file and the namespace's /etc/crio/policies file; diff lists each one,
 // with its diff, and the verdict is a CRI-O reload.
 func TestSignaturePolicyDiff(t *testing.T) {
-	dir := t.TempDir()
-	for name, body := range map[string]string{"old/idms.yaml": idmsV1, "new/idms.yaml": idmsV1, "new/policies.yaml": policiesYAML} {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	open := func(side string) *project.Project {
-		p, _, cleanup, err := OpenSide(project.Options{Paths: []string{filepath.Join(dir, side)}, ConfigPath: "none", OpenShiftVersion: "4.20"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(cleanup)
-		return p
-	}
-	res := Compare(open("old"), open("new"), Options{})
+	res := compareAddingPolicies(t)
 	if res.Action != ActionReload || res.Drain {
 		t.Fatalf("action %s (drain %v), reasons %+v, refused %+v", res.Action, res.Drain, res.Reasons, res.Refused)
 	}
@@ -88,6 +70,21 @@ func TestSignaturePolicyDiff(t *testing.T) {
 // sees what the nodes' registries.d and /etc/crio/policies files become,
 // not only that they change.
 func TestSignaturePolicyDiffText(t *testing.T) {
+	var out strings.Builder
+	if err := compareAddingPolicies(t).WriteText(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{PolicyJSONPath, SigstorePath, "/etc/crio/policies/team-a.json"} {
+		if !strings.Contains(out.String(), "+++ b"+path+"\n") {
+			t.Errorf("no diff of %s in the text output:\n%s", path, out.String())
+		}
+	}
+}
+
+// compareAddingPolicies compares a 4.20 tree with the same tree plus
+// signature policies.
+func compareAddingPolicies(t *testing.T) *Result {
+	t.Helper()
 	dir := t.TempDir()
 	for name, body := range map[string]string{"old/idms.yaml": idmsV1, "new/idms.yaml": idmsV1, "new/policies.yaml": policiesYAML} {
 		path := filepath.Join(dir, name)
@@ -106,13 +103,5 @@ func TestSignaturePolicyDiffText(t *testing.T) {
 		t.Cleanup(cleanup)
 		return p
 	}
-	var out strings.Builder
-	if err := Compare(open("old"), open("new"), Options{}).WriteText(&out); err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range []string{PolicyJSONPath, SigstorePath, "/etc/crio/policies/team-a.json"} {
-		if !strings.Contains(out.String(), "+++ b"+path+"\n") {
-			t.Errorf("no diff of %s in the text output:\n%s", path, out.String())
-		}
-	}
+	return Compare(open("old"), open("new"), Options{})
 }
