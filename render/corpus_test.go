@@ -1,5 +1,5 @@
 // The corpus test is an external test package: it loads cases with the real
-// loader (internal/corpus, through lint), which imports render.
+// loader (internal/corpus, through internal/check), which imports render.
 package render_test
 
 import (
