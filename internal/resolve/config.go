@@ -21,12 +21,17 @@ type Config struct {
 	// scopes are the prefixes (else locations) of registries.conf's
 	// entries; nil when the file did not decode, which makes every
 	// reference a candidate.
-	scopes  []string
-	once    sync.Once
-	sys     *types.SystemContext
-	loadErr error
-	cleanup func()
-	policy  *policyFile // nil: the node's template policy.json, which admits everything
+	scopes []string
+	// prefixes and wildcards index scopes for mayMatch: a cluster holding
+	// thousands of entries is asked about thousands of images, and a scan
+	// of every scope per question was most of a lint run's image check.
+	prefixes  map[string]bool
+	wildcards []string
+	once      sync.Once
+	sys       *types.SystemContext
+	loadErr   error
+	cleanup   func()
+	policy    *policyFile // nil: the node's template policy.json, which admits everything
 }
 
 // Load loads the rendered files: registries.conf, the search-registries
@@ -61,6 +66,7 @@ func LoadDecoded(conf []byte, decoded *sysregistriesv2.V2RegistriesConf, dropIn,
 				c.scopes = append(c.scopes, r.Location)
 			}
 		}
+		c.index()
 	}
 	return c, nil
 }
@@ -95,16 +101,31 @@ func (c *Config) mayMatch(name string) bool {
 	if c.scopes == nil {
 		return true
 	}
-	for _, s := range c.scopes {
-		if after, ok := strings.CutPrefix(s, "*"); ok {
-			if strings.Contains(name, after) {
-				return true
-			}
-		} else if strings.HasPrefix(name, s) {
+	for _, w := range c.wildcards {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	// Some scope is a text prefix of name exactly when one of name's
+	// prefixes is a scope: len(name) lookups instead of len(scopes) scans.
+	for i := 0; i <= len(name); i++ {
+		if c.prefixes[name[:i]] {
 			return true
 		}
 	}
 	return false
+}
+
+// index fills prefixes and wildcards from scopes.
+func (c *Config) index() {
+	c.prefixes = make(map[string]bool, len(c.scopes))
+	for _, s := range c.scopes {
+		if after, ok := strings.CutPrefix(s, "*"); ok {
+			c.wildcards = append(c.wildcards, after)
+		} else {
+			c.prefixes[s] = true
+		}
+	}
 }
 
 // Close removes the temporary files the configuration was loaded from, if

@@ -113,12 +113,17 @@ func (c *Config) Resolve(image string) (*Result, error) {
 		return nil, fmt.Errorf("registries.conf: %w", err)
 	}
 	if reg == nil {
-		// containers/image pulls as named, with default settings.
-		reg = &sysregistriesv2.Registry{Prefix: named.Name(), Endpoint: sysregistriesv2.Endpoint{Location: named.Name()}}
+		// containers/image pulls as named, with default settings: the one
+		// source is the reference itself, which no entry blocks (none
+		// matches it). Most images of a cluster take this way, so it is
+		// answered here rather than by rewriting and parsing the
+		// reference again; a test holds it to the library's answer.
 		res.Notes = append(res.Notes, "no registries.conf entry matches: the image is pulled from where it is named, with default settings")
-	} else {
-		res.Entry = &Entry{Prefix: reg.Prefix, Location: reg.Location, Blocked: reg.Blocked, Insecure: reg.Insecure, MirrorByDigestOnly: reg.MirrorByDigestOnly}
+		res.Sources = []Source{{Order: 1, Kind: "primary", Location: named.Name(), Reference: named.String()}}
+		res.Notes = append(res.Notes, notes(res)...)
+		return res, nil
 	}
+	res.Entry = &Entry{Prefix: reg.Prefix, Location: reg.Location, Blocked: reg.Blocked, Insecure: reg.Insecure, MirrorByDigestOnly: reg.MirrorByDigestOnly}
 
 	tried, err := reg.PullSourcesFromReference(named)
 	if err != nil {
