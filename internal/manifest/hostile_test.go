@@ -5,8 +5,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // loadWithGood loads a hostile file next to the good one and returns the
@@ -153,10 +156,16 @@ func TestHostileDeepNesting(t *testing.T) {
 			t.Errorf("%s: %q (all problems %v)", name, got[name], s.Problems)
 		}
 	}
-	// 9000 levels is legal YAML; the object loads (Known, typed).
-	o := findObject(t, s, "ImageDigestMirrorSet/deep")
-	if !o.Known || o.Locate(ParsePath("spec.x[0][0][0]")).Line != 4 {
-		t.Errorf("deep object: known %v %v", o.Known, got["deep-idms.yaml"])
+	// 9000 levels is legal YAML, but far past any manifest: the file is
+	// refused where the nesting passes the bound, before the conversions
+	// that would multiply it into hundreds of megabytes.
+	if got["deep-idms.yaml"] != "yaml-bounds 4:209" {
+		t.Errorf("deep-idms.yaml: %q (all problems %v)", got["deep-idms.yaml"], s.Problems)
+	}
+	for _, o := range s.Objects {
+		if o.Name == "deep" {
+			t.Errorf("the deep object was loaded")
+		}
 	}
 }
 
@@ -188,5 +197,38 @@ spec: &s
 	// refuse it while converting; either way a Problem, not a hang.
 	if len(s.Problems) != 1 || len(s.Objects) != 0 {
 		t.Fatalf("problems %v objects %v", s.Problems, refs(s))
+	}
+}
+
+// A device or FIFO named on the command line, or reached through a link
+// the walk follows, is refused without being read: /dev/zero would never
+// end, a FIFO would block.
+func TestHostileDevicesNotRead(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
+	fifo := filepath.Join(dir, "fifo-target")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs:", err)
+	}
+	if err := os.Symlink("fifo-target", filepath.Join(dir, "pipe.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	s := mustLoad(t, []string{"/dev/zero", dir}, Options{})
+	assertGoodLoaded(t, s)
+	if ps := problemsWith(s, "not-regular"); len(ps) != 1 || ps[0].Pos.File != "/dev/zero" {
+		t.Errorf("problems %v, want /dev/zero refused as not a regular file", s.Problems)
+	}
+}
+
+// With an access root, an explicit path outside it is refused, not read.
+func TestAccessRootConfinesReads(t *testing.T) {
+	base := t.TempDir()
+	repo := filepath.Join(base, "repo")
+	writeFile(t, filepath.Join(repo, "good.yaml"), goodIDMS)
+	writeFile(t, filepath.Join(base, "secret.yaml"), strings.Replace(goodIDMS, "name: good", "name: secret", 1))
+	s := mustLoad(t, []string{repo, filepath.Join(base, "secret.yaml")}, Options{Access: safefs.New(0, repo)})
+	assertGoodLoaded(t, s)
+	if len(s.Objects) != 1 || len(problemsWith(s, "outside-repository")) != 1 {
+		t.Errorf("objects %v problems %v, want the outside file refused", refs(s), s.Problems)
 	}
 }

@@ -2,11 +2,13 @@ package manifest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // maxAliasExpansion bounds how many nodes may be reached through YAML
@@ -32,38 +34,46 @@ func releaseBuffer(b *bytes.Buffer) {
 
 // readInput reads a file (or stdin) but never more than max+1 bytes, so a
 // huge file, or one that grows while we read it, cannot exhaust memory.
-// The caller releases the returned buffer.
-func readInput(it walkItem, max int64, stdin io.Reader) (*bytes.Buffer, *Problem) {
+// Files are read through the access layer: regular files only (a link to
+// /dev/zero or a FIFO is refused, never opened for reading), inside the
+// root when one is set. The caller releases the returned buffer.
+func readInput(it walkItem, max int64, access *safefs.Root, stdin io.Reader) (*bytes.Buffer, *Problem) {
 	pos := Position{File: it.name}
-	var r io.Reader
-	var size int64
-	if it.stdin {
-		r = stdin
-	} else {
-		f, err := os.Open(it.osPath)
-		if err != nil {
-			return nil, &Problem{Pos: pos, Code: "read-error", Message: fsMessage(err)}
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err == nil {
-			if size = fi.Size(); size > max {
-				return nil, tooLarge(pos, size, max, false, false)
-			}
-		}
-		r = f
-	}
 	buf := readBufs.Get().(*bytes.Buffer)
-	buf.Grow(int(size) + bytes.MinRead)
-	n, err := buf.ReadFrom(io.LimitReader(r, max+1))
+	if !it.stdin {
+		if err := access.ReadInto(it.osPath, buf, max); err != nil {
+			releaseBuffer(buf)
+			return nil, refusedRead(pos, err, max)
+		}
+		return buf, nil
+	}
+	n, err := buf.ReadFrom(io.LimitReader(stdin, max+1))
 	if err != nil {
 		releaseBuffer(buf)
 		return nil, &Problem{Pos: pos, Code: "read-error", Message: fsMessage(err)}
 	}
 	if n > max {
 		releaseBuffer(buf)
-		return nil, tooLarge(pos, n, max, true, it.stdin)
+		return nil, tooLarge(pos, n, max, true, true)
 	}
 	return buf, nil
+}
+
+// refusedRead words a read the access layer refused, or failed.
+func refusedRead(pos Position, err error, max int64) *Problem {
+	var r *safefs.Refusal
+	if !errors.As(err, &r) {
+		return &Problem{Pos: pos, Code: "read-error", Message: fsMessage(err)}
+	}
+	switch {
+	case errors.Is(err, safefs.ErrTooLarge):
+		return tooLarge(pos, r.Size, max, r.Size < 0, false)
+	case errors.Is(err, safefs.ErrNotRegular):
+		return &Problem{Pos: pos, Code: "not-regular", Warning: true, Message: pos.File + " is not a regular file (a device, FIFO or socket); not read"}
+	case errors.Is(err, safefs.ErrOutside):
+		return &Problem{Pos: pos, Code: "outside-repository", Message: r.Error() + ": only the repository and the paths the command line names are read"}
+	}
+	return &Problem{Pos: pos, Code: "read-refused", Message: r.Error()}
 }
 
 // tooLarge words the size-cap problem. It stays an error (not a Warning):
@@ -71,7 +81,7 @@ func readInput(it walkItem, max int64, stdin io.Reader) (*bytes.Buffer, *Problem
 // excluded by a glob, so its advice differs.
 func tooLarge(pos Position, size, max int64, atLeast, stream bool) *Problem {
 	what := fmt.Sprintf("%d bytes (%s)", size, humanBytes(size))
-	if atLeast {
+	if atLeast || size < 0 {
 		what = "more than " + fmt.Sprintf("%d bytes", max)
 	}
 	subject, advice := "file", "Raise the limit with --max-file-size or exclude the file"

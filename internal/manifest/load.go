@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // DefaultMaxFileSize is the largest file read when Options.MaxFileSize is 0.
@@ -48,6 +50,9 @@ type Options struct {
 	// Unmodelled says which objects of other kinds than the mirror kinds
 	// are kept (see Unmodelled); the zero value keeps none.
 	Unmodelled Unmodelled
+	// Access, when set, confines every file read to its root (see
+	// safefs.Root); nil reads any regular file the walk reaches.
+	Access *safefs.Root
 }
 
 func (o Options) maxFileSize() int64 {
@@ -131,7 +136,7 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 			}}}
 		}
 	}()
-	buf, prob := readInput(it, opts.maxFileSize(), stdin)
+	buf, prob := readInput(it, opts.maxFileSize(), opts.Access, stdin)
 	if prob != nil {
 		return fileResult{problems: []Problem{*prob}}
 	}
@@ -142,5 +147,19 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	if opts.skips(it, buf.Bytes()) {
 		return fileResult{}
 	}
+	if err := safefs.CheckDepth(it.name, buf.Bytes()); err != nil {
+		return fileResult{problems: []Problem{boundsProblem(it.name, err)}}
+	}
 	return parseFile(it.name, buf.Bytes(), opts.Unmodelled)
+}
+
+// boundsProblem is a file refused for its shape (too deep, too many
+// aliases) before the parser builds anything from it.
+func boundsProblem(name string, err error) Problem {
+	p := Problem{Pos: Position{File: name}, Code: "yaml-bounds", Message: err.Error()}
+	var pe *safefs.PositionedError
+	if errors.As(err, &pe) {
+		p.Pos.Line, p.Pos.Column, p.Message = pe.Line, pe.Column, pe.Msg
+	}
+	return p
 }

@@ -52,18 +52,23 @@ func (r *Root) ReadFile(p string) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// ReadInto is ReadFile into a caller's buffer (the walker recycles them).
-func (r *Root) ReadInto(p string, buf *bytes.Buffer) error {
+// ReadInto is ReadFile into a caller's buffer (the walker recycles them),
+// capped at max bytes instead of the root's cap when max > 0.
+func (r *Root) ReadInto(p string, buf *bytes.Buffer, max int64) error {
 	real, err := r.Resolve(p)
 	if err != nil {
 		return err
 	}
-	return r.readReal(p, real, buf)
+	return r.readCapped(p, real, buf, max)
 }
 
 // readReal opens the resolved path without following a link planted
 // there since, without blocking on a FIFO, and checks what it opened.
 func (r *Root) readReal(p, real string, buf *bytes.Buffer) error {
+	return r.readCapped(p, real, buf, 0)
+}
+
+func (r *Root) readCapped(p, real string, buf *bytes.Buffer, max int64) error {
 	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
@@ -76,9 +81,11 @@ func (r *Root) readReal(p, real string, buf *bytes.Buffer) error {
 	if !fi.Mode().IsRegular() {
 		return &Refusal{Path: p, Err: ErrNotRegular}
 	}
-	max := r.maxFileSize()
+	if max <= 0 {
+		max = r.maxFileSize()
+	}
 	if fi.Size() > max {
-		return &Refusal{Path: p, Err: ErrTooLarge, Max: max}
+		return &Refusal{Path: p, Err: ErrTooLarge, Max: max, Size: fi.Size()}
 	}
 	buf.Grow(int(fi.Size()) + bytes.MinRead)
 	n, err := buf.ReadFrom(io.LimitReader(f, max+1))
@@ -86,7 +93,7 @@ func (r *Root) readReal(p, real string, buf *bytes.Buffer) error {
 		return err
 	}
 	if n > max { // grew while read
-		return &Refusal{Path: p, Err: ErrTooLarge, Max: max}
+		return &Refusal{Path: p, Err: ErrTooLarge, Max: max, Size: -1}
 	}
 	if r != nil && !r.Budget.take(n) {
 		return &Refusal{Path: p, Err: ErrBudget, Max: r.Budget.Max}

@@ -28,6 +28,7 @@ type Refusal struct {
 	Err  error  // one of the Err* values above
 	Real string // the resolved path, when it differs and is worth saying
 	Max  int64  // the limit, for ErrTooLarge and ErrBudget
+	Size int64  // the file's size for ErrTooLarge; -1 when it grew while read
 }
 
 func (r *Refusal) Error() string {

@@ -49,8 +49,15 @@ func (e *PositionedError) Unwrap() error { return e.Err }
 // bytes clears almost every file; only one that might break a bound is
 // parsed. A text that does not parse is not refused here: its consumer
 // reports the syntax error.
-func CheckYAML(name string, data []byte) error {
-	if !suspect(data) {
+func CheckYAML(name string, data []byte) error { return check(name, data, true) }
+
+// CheckDepth is CheckYAML without the alias bound, for a reader that
+// bounds alias expansion itself while it converts (the manifest loader,
+// whose messages name the object).
+func CheckDepth(name string, data []byte) error { return check(name, data, false) }
+
+func check(name string, data []byte, aliases bool) error {
+	if !suspect(data, aliases) {
 		return nil
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -60,12 +67,9 @@ func CheckYAML(name string, data []byte) error {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
-			if bytes.Contains([]byte(err.Error()), []byte("max depth")) {
-				return &PositionedError{File: name, Msg: fmt.Sprintf("nested more than %d levels deep; refused (the parser's own limit)", MaxDepth), Err: ErrYAMLBounds}
-			}
-			return nil
+			return nil // the parser refuses it the same way (past its own depth limit too)
 		}
-		m := &measure{sizes: map[*yaml.Node]int{}}
+		m := &measure{sizes: map[*yaml.Node]int{}, aliases: aliases}
 		if err := m.walk(name, &doc, 0); err != nil {
 			return err
 		}
@@ -76,7 +80,7 @@ func CheckYAML(name string, data []byte) error {
 // brackets are counted outside quotes and comments (over-counting is
 // harmless, it only costs a parse), deep block indentation and any anchor
 // next to any alias are flagged.
-func suspect(data []byte) bool {
+func suspect(data []byte, aliasesToo bool) bool {
 	depth, maxFlow := 0, 0
 	indent, atLineStart := 0, true
 	anchors, aliases := false, false
@@ -136,7 +140,7 @@ func suspect(data []byte) bool {
 		}
 		prev = c
 	}
-	return maxFlow > MaxDepth/2 || (anchors && aliases)
+	return maxFlow > MaxDepth/2 || (aliasesToo && anchors && aliases)
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -151,6 +155,7 @@ func isTokenStart(c byte) bool {
 type measure struct {
 	sizes   map[*yaml.Node]int
 	viaRefs int
+	aliases bool // bound alias expansion too
 }
 
 func (m *measure) walk(name string, n *yaml.Node, depth int) error {
@@ -158,6 +163,9 @@ func (m *measure) walk(name string, n *yaml.Node, depth int) error {
 		return &PositionedError{File: name, Line: n.Line, Column: n.Column, Msg: fmt.Sprintf("nested more than %d levels deep; refused, no manifest needs this", MaxDepth), Err: ErrYAMLBounds}
 	}
 	if n.Kind == yaml.AliasNode {
+		if !m.aliases {
+			return nil
+		}
 		if n.Alias != nil {
 			m.viaRefs += m.size(n.Alias, 0)
 		}

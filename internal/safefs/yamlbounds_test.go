@@ -23,7 +23,7 @@ data:
 `
 
 func TestCheckYAML(t *testing.T) {
-	deepFlow := "a: " + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\n"
+	deepFlow := "a: " + strings.Repeat("[", 9000) + strings.Repeat("]", 9000) + "\n"
 	var deepBlock strings.Builder
 	for i := range 300 {
 		deepBlock.WriteString(strings.Repeat(" ", i) + "k:\n")
