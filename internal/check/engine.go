@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
+
 	"fmt"
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
@@ -22,6 +24,11 @@ type Engine struct {
 	// Source returns a file's bytes for inline-comment suppressions; nil
 	// reads from disk.
 	Source func(file string) ([]byte, error)
+	// Access confines the files Source may be asked for (see safefs.Root):
+	// a file that exists but is outside the root, not a regular file, or
+	// over the size cap is never handed to Source. nil still refuses
+	// devices, FIFOs and oversized files.
+	Access *safefs.Root
 	// Relocate, when set, moves findings to where their values are written
 	// (a kustomize patch, the origin file of a streamed object) before
 	// suppressions are matched, so a suppression comment there applies.

@@ -3,7 +3,6 @@ package check
 import (
 	"bufio"
 	"bytes"
-	"os"
 	"path"
 	"regexp"
 	"strconv"
@@ -302,11 +301,18 @@ func (e *Engine) allReadersLinted(d *directive) bool {
 	return e.AllReadersLinted(d.canon)
 }
 
+// source is a file's bytes for its suppression comments. A finding's file
+// may be one the walk refused to read (a link to /dev/zero, a file outside
+// the repository): it is checked through the access layer first, so a
+// suppression lookup never reads what loading did not.
 func (e *Engine) source(file string) ([]byte, error) {
+	if err := e.Access.Check(file); err != nil {
+		return nil, err
+	}
 	if e.Source != nil {
 		return e.Source(file)
 	}
-	return os.ReadFile(file)
+	return e.Access.ReadFile(file)
 }
 
 func annotation(o *manifest.Object) string {

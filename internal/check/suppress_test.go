@@ -91,3 +91,43 @@ func TestUnusedOnlyWhenEveryReaderLinted(t *testing.T) {
 		}
 	}
 }
+
+// TestSuppressionSourceNeverReadsADevice: a finding placed on a file that
+// is a link to /dev/zero (the walk refused it, a relocation may still name
+// it) is not read for suppression comments; reading it would never end.
+func TestSuppressionSourceNeverReadsADevice(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "m.yaml"), []byte(commentedSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.yaml")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	set, err := manifest.Load([]string{filepath.Join(dir, "m.yaml")}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, _ := NewRegistry(everySource, UnusedSuppressionRule, InvalidSuppressionRule)
+	var asked []string
+	e := &Engine{Rules: reg,
+		Source: func(file string) ([]byte, error) { asked = append(asked, file); return os.ReadFile(file) },
+		Relocate: func(_ *Cluster, fs []Finding) []Finding {
+			for i := range fs {
+				fs[i].File = zero
+			}
+			return fs
+		}}
+	fs, _, err := e.Lint(&Cluster{Objects: set.Objects})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range asked {
+		if f == zero {
+			t.Fatalf("the suppression step asked for %s", zero)
+		}
+	}
+	if len(fs) != 1 || fs[0].Suppressed != nil {
+		t.Errorf("findings %+v, want one, not suppressed (the comment is not in the file it was placed on)", fs)
+	}
+}

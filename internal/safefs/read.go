@@ -109,3 +109,31 @@ func (r *Root) Stat(p string) (os.FileInfo, error) {
 	}
 	return os.Stat(real)
 }
+
+// Check refuses, without reading it, a path that exists but that ReadFile
+// would refuse (outside the root, not a regular file, over the size cap);
+// a path that does not exist passes, for callers that look it up
+// elsewhere first (text a build already read).
+func (r *Root) Check(p string) error {
+	if IsURL(p) {
+		return &Refusal{Path: p, Err: ErrURL}
+	}
+	real, err := realAbs(p)
+	if err != nil {
+		return nil
+	}
+	if !r.Contains(real) {
+		return &Refusal{Path: p, Err: ErrOutside, Real: real}
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil
+	}
+	if !fi.Mode().IsRegular() {
+		return &Refusal{Path: p, Err: ErrNotRegular}
+	}
+	if max := r.maxFileSize(); fi.Size() > max {
+		return &Refusal{Path: p, Err: ErrTooLarge, Max: max, Size: fi.Size()}
+	}
+	return nil
+}
