@@ -76,7 +76,7 @@ func Applied(objs []*manifest.Object) []*manifest.Object {
 // returns every known object, replaced ones included, for the checks the
 // API server makes on each apply.
 func (c *Context) Applied(kind manifest.Kind) []*manifest.Object {
-	all := c.Memo("check.applied", func() any { return Applied(c.Cluster.Objects) }).([]*manifest.Object)
+	all := appliedMemo.Get(c)
 	var out []*manifest.Object
 	for _, o := range all {
 		if o.Kind == kind {
@@ -85,3 +85,5 @@ func (c *Context) Applied(kind manifest.Kind) []*manifest.Object {
 	}
 	return out
 }
+
+var appliedMemo = NewMemo("check.applied", func(c *Context) []*manifest.Object { return Applied(c.Cluster.Objects) })

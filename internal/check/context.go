@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
@@ -44,36 +43,8 @@ type Context struct {
 	Rendered *render.Output
 	Refusal  *render.Refusal
 
-	rule     *Rule
-	severity Severity
-	findings []Finding
-
 	memoMu sync.Mutex
-	memo   map[string]any
-}
-
-// Memo returns the value stored under key, computing it with fn on first
-// use: what several rules derive from the same cluster is derived once per
-// context and dies with it. fn runs without the lock held, so it may use
-// Memo itself; treat the value as read-only, rules share it.
-func (c *Context) Memo(key string, fn func() any) any {
-	c.memoMu.Lock()
-	v, ok := c.memo[key]
-	c.memoMu.Unlock()
-	if ok {
-		return v
-	}
-	v = fn()
-	c.memoMu.Lock()
-	defer c.memoMu.Unlock()
-	if old, ok := c.memo[key]; ok {
-		return old
-	}
-	if c.memo == nil {
-		c.memo = map[string]any{}
-	}
-	c.memo[key] = v
-	return v
+	memo   map[any]*memoCell
 }
 
 // NewContext renders the cluster once; rules share the result. A cluster
@@ -110,49 +81,6 @@ func (c *Context) Objects(kind manifest.Kind) []*manifest.Object {
 	return out
 }
 
-// Report records a finding for the current rule at the value at path in o.
-func (c *Context) Report(o *manifest.Object, path manifest.Path, format string, args ...any) *Finding {
-	f := Finding{
-		Rule:     c.rule.ID,
-		Severity: c.severity,
-		Message:  fmt.Sprintf(format, args...),
-		Position: o.Locate(path),
-		Object:   ObjectRef{Kind: string(o.Kind), Name: o.Name},
-		Path:     path.String(),
-	}
-	c.findings = append(c.findings, f)
-	return &c.findings[len(c.findings)-1]
-}
-
-// ReportKey is Report, but positioned on the mapping key at path (for a
-// field that should not be there).
-func (c *Context) ReportKey(o *manifest.Object, path manifest.Path, format string, args ...any) *Finding {
-	f := c.Report(o, path, format, args...)
-	f.Position = o.LocateKey(path)
-	return f
-}
-
-// ReportAt records a finding at a bare position (a file that did not load).
-func (c *Context) ReportAt(pos manifest.Position, format string, args ...any) *Finding {
-	c.findings = append(c.findings, Finding{
-		Rule:     c.rule.ID,
-		Severity: c.severity,
-		Message:  fmt.Sprintf(format, args...),
-		Position: pos,
-	})
-	return &c.findings[len(c.findings)-1]
-}
-
-// Also adds another involved place to a cross-object finding.
-func (f *Finding) Also(o *manifest.Object, path manifest.Path) *Finding {
-	f.Related = append(f.Related, Location{
-		Position: o.Locate(path),
-		Object:   ObjectRef{Kind: string(o.Kind), Name: o.Name},
-		Path:     path.String(),
-	})
-	return f
-}
-
 // SubjectObject maps a render subject back to the object it names.
 func (c *Context) SubjectObject(s render.Subject) *manifest.Object {
 	return c.Input.Object(s)
@@ -163,14 +91,16 @@ func (c *Context) SubjectObject(s render.Subject) *manifest.Object {
 // it; nil when MCO refuses to render (or, which render's fuzz target rules
 // out, the file does not decode).
 func (c *Context) Registries() *sysregistriesv2.V2RegistriesConf {
+	return registriesMemo.Get(c)
+}
+
+var registriesMemo = NewMemo("check.registries", func(c *Context) *sysregistriesv2.V2RegistriesConf {
 	if c.Rendered == nil {
 		return nil
 	}
-	return c.Memo("check.registries", func() any {
-		conf, err := nodefiles.Decode(c.Rendered.RegistriesConf)
-		if err != nil {
-			return (*sysregistriesv2.V2RegistriesConf)(nil)
-		}
-		return &conf
-	}).(*sysregistriesv2.V2RegistriesConf)
-}
+	conf, err := nodefiles.Decode(c.Rendered.RegistriesConf)
+	if err != nil {
+		return nil
+	}
+	return &conf
+})

@@ -58,26 +58,28 @@ var ProblemRule = &Rule{
 // Lint runs every enabled rule and the policies on one cluster.
 func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 	c := NewContext(cl)
+	var findings []Finding
 	for _, p := range cl.Problems {
 		r, def := problemRule(p)
 		sev := e.severity(r.ID, def)
 		if sev == Off {
 			continue
 		}
-		c.use(r, sev)
-		c.ReportAt(p.Pos, "%s", p.Message)
+		pass := newPass(c, r, sev)
+		pass.ReportAt(p.Pos, "%s", p.Message)
+		findings = append(findings, pass.Findings()...)
 	}
 	for _, r := range e.Rules.All() {
 		sev := e.severity(r.ID, r.Severity)
 		if sev == Off || r.Check == nil {
 			continue
 		}
-		c.use(r, sev)
-		if err := runCheck(r, c); err != nil {
+		pass := newPass(c, r, sev)
+		if err := runCheck(r, pass); err != nil {
 			return nil, c, err
 		}
+		findings = append(findings, pass.Findings()...)
 	}
-	findings := c.findings
 	if e.Policies != nil {
 		pf, err := e.Policies.Evaluate(c)
 		if err != nil {
@@ -115,18 +117,14 @@ func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 
 // runCheck isolates a rule: a panic in one rule is reported as an internal
 // error instead of crashing the run and hiding every other finding.
-func runCheck(r *Rule, c *Context) (err error) {
+func runCheck(r *Rule, p *Pass) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("internal error in rule %s: %v", r.ID, p)
 		}
 	}()
-	r.Check(c)
+	r.Check(p)
 	return nil
-}
-
-func (c *Context) use(r *Rule, sev Severity) {
-	c.rule, c.severity = r, sev
 }
 
 func (e *Engine) severity(id string, def Severity) Severity {
@@ -159,28 +157,28 @@ func CheckConfig(cfg *config.Config, reg *Registry, known func(id string) bool) 
 
 // All returns the cluster's objects of the kinds mirrorlint reads, known
 // or not (a wrong apiVersion, a misspelt kind), in load order.
-func (c *Context) All() []*manifest.Object {
-	return c.Memo("check.all", func() any {
-		out := make([]*manifest.Object, 0, len(c.Cluster.Objects))
-		for _, o := range c.Cluster.Objects {
-			if !o.Unmodelled {
-				out = append(out, o)
-			}
+func (c *Context) All() []*manifest.Object { return allMemo.Get(c) }
+
+var allMemo = NewMemo("check.all", func(c *Context) []*manifest.Object {
+	out := make([]*manifest.Object, 0, len(c.Cluster.Objects))
+	for _, o := range c.Cluster.Objects {
+		if !o.Unmodelled {
+			out = append(out, o)
 		}
-		return out
-	}).([]*manifest.Object)
-}
+	}
+	return out
+})
 
 // Unmodelled returns the cluster's objects of other kinds, kept when the
 // load asked for them (manifest.Options.Unmodelled), in load order.
-func (c *Context) Unmodelled() []*manifest.Object {
-	return c.Memo("check.unmodelled", func() any {
-		var out []*manifest.Object
-		for _, o := range c.Cluster.Objects {
-			if o.Unmodelled {
-				out = append(out, o)
-			}
+func (c *Context) Unmodelled() []*manifest.Object { return unmodelledMemo.Get(c) }
+
+var unmodelledMemo = NewMemo("check.unmodelled", func(c *Context) []*manifest.Object {
+	var out []*manifest.Object
+	for _, o := range c.Cluster.Objects {
+		if o.Unmodelled {
+			out = append(out, o)
 		}
-		return out
-	}).([]*manifest.Object)
-}
+	}
+	return out
+})

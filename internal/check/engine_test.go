@@ -13,7 +13,7 @@ import (
 // everySource is a toy rule: one finding per IDMS source value.
 var everySource = &Rule{
 	ID: "every-source", Severity: Warning, Summary: "test rule",
-	Check: func(c *Context) {
+	Check: func(c *Pass) {
 		for _, o := range c.Objects(manifest.KindIDMS) {
 			for i := range o.IDMS.Spec.ImageDigestMirrors {
 				c.Report(o, manifest.Path{"spec", "imageDigestMirrors", i, "source"}, "source %s", o.IDMS.Spec.ImageDigestMirrors[i].Source)
@@ -22,7 +22,7 @@ var everySource = &Rule{
 	},
 }
 
-var panics = &Rule{ID: "panics", Severity: Error, Check: func(*Context) { panic("boom") }}
+var panics = &Rule{ID: "panics", Severity: Error, Check: func(*Pass) { panic("boom") }}
 
 const twoSources = `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet

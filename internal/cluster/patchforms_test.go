@@ -16,7 +16,7 @@ import (
 // mirror sets, so a test sees where each value is placed.
 var everyValue = &check.Rule{
 	ID: "test-every-value", Severity: check.Warning, Summary: "test",
-	Check: func(c *check.Context) {
+	Check: func(c *check.Pass) {
 		for _, o := range c.Cluster.Objects {
 			field := map[manifest.Kind]string{manifest.KindIDMS: "imageDigestMirrors", manifest.KindITMS: "imageTagMirrors"}[o.Kind]
 			spec, _ := o.Content["spec"].(map[string]any)

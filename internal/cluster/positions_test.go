@@ -14,7 +14,7 @@ import (
 // IDMS entry, so the test sees where each value is located.
 var pointAtValues = &check.Rule{
 	ID: "test-values", Severity: check.Warning, Summary: "test",
-	Check: func(c *check.Context) {
+	Check: func(c *check.Pass) {
 		for _, o := range c.Objects(manifest.KindIDMS) {
 			for i, e := range o.IDMS.Spec.ImageDigestMirrors {
 				p := manifest.Path{"spec", "imageDigestMirrors", i}

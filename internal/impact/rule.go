@@ -24,7 +24,7 @@ func DrainRule(base *Baseline) *check.Rule {
 		Origin:   check.OriginSurprise,
 		Summary:  "The change makes the Machine Config Daemon drain (or reboot) every node (only with lint --base).",
 		Doc:      doc("drain-on-change"),
-		Check: func(c *check.Context) {
+		Check: func(c *check.Pass) {
 			old := base.Of(c.Cluster)
 			if old == nil {
 				return

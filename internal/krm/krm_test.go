@@ -17,7 +17,7 @@ import (
 // badSource flags every IDMS source containing "bad": a stand-in for the
 // real rules, so this package is tested on its own.
 var badSource = &check.Rule{ID: "bad-source", Severity: check.Error, Summary: "test rule",
-	Check: func(c *check.Context) {
+	Check: func(c *check.Pass) {
 		for _, o := range c.Objects(manifest.KindIDMS) {
 			for i, m := range o.IDMS.Spec.ImageDigestMirrors {
 				if strings.Contains(m.Source, "bad") {

@@ -13,8 +13,9 @@ var allowedIncomplete = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "allowedRegistries leaves out registries the cluster itself needs.",
 	Doc:      doc("allowed-incomplete"),
-	Check: func(c *check.Context) {
-		img, spec := imageCluster(c)
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		img, spec := imageCluster(c.Context)
 		if img == nil || len(spec.RegistrySources.AllowedRegistries) == 0 {
 			return
 		}
@@ -27,7 +28,7 @@ var allowedIncomplete = &check.Rule{
 		}
 		need = append(need, "registry.redhat.io", "image-registry.openshift-image-registry.svc:5000")
 		seen := map[string]bool{}
-		for _, e := range mirrorEntries(c) {
+		for _, e := range mirrorEntries(c.Context) {
 			for _, m := range e.mirrors {
 				if m != e.source && !seen[m] {
 					seen[m] = true

@@ -14,7 +14,8 @@ var apiVersionKind = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "A mirror or signature policy kind is written under an apiVersion the cluster does not serve it in, or its kind or group is misspelt.",
 	Doc:      doc("api-version-kind"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		for _, o := range c.All() {
 			if o.Kind == manifest.KindClusterImagePolicy || o.Kind == manifest.KindImagePolicy {
 				policyAPIVersion(c, o)
@@ -46,7 +47,7 @@ var apiVersionKind = &check.Rule{
 
 // policyAPIVersion reports a ClusterImagePolicy/ImagePolicy whose
 // apiVersion the target release and feature set do not serve.
-func policyAPIVersion(c *check.Context, o *manifest.Object) {
+func policyAPIVersion(c *check.Pass, o *manifest.Object) {
 	v, fs := c.Settings.Version, c.Input.FeatureSet
 	if check.PolicyServed(v, fs, o.APIVersion) {
 		return

@@ -10,8 +10,9 @@ var conflictingSourcePolicy = &check.Rule{
 	Origin:   check.OriginMCO,
 	Summary:  "One source has different mirrorSourcePolicy values across mirror objects.",
 	Doc:      doc("conflicting-source-policy"),
-	Check: func(c *check.Context) {
-		es := mirrorEntries(c)
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		es := mirrorEntries(c.Context)
 		bySource := make(map[string][]*entry, len(es))
 		var order []string
 		for i := range es {

@@ -15,7 +15,8 @@ var duplicateKey = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "A key is written twice in one mapping of a mirror object: only the last value reaches the cluster.",
 	Doc:      doc("duplicate-key"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		for _, o := range c.All() {
 			if o.Node != nil {
 				duplicateKeys(c, o, o.Node, manifest.Path{})
@@ -26,7 +27,7 @@ var duplicateKey = &check.Rule{
 
 // duplicateKeys reports the repeated keys of every mapping under n. Aliases
 // are not followed: the anchored node is checked where it is written.
-func duplicateKeys(c *check.Context, o *manifest.Object, n *yaml.Node, p manifest.Path) {
+func duplicateKeys(c *check.Pass, o *manifest.Object, n *yaml.Node, p manifest.Path) {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for i, item := range n.Content {

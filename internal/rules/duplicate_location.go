@@ -12,8 +12,9 @@ var duplicateLocation = &check.Rule{
 	Origin:   check.OriginNode,
 	Summary:  "Two registries.conf entries differ only by a trailing \"/\".",
 	Doc:      doc("duplicate-location"),
-	Check: func(c *check.Context) {
-		entries := registryEntries(c, collectSets(mirrorEntries(c)))
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		entries := registryEntries(c.Context, collectSets(mirrorEntries(c.Context)))
 		byTrim := map[string]*regEntry{}
 		for _, e := range entries {
 			t := strings.TrimRight(e.scope, "/")
@@ -34,7 +35,7 @@ var duplicateLocation = &check.Rule{
 				f = c.Report(e.at.obj, e.at.path, "registry '%s' is defined multiple times with conflicting 'blocked' setting (%q and %q are one location to containers/image): every node rejects registries.conf; remove the trailing \"/\"", t, first.scope, e.scope)
 			default:
 				f = c.Report(e.at.obj, e.at.path, "%q and %q are one location to containers/image: the first entry wins and the other's mirrors are ignored; remove the trailing \"/\"", first.scope, e.scope)
-				capSeverity(f, check.Warning)
+				f.AtMost(check.Warning)
 			}
 			f.Also(first.at.obj, first.at.path)
 		}

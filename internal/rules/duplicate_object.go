@@ -13,7 +13,8 @@ var duplicateObject = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "Two objects of one kind share a name in a cluster: the last one applied replaces the other.",
 	Doc:      doc("duplicate-object"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		for _, g := range check.Duplicates(c.Cluster.Objects) {
 			kept := g[len(g)-1]
 			for _, o := range g {

@@ -12,7 +12,8 @@ var duplicatePolicyScope = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "Several ClusterImagePolicies (or ImagePolicies of one namespace) share a scope: MCO ANDs them in no fixed order.",
 	Doc:      doc("duplicate-policy-scope"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		report := func(list []policyScope, group func(policyScope) string) {
 			first := map[string]policyScope{}
 			for _, p := range list {
@@ -36,8 +37,8 @@ var duplicatePolicyScope = &check.Rule{
 				}
 			}
 		}
-		report(clusterPolicyScopes(c), func(policyScope) string { return "" })
-		report(imagePolicyScopes(c), func(p policyScope) string { return p.namespace })
+		report(clusterPolicyScopes(c.Context), func(policyScope) string { return "" })
+		report(imagePolicyScopes(c.Context), func(p policyScope) string { return p.namespace })
 	},
 }
 

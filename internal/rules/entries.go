@@ -75,11 +75,11 @@ func byName(c *check.Context, kind manifest.Kind) []*manifest.Object {
 
 // mirrorEntries lists every entry in MCO's validation order: IDMS, then
 // ICSP, then ITMS, each kind sorted by object name. Many rules use it, so
-// it is flattened once per context (check.Context.Memo). The slice is shared
+// it is flattened once per context (a check.Memo). The slice is shared
 // between rules: treat it as read-only.
-func mirrorEntries(c *check.Context) []entry {
-	return c.Memo("rules.mirrorEntries", func() any { return flattenEntries(c) }).([]entry)
-}
+func mirrorEntries(c *check.Context) []entry { return entriesMemo.Get(c) }
+
+var entriesMemo = check.NewMemo("rules.mirrorEntries", flattenEntries)
 
 func flattenEntries(c *check.Context) []entry {
 	var out []entry
@@ -217,16 +217,6 @@ type scopeList struct {
 
 func (l scopeList) path(i int) manifest.Path {
 	return manifest.Path{"spec", "registrySources", l.field, i}
-}
-
-// capSeverity lowers a finding to at most s: some rules cover a case that
-// is an error and a milder variant of it (an ICSP duplicate only reorders,
-// an IDMS duplicate is rejected). A user override to a lower level or off
-// still applies.
-func capSeverity(f *check.Finding, s check.Severity) {
-	if f.Severity > s {
-		f.Severity = s
-	}
 }
 
 // repoPath splits a registry scope into host[:port] and the repository

@@ -12,7 +12,8 @@ var handWrittenRegistriesConf = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "A MachineConfig writes /etc/containers/registries.conf (or the search drop-in) by hand.",
 	Doc:      doc("hand-written-registries-conf"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		for _, o := range c.Applied(manifest.KindMachineConfig) {
 			files, _ := nestedList(o.Content, "spec", "config", "storage", "files")
 			for i, f := range files {

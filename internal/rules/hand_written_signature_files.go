@@ -19,7 +19,8 @@ var handWrittenSignatureFiles = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "A MachineConfig writes policy.json, registries.d or /etc/crio/policies, which MCO renders from the signature policies.",
 	Doc:      doc("hand-written-signature-files"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		var mcoScopes map[string]bool
 		if c.Rendered != nil && c.Rendered.SigstoreRegistriesYAML != nil {
 			mcoScopes = dockerNamespaces(c.Rendered.SigstoreRegistriesYAML)

@@ -15,7 +15,8 @@ var hostedCluster = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "A mirror set is marked for a HyperShift hosted cluster, which denies IDMS/ITMS.",
 	Doc:      doc("hosted-cluster"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		for _, k := range []manifest.Kind{manifest.KindIDMS, manifest.KindITMS} {
 			for _, o := range c.Objects(k) {
 				if key := hypershiftMarker(o); key != "" {

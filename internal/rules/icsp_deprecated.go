@@ -11,7 +11,8 @@ var icspDeprecated = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "ImageContentSourcePolicy is deprecated since OpenShift 4.13; use ImageDigestMirrorSet.",
 	Doc:      doc("icsp-deprecated"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		for _, o := range c.Objects(manifest.KindICSP) {
 			c.Report(o, manifest.Path{"kind"},
 				"ImageContentSourcePolicy %q is deprecated since OpenShift 4.13: convert it to an ImageDigestMirrorSet with `mirrorlint migrate` (or `oc adm migrate icsp`)", o.Name)

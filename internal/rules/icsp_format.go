@@ -14,10 +14,11 @@ var icspFormat = &check.Rule{
 	Origin:   check.OriginMCO,
 	Summary:  "MCO refuses an ImageContentSourcePolicy source or mirror.",
 	Doc:      doc("icsp-format"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		v := c.Settings.Version
 		modern := v.AtLeast(16)
-		for _, e := range mirrorEntries(c) {
+		for _, e := range mirrorEntries(c.Context) {
 			if e.kind() != manifest.KindICSP {
 				continue
 			}

@@ -14,8 +14,9 @@ var imageAllowedAndBlocked = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "Image registrySources sets both allowedRegistries and blockedRegistries.",
 	Doc:      doc("image-allowed-and-blocked"),
-	Check: func(c *check.Context) {
-		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		eachSchemaError(c.Context, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Rule || o.Kind != manifest.KindImage {
 				return
 			}
@@ -30,7 +31,7 @@ var imageAllowedAndBlocked = &check.Rule{
 		// MCO's own variant, which needs the payload machinery of the
 		// renderer: trust its refusal when the user wrote no allow list.
 		r := c.Refusal
-		img, spec := imageCluster(c)
+		img, spec := imageCluster(c.Context)
 		if r != nil && img != nil && len(spec.RegistrySources.AllowedRegistries) == 0 &&
 			strings.Contains(r.Reason, "only one of AllowedRegistries or BlockedRegistries") {
 			if o := c.SubjectObject(r.Subject); o == img {

@@ -11,7 +11,8 @@ var imageConfigName = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "An Image config object is not named \"cluster\".",
 	Doc:      doc("image-config-name"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		for _, o := range c.Objects(manifest.KindImage) {
 			if o.Name != "cluster" {
 				c.Report(o, manifest.Path{"metadata", "name"},

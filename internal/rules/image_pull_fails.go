@@ -21,7 +21,8 @@ var imagePullFails = &check.Rule{
 	Origin:   check.OriginNode,
 	Summary:  "An image a workload, CatalogSource or ClusterCatalog pulls cannot be served by the rendered registries.conf and policy.json.",
 	Doc:      doc("image-pull-fails"),
-	Check: func(c *check.Context) {
+	Reads:    withWorkloads,
+	Check: func(c *check.Pass) {
 		if c.Rendered == nil {
 			return // MCO refuses: the nodes keep an older configuration, nothing to judge against
 		}
@@ -129,16 +130,16 @@ func judgePull(cfg *resolve.Config, image string) *pullVerdict {
 
 // relate adds the objects that cause the verdict: the NeverContactSource
 // entries of the blocked source, the Image blocked or allowed list.
-func (v *pullVerdict) relate(c *check.Context, f *check.Finding) {
+func (v *pullVerdict) relate(c *check.Pass, f *check.Finding) {
 	if v.blockedScope != "" {
-		for _, e := range mirrorEntries(c) {
+		for _, e := range mirrorEntries(c.Context) {
 			if e.source == v.blockedScope && e.never() {
 				f.Also(e.obj, e.policyPath())
 				return
 			}
 		}
 	}
-	img, spec := imageCluster(c)
+	img, spec := imageCluster(c.Context)
 	if img == nil {
 		return
 	}

@@ -11,9 +11,10 @@ var imagePolicyScopeConflict = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "An ImagePolicy scope equals or lies inside a ClusterImagePolicy scope: MCO drops it and marks the ImagePolicy Pending.",
 	Doc:      doc("imagepolicy-scope-conflict"),
-	Check: func(c *check.Context) {
-		cluster := clusterPolicyScopes(c)
-		for _, ip := range imagePolicyScopes(c) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		cluster := clusterPolicyScopes(c.Context)
+		for _, ip := range imagePolicyScopes(c.Context) {
 			for _, cp := range cluster {
 				if !scopes.IsNested(ip.scope, cp.scope) {
 					continue

@@ -11,7 +11,8 @@ var manifestServerFields = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "metadata carries server-set fields (resourceVersion, uid, creationTimestamp).",
 	Doc:      doc("manifest-server-fields"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		for _, o := range c.All() {
 			md, ok := o.Content["metadata"].(map[string]any)
 			if !ok {

@@ -15,13 +15,14 @@ var mirrorDuplicate = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "The same mirror is listed twice in one entry.",
 	Doc:      doc("mirror-duplicate"),
-	Check: func(c *check.Context) {
-		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		eachSchemaError(c.Context, func(o *manifest.Object, e schema.Error) {
 			if e.Type == schema.Duplicate && lastField(e.Path) == "mirrors" {
 				c.Report(o, e.Path, "%s (mirrors is a set: list each mirror once)", e.Error())
 			}
 		})
-		for _, e := range mirrorEntries(c) {
+		for _, e := range mirrorEntries(c.Context) {
 			if e.kind() != manifest.KindICSP {
 				continue
 			}
@@ -35,7 +36,7 @@ var mirrorDuplicate = &check.Rule{
 				f := c.Report(e.obj, e.mirrorPath(k),
 					"mirror %q is listed twice for source %q; ImageContentSourcePolicy accepts the repeat but MCO turns it into an ordering cycle and renders: %s",
 					m, e.source, strings.Join(order, ", "))
-				capSeverity(f, check.Warning)
+				f.AtMost(check.Warning)
 			}
 		}
 	},

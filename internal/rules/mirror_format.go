@@ -13,8 +13,9 @@ var mirrorFormat = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "An ImageDigestMirrorSet/ImageTagMirrorSet mirror does not match the CRD pattern.",
 	Doc:      doc("mirror-format"),
-	Check: func(c *check.Context) {
-		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		eachSchemaError(c.Context, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Pattern || len(e.Path) < 2 || lastField(e.Path) != "mirrors" {
 				return
 			}

@@ -10,11 +10,12 @@ var mirrorInBlockedScope = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "A mirror lies inside a blocked scope, so pulls from it always fail.",
 	Doc:      doc("mirror-in-blocked-scope"),
-	Check: func(c *check.Context) {
-		es := mirrorEntries(c)
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		es := mirrorEntries(c.Context)
 		s := collectSets(es)
 		var blocked scopeSet
-		if _, spec := imageCluster(c); spec != nil {
+		if _, spec := imageCluster(c.Context); spec != nil {
 			blocked = newScopeSet(spec.RegistrySources.BlockedRegistries)
 		}
 		// Sources with real mirrors, and whether their entry is blocked.

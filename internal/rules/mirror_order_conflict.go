@@ -13,8 +13,9 @@ var mirrorOrderConflict = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "Several mirror lists for one source disagree on the order, or do not determine it.",
 	Doc:      doc("mirror-order-conflict"),
-	Check: func(c *check.Context) {
-		s := collectSets(mirrorEntries(c))
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		s := collectSets(mirrorEntries(c.Context))
 		for _, set := range s.all {
 			if len(set.entries) < 2 {
 				continue

@@ -11,12 +11,13 @@ var nestedCopyWrongAncestor = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "A mirrorless insecure/blocked scope copies mirrors from the first-sorted enclosing source, not the nearest.",
 	Doc:      doc("nested-copy-wrong-ancestor"),
-	Check: func(c *check.Context) {
-		img, spec := imageCluster(c)
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		img, spec := imageCluster(c.Context)
 		if img == nil {
 			return
 		}
-		s := collectSets(mirrorEntries(c))
+		s := collectSets(mirrorEntries(c.Context))
 		if len(s.all) < 2 {
 			return
 		}

@@ -10,8 +10,9 @@ var nestedSourceShadows = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "A source nested inside another source loses something the outer one provides.",
 	Doc:      doc("nested-source-shadows"),
-	Check: func(c *check.Context) {
-		s := collectSets(mirrorEntries(c))
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		s := collectSets(mirrorEntries(c.Context))
 		type info struct {
 			never       bool
 			digest, tag *mirrorSet

@@ -12,8 +12,9 @@ var neverContactBlocksTags = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "NeverContactSource on digest mirrors only (or tag mirrors only) breaks the other kind of pull.",
 	Doc:      doc("never-contact-blocks-tags"),
-	Check: func(c *check.Context) {
-		s := collectSets(mirrorEntries(c))
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		s := collectSets(mirrorEntries(c.Context))
 		for _, set := range s.all {
 			if !set.never || payloadScope(set.source) {
 				continue // release payloads are only ever pulled by digest

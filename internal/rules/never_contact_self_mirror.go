@@ -10,8 +10,9 @@ var neverContactSelfMirror = &check.Rule{
 	Origin:   check.OriginMCO,
 	Summary:  "NeverContactSource is set on an entry that lists its own source as a mirror.",
 	Doc:      doc("never-contact-self-mirror"),
-	Check: func(c *check.Context) {
-		for _, e := range mirrorEntries(c) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		for _, e := range mirrorEntries(c.Context) {
 			if !e.never() {
 				continue
 			}

@@ -10,8 +10,9 @@ var noRealMirror = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "An entry has no mirror other than its source: MCO drops it, policy included.",
 	Doc:      doc("no-real-mirror"),
-	Check: func(c *check.Context) {
-		for _, e := range mirrorEntries(c) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		for _, e := range mirrorEntries(c.Context) {
 			if e.realMirror() {
 				continue
 			}

@@ -18,7 +18,8 @@ var objectName = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "metadata.name (or metadata.namespace) is not a name the API server accepts for the kind.",
 	Doc:      doc("object-name"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		for _, o := range c.All() {
 			if !o.Known {
 				continue // a wrong apiVersion or a type error is refused before the name is looked at

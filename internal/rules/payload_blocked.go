@@ -17,9 +17,10 @@ var payloadBlocked = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "A blocked registry contains the release payload: MCO silently skips it, or nodes cannot pull the payload.",
 	Doc:      doc("payload-blocked"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		ri := c.Settings.ReleaseImage
-		img, spec := imageCluster(c)
+		img, spec := imageCluster(c.Context)
 		if ri == "" || img == nil || len(spec.RegistrySources.BlockedRegistries) == 0 {
 			return
 		}
@@ -32,7 +33,7 @@ var payloadBlocked = &check.Rule{
 		if path.Base(payload) == "ocp-release" {
 			artDev = path.Dir(payload) + "/ocp-v4.0-art-dev"
 		}
-		m := newPayloadMirrors(c)
+		m := newPayloadMirrors(c.Context)
 		blocked := scopeList{"blockedRegistries", spec.RegistrySources.BlockedRegistries}
 		payloadOK, artOK := m.usable(payload), m.usable(artDev)
 		var skipped []string

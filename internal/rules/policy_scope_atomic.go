@@ -15,7 +15,8 @@ var policyScopeAtomic = &check.Rule{
 	Origin:   check.OriginNode,
 	Summary:  "A policy scope the CRD accepts but policy.json's \"atomic\" transport rejects (one \"/\" with a tag or digest).",
 	Doc:      doc("policy-scope-atomic"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		check := func(p policyScope) {
 			if p.obj == nil || strings.Count(p.scope, "/") >= 3 || atomicScopePattern.MatchString(p.scope) {
 				return
@@ -24,12 +25,12 @@ var policyScopeAtomic = &check.Rule{
 				"scope %q goes under the \"atomic\" transport of %s, whose scope syntax (host[/namespace[/repo[:tag]]]) does not allow a tag or digest here: containers/image refuses the whole file (Invalid scope name %s), so CRI-O would fail every pull (inferred from containers/image, not observed on a node)",
 				p.scope, policyFileOf(p), p.scope)
 		}
-		cluster := clusterPolicyScopes(c)
+		cluster := clusterPolicyScopes(c.Context)
 		for _, p := range cluster {
 			check(p)
 		}
 	ip:
-		for _, p := range imagePolicyScopes(c) {
+		for _, p := range imagePolicyScopes(c.Context) {
 			for _, cp := range cluster {
 				if scopes.IsNested(p.scope, cp.scope) {
 					continue ip // dropped by MCO (imagepolicy-scope-conflict)
@@ -37,7 +38,7 @@ var policyScopeAtomic = &check.Rule{
 			}
 			check(p)
 		}
-		img, spec := imageCluster(c)
+		img, spec := imageCluster(c.Context)
 		if img == nil {
 			return
 		}

@@ -13,8 +13,9 @@ var policyScopeBlocked = &check.Rule{
 	Origin:   check.OriginMCO,
 	Summary:  "A ClusterImagePolicy or ImagePolicy scope lies inside blockedRegistries: MCO refuses to render.",
 	Doc:      doc("policy-scope-blocked"),
-	Check: func(c *check.Context) {
-		for _, f := range policyScopeFindings(c) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		for _, f := range policyScopeFindings(c.Context) {
 			if !strings.HasSuffix(f.Message, "is nested inside blockedRegistries") {
 				continue
 			}

@@ -13,8 +13,9 @@ var policyScopeNotAllowed = &check.Rule{
 	Origin:   check.OriginMCO,
 	Summary:  "A ClusterImagePolicy or ImagePolicy scope lies outside allowedRegistries: MCO refuses to render.",
 	Doc:      doc("policy-scope-not-allowed"),
-	Check: func(c *check.Context) {
-		for _, f := range policyScopeFindings(c) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		for _, f := range policyScopeFindings(c.Context) {
 			if !strings.HasSuffix(f.Message, "is not nested inside allowedRegistries") {
 				continue
 			}

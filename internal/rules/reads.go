@@ -2,9 +2,11 @@ package rules
 
 import "github.com/mirrorlint/mirrorlint/internal/manifest"
 
-// modelled are the kinds the loader decodes into API types: what every
-// built-in rule reads, through Context.Objects, Context.All or the mirror
-// entries.
+// modelled are the kinds the loader decodes into API types, which is what
+// a rule reads when it reads the render, the mirror entries or
+// Context.Objects: each rule writes its Reads in its literal (a test fails
+// for one that does not), and the pre-commit prefilter leaves files
+// holding none of the kinds the enabled rules read unparsed.
 var modelled = []string{
 	string(manifest.KindICSP), string(manifest.KindIDMS), string(manifest.KindITMS),
 	string(manifest.KindImage), string(manifest.KindMachineConfig),
@@ -12,37 +14,6 @@ var modelled = []string{
 	string(manifest.KindFeatureGate), string(manifest.KindClusterVersion),
 }
 
-// reads declares, per built-in rule, the object kinds it reads
-// (check.Rule.Reads). A rule that reads another kind (a workload, a
-// CatalogSource) must say so here: a pre-commit run leaves files holding
-// no needed kind unparsed. TestRulesDeclareReads fails for a rule missing
-// from this table.
-var reads = map[string][]string{}
-
-func init() {
-	for _, id := range []string{
-		"api-version-kind", "required-fields", "unknown-field", "source-policy-enum", "source-format",
-		"mirror-format", "repository-lowercase", "mirror-duplicate", "image-allowed-and-blocked",
-		"search-registries-schema", "manifest-server-fields", "hosted-cluster", "icsp-format",
-		"conflicting-source-policy", "never-contact-self-mirror", "registry-scope-format",
-		"wildcard-source-nested", "release-image-invalid", "scheme-in-scope", "duplicate-location",
-		"search-registry-format", "mirror-order-conflict", "no-real-mirror", "source-among-mirrors",
-		"nested-source-shadows", "nested-copy-wrong-ancestor", "never-contact-blocks-tags",
-		"mirror-in-blocked-scope", "payload-blocked", "allowed-incomplete", "tag-mirror-trust",
-		"image-config-name", "icsp-deprecated", "hand-written-registries-conf", "scope-never-matches",
-		"object-name", "duplicate-object", "duplicate-key",
-		"signature-policy-schema", "policy-scope-blocked", "policy-scope-not-allowed",
-		"signature-policy-invalid", "policy-scope-atomic", "imagepolicy-scope-conflict",
-		"duplicate-policy-scope", "reserved-policy-name", "hand-written-signature-files",
-		"release-signatures-mirrored",
-	} {
-		reads[id] = modelled
-	}
-	// The images the nodes pull, checked against the render.
-	reads[ImagePullFailsID] = append(append([]string(nil), modelled...), manifest.ImageKinds()...)
-	for _, r := range All() {
-		if r.Reads == nil {
-			r.Reads = reads[r.ID]
-		}
-	}
-}
+// withWorkloads adds the kinds that pull images (workloads, CatalogSources)
+// for the rule that checks the images the nodes pull against the render.
+var withWorkloads = append(append([]string(nil), modelled...), manifest.ImageKinds()...)

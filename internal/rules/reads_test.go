@@ -12,7 +12,7 @@ import (
 func TestRulesDeclareReads(t *testing.T) {
 	for _, r := range All() {
 		if r.Reads == nil {
-			t.Errorf("%s declares no Reads: add it to the reads table in reads.go", r.ID)
+			t.Errorf("%s declares no Reads: write Reads in its rule literal", r.ID)
 		}
 		for _, k := range r.Reads {
 			if !manifest.KeepsAs(k, manifest.UnmodelledImages) {

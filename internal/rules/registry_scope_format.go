@@ -13,8 +13,9 @@ var registryScopeFormat = &check.Rule{
 	Origin:   check.OriginMCO,
 	Summary:  "An Image insecure/blocked/allowed registry entry is not a scope MCO accepts.",
 	Doc:      doc("registry-scope-format"),
-	Check: func(c *check.Context) {
-		l := effectiveImageLists(c)
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		l := effectiveImageLists(c.Context)
 		if l == nil {
 			return
 		}
@@ -38,7 +39,7 @@ var registryScopeFormat = &check.Rule{
 					// MCO skips the entry today (payload rule), so it does
 					// not refuse; it will once the payload problem is gone.
 					f := c.Report(l.img, list.path(i), "invalid entry for %s registries %q (%s): MCO skips it for now because of the release payload rule, and will refuse to render once that changes", list.what, s, scopeHint(s))
-					capSeverity(f, check.Warning)
+					f.AtMost(check.Warning)
 					continue
 				}
 				c.Report(l.img, list.path(i), "invalid entry for %s registries %q: MCO refuses to render and keeps the old configuration (%s)", list.what, s, scopeHint(s))

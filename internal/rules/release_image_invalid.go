@@ -13,7 +13,8 @@ var releaseImageInvalid = &check.Rule{
 	Origin:   check.OriginMCO,
 	Summary:  "The release image given with --release-image (or releaseImage) is not a valid image reference.",
 	Doc:      doc("release-image-invalid"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		ri := c.Settings.ReleaseImage
 		if ri == "" {
 			return

@@ -23,7 +23,8 @@ var releaseSignaturesMirrored = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "Release images come through mirrors on a cluster that verifies their signatures: mirror the signatures too.",
 	Doc:      doc("release-signatures-mirrored"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		v := c.Settings.Version
 		if v.Minor == 20 {
 			objs := append(c.Objects(manifest.KindICSP), c.Objects(manifest.KindIDMS)...)
@@ -42,7 +43,7 @@ var releaseSignaturesMirrored = &check.Rule{
 		if ref, err := reference.ParseNamed(c.Settings.ReleaseImage); err == nil && scopes.IsNested(ref.Name(), render.DefaultPolicyScope) {
 			repo = ref.Name()
 		}
-		for _, e := range mirrorEntries(c) {
+		for _, e := range mirrorEntries(c.Context) {
 			if e.tag || e.source == "" || !scopes.IsNested(repo, e.source) || len(e.mirrors) == 0 {
 				continue
 			}

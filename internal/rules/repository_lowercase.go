@@ -11,10 +11,11 @@ var repositoryLowercase = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "A source or mirror has upper-case letters in its repository path.",
 	Doc:      doc("repository-lowercase"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		v := c.Settings.Version
 		icspRefused := v.AtLeast(16)
-		for _, e := range mirrorEntries(c) {
+		for _, e := range mirrorEntries(c.Context) {
 			icsp := e.kind() == manifest.KindICSP
 			report := func(p manifest.Path, what, val string) {
 				switch {
@@ -24,7 +25,7 @@ var repositoryLowercase = &check.Rule{
 					c.Report(e.obj, p, "repository path of %s %q has upper-case letters; MCO 4.16+ refuses to render (invalid format for %s %q) and keeps the old registries.conf: write %q", what, val, what, val, lowerPath(val))
 				default:
 					f := c.Report(e.obj, p, "repository path of %s %q has upper-case letters; image references are lower case, so this never works (MCO 4.16+ refuses it outright): write %q", what, val, lowerPath(val))
-					capSeverity(f, check.Warning)
+					f.AtMost(check.Warning)
 				}
 			}
 			if hasUpperPath(e.source) {

@@ -12,8 +12,9 @@ var requiredFields = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "A field the CRD requires is missing: spec, an entry's source, or metadata.name.",
 	Doc:      doc("required-fields"),
-	Check: func(c *check.Context) {
-		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		eachSchemaError(c.Context, func(o *manifest.Object, e schema.Error) {
 			if e.Type == schema.Required {
 				c.Report(o, e.Path, "%s", e.Error())
 			}

@@ -14,7 +14,8 @@ var reservedPolicyName = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "A ClusterImagePolicy of your own is named \"openshift…\", the platform's name for its own policies.",
 	Doc:      doc("reserved-policy-name"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		cips, ips := c.Input.PolicyObjects()
 		for _, o := range cips {
 			switch {

@@ -13,7 +13,7 @@ import (
 // independent of how the schema checks are split into rules. The results
 // live in the context's memo, so they die with it.
 func schemaErrors(c *check.Context, o *manifest.Object) []schema.Error {
-	cache := c.Memo("rules.schemaErrors", func() any { return &schemaCache{byObject: map[*manifest.Object][]schema.Error{}} }).(*schemaCache)
+	cache := schemaMemo.Get(c)
 	cache.mu.Lock()
 	defer cache.mu.Unlock()
 	errs, ok := cache.byObject[o]
@@ -23,6 +23,10 @@ func schemaErrors(c *check.Context, o *manifest.Object) []schema.Error {
 	}
 	return errs
 }
+
+var schemaMemo = check.NewMemo("rules.schemaErrors", func(*check.Context) *schemaCache {
+	return &schemaCache{byObject: map[*manifest.Object][]schema.Error{}}
+})
 
 type schemaCache struct {
 	mu       sync.Mutex

@@ -13,9 +13,10 @@ var schemeInScope = &check.Rule{
 	Origin:   check.OriginNode,
 	Summary:  "A registry scope carries an http:// or https:// scheme: the nodes reject registries.conf.",
 	Doc:      doc("scheme-in-scope"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		msg := "invalid location '%s': URI schemes are not supported; MCO writes it into registries.conf and every node then rejects the whole file, failing image pulls: write %q"
-		if img, spec := imageCluster(c); img != nil {
+		if img, spec := imageCluster(c.Context); img != nil {
 			rs := spec.RegistrySources
 			for _, l := range []scopeList{{"insecureRegistries", rs.InsecureRegistries}, {"blockedRegistries", rs.BlockedRegistries}} {
 				for i, s := range l.values {
@@ -29,7 +30,7 @@ var schemeInScope = &check.Rule{
 		if v.AtLeast(16) {
 			return // MCO refuses these ICSP values itself (icsp-format)
 		}
-		for _, e := range mirrorEntries(c) {
+		for _, e := range mirrorEntries(c.Context) {
 			if e.kind() != manifest.KindICSP || !e.realMirror() {
 				continue
 			}

@@ -13,13 +13,14 @@ var scopeNeverMatches = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "A source or Image registry scope can never match a normalized image reference.",
 	Doc:      doc("scope-never-matches"),
-	Check: func(c *check.Context) {
-		for _, e := range mirrorEntries(c) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		for _, e := range mirrorEntries(c.Context) {
 			if why, fix := neverMatches(e.source); why != "" {
 				c.Report(e.obj, e.sourcePath(), "source %q never matches an image reference: %s; write %q", e.source, why, fix)
 			}
 		}
-		img, spec := imageCluster(c)
+		img, spec := imageCluster(c.Context)
 		if img == nil {
 			return
 		}

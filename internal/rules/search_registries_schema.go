@@ -14,8 +14,9 @@ var searchRegistriesSchema = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "containerRuntimeSearchRegistries is empty or repeats a registry.",
 	Doc:      doc("search-registries-schema"),
-	Check: func(c *check.Context) {
-		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		eachSchemaError(c.Context, func(o *manifest.Object, e schema.Error) {
 			if !strings.Contains(e.Path.String(), "containerRuntimeSearchRegistries") {
 				return
 			}

@@ -16,8 +16,9 @@ var searchRegistryFormat = &check.Rule{
 	Origin:   check.OriginNode,
 	Summary:  "A containerRuntimeSearchRegistries entry is not a host[:port]; any change to the list reboots nodes.",
 	Doc:      doc("search-registry-format"),
-	Check: func(c *check.Context) {
-		img, spec := imageCluster(c)
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		img, spec := imageCluster(c.Context)
 		if img == nil || spec.RegistrySources.ContainerRuntimeSearchRegistries == nil {
 			return
 		}
@@ -33,7 +34,7 @@ var searchRegistryFormat = &check.Rule{
 			}
 		}
 		f := c.Report(img, list, "changing containerRuntimeSearchRegistries rewrites /etc/containers/registries.conf.d/01-image-searchRegistries.conf, which has no NodeDisruptionPolicy: every node drains and reboots on each change")
-		capSeverity(f, check.Info)
+		f.AtMost(check.Info)
 	},
 }
 

@@ -86,9 +86,11 @@ func imagePolicyScopes(c *check.Context) []policyScope {
 // input, computed once for the two rules that split it by message
 // (policy-scope-blocked, policy-scope-not-allowed): it flattens and merges
 // every mirror entry and may run the payload rule through containers/image.
-func policyScopeFindings(c *check.Context) []render.Finding {
-	return c.Memo("rules.policyScopeFindings", func() any { return render.PolicyScopeFindings(c.Input.Input) }).([]render.Finding)
-}
+func policyScopeFindings(c *check.Context) []render.Finding { return policyScopeMemo.Get(c) }
+
+var policyScopeMemo = check.NewMemo("rules.policyScopeFindings", func(c *check.Context) []render.Finding {
+	return render.PolicyScopeFindings(c.Input.Input)
+})
 
 // policyScopeRefusalNote ends the findings of both policy scope rules.
 const policyScopeRefusalNote = "MCO refuses to render and only logs it: the previous MachineConfig stays and every later registry change stops applying"
@@ -96,7 +98,7 @@ const policyScopeRefusalNote = "MCO refuses to render and only logs it: the prev
 // reportSubject reports at a render subject, with the render's related
 // values as related locations; false when the subject names nothing in
 // the tree.
-func reportSubject(c *check.Context, s render.Subject, related []render.Subject, format string, args ...any) bool {
+func reportSubject(c *check.Pass, s render.Subject, related []render.Subject, format string, args ...any) bool {
 	o := c.SubjectObject(s)
 	if o == nil {
 		return false

@@ -14,7 +14,8 @@ var signaturePolicyInvalid = &check.Rule{
 	Origin:   check.OriginMCO,
 	Summary:  "MCO cannot turn a ClusterImagePolicy or ImagePolicy into a signature requirement, or their scopes into registries.d entries.",
 	Doc:      doc("signature-policy-invalid"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		v := c.Settings.Version
 		if !v.AtLeast(18) {
 			return

@@ -14,7 +14,8 @@ var signaturePolicySchema = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "A ClusterImagePolicy or ImagePolicy breaks its CRD schema or one of its validation rules.",
 	Doc:      doc("signature-policy-schema"),
-	Check: func(c *check.Context) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
 		v, fs := c.Settings.Version, c.Input.FeatureSet
 		pki := check.PKIServed(v, fs)
 		for _, o := range c.All() {

@@ -13,8 +13,9 @@ var sourceAmongMirrors = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "The source is listed among its own mirrors and stays an explicit position in the pull order.",
 	Doc:      doc("source-among-mirrors"),
-	Check: func(c *check.Context) {
-		s := collectSets(mirrorEntries(c))
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		s := collectSets(mirrorEntries(c.Context))
 		for _, set := range s.all {
 			if set.never {
 				continue // never-contact-self-mirror reports those

@@ -15,8 +15,9 @@ var sourceFormat = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "An ImageDigestMirrorSet/ImageTagMirrorSet source does not match the CRD pattern.",
 	Doc:      doc("source-format"),
-	Check: func(c *check.Context) {
-		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		eachSchemaError(c.Context, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Pattern || lastField(e.Path) != "source" {
 				return
 			}
@@ -29,7 +30,7 @@ var sourceFormat = &check.Rule{
 		if c.Settings.Version.AtLeast(16) {
 			return
 		}
-		for _, e := range mirrorEntries(c) {
+		for _, e := range mirrorEntries(c.Context) {
 			if e.kind() != manifest.KindICSP && strings.Contains(e.source, "*") && scopes.ValidSource(e.source) {
 				c.Report(e.obj, e.sourcePath(),
 					"wildcard entries are not supported with mirror configuration %q: MCO of OpenShift %s refuses wildcard sources (4.16 and later accept them)",

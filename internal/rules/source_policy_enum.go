@@ -13,8 +13,9 @@ var sourcePolicyEnum = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "mirrorSourcePolicy is neither NeverContactSource nor AllowContactingSource.",
 	Doc:      doc("source-policy-enum"),
-	Check: func(c *check.Context) {
-		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		eachSchemaError(c.Context, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.NotSupported {
 				return
 			}

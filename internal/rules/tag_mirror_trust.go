@@ -11,8 +11,9 @@ var tagMirrorTrust = &check.Rule{
 	Origin:   check.OriginSurprise,
 	Summary:  "ImageTagMirrorSet mirrors serve by-tag pulls, which the source cannot vouch for.",
 	Doc:      doc("tag-mirror-trust"),
-	Check: func(c *check.Context) {
-		for _, e := range mirrorEntries(c) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		for _, e := range mirrorEntries(c.Context) {
 			if !e.tag || !e.realMirror() {
 				continue
 			}

@@ -13,8 +13,9 @@ var unknownField = &check.Rule{
 	Origin:   check.OriginAPI,
 	Summary:  "A field the CRD does not declare: refused under strict validation, silently dropped otherwise.",
 	Doc:      doc("unknown-field"),
-	Check: func(c *check.Context) {
-		eachSchemaError(c, func(o *manifest.Object, e schema.Error) {
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		eachSchemaError(c.Context, func(o *manifest.Object, e schema.Error) {
 			if e.Type != schema.Unknown {
 				return
 			}

@@ -11,13 +11,14 @@ var wildcardSourceNested = &check.Rule{
 	Origin:   check.OriginMCO,
 	Summary:  "A wildcard source with mirrors encloses an Image insecure/blocked scope that has no mirrors.",
 	Doc:      doc("wildcard-source-nested"),
-	Check: func(c *check.Context) {
-		il := effectiveImageLists(c)
+	Reads:    modelled,
+	Check: func(c *check.Pass) {
+		il := effectiveImageLists(c.Context)
 		if il == nil || il.discarded && len(il.insecure.values) == 0 {
 			return
 		}
 		img := il.img
-		s := collectSets(mirrorEntries(c))
+		s := collectSets(mirrorEntries(c.Context))
 		if len(s.all) == 0 {
 			return
 		}
