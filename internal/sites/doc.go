@@ -1,0 +1,37 @@
+// Package sites reads the ZTP spoke clusters a hub tree declares: every
+// cluster entry of a SiteConfig (ran.openshift.io/v1, rendered by the ztp
+// siteconfig-generator up to ztp-site-generate 4.20) and every
+// ClusterInstance (siteconfig.open-cluster-management.io/v1alpha1,
+// rendered by the SiteConfig operator), with the labels its ManagedCluster
+// gets and its installConfigOverrides, everything positioned in the file.
+//
+// API:
+//
+//	sites.Kinds                       // the kinds to keep when loading
+//	sites.From(objs) ([]*Site, []Problem)
+//	                                  // the sites of loaded objects (a load with
+//	                                  // manifest.UnmodelledAll keeps them whole)
+//	site.Name, site.Namespace         // clusterName, the object's namespace
+//	site.Kind                         // "SiteConfig" or "ClusterInstance"
+//	site.Object, site.Path            // the object; the site's mapping in it:
+//	                                  // spec.clusters[i] or spec
+//	site.Labels                       // the ManagedCluster's labels as the
+//	                                  // generator/operator writes them
+//	site.LabelPos(key)                // where a label is written
+//	site.Overrides                    // nil without installConfigOverrides
+//	site.Overrides.Annotation()       // the AgentClusterInstall annotation value
+//	site.Overrides.Locate(path)       // a JSON path ("imageDigestSources[0].mirrors")
+//	                                  // → file position
+//
+// Labels follow what reaches the ManagedCluster, which placements and
+// policy bindings select on:
+//   - SiteConfig: spec.clusters[].clusterLabels, the template's only labels;
+//   - ClusterInstance: the default template's own labels (cloud and vendor,
+//     "auto-detect" until ACM imports the cluster and fills them in), then
+//     spec.extraLabels.ManagedCluster for the keys the template does not
+//     set (the operator lets the template's labels win).
+//
+// A ClusterInstance rendered from a custom templateRefs set gets that
+// template's labels, which the tree does not show: Labels then holds only
+// the extraLabels and TemplateKnown is false.
+package sites

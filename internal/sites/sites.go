@@ -1,0 +1,249 @@
+package sites
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+const (
+	KindSiteConfig      = "SiteConfig"
+	KindClusterInstance = "ClusterInstance"
+
+	APIVersionSiteConfig      = "ran.openshift.io/v1"
+	APIVersionClusterInstance = "siteconfig.open-cluster-management.io/v1alpha1"
+)
+
+// Kinds are the kinds this package reads.
+var Kinds = []string{KindSiteConfig, KindClusterInstance}
+
+// DefaultClusterTemplates is the ClusterInstance cluster-level template set
+// the SiteConfig operator ships for the assisted installer flow.
+const DefaultClusterTemplates = "ai-cluster-templates-v1"
+
+// defaultTemplateLabels are the labels the default ManagedCluster template
+// writes; ACM's import replaces the values with the detected ones.
+var defaultTemplateLabels = map[string]string{"cloud": "auto-detect", "vendor": "auto-detect"}
+
+// Site is one spoke cluster.
+type Site struct {
+	Name      string
+	Namespace string
+	Kind      string
+	Object    *manifest.Object
+	// Path is the site's mapping inside Object: spec.clusters[i] for a
+	// SiteConfig, spec for a ClusterInstance.
+	Path manifest.Path
+	// Labels are the ManagedCluster's labels; labelPaths says where the
+	// user wrote each (template labels have none).
+	Labels     map[string]string
+	labelPaths map[string]manifest.Path
+	// TemplateKnown is false for a ClusterInstance whose cluster templates
+	// are not the default set: their own labels are unknown here.
+	TemplateKnown bool
+	// NetworkType is the site's networkType, defaulted to OVNKubernetes as
+	// both the generator and the CRD do; CPUPartitioningAllNodes is true
+	// with cpuPartitioningMode: AllNodes, which rewrites the overrides.
+	NetworkType             string
+	CPUPartitioningAllNodes bool
+	// ImageSet is clusterImageSetNameRef (the cluster's, else the
+	// SiteConfig's), "" when unset.
+	ImageSet string
+	// Overrides is nil when the site sets no installConfigOverrides.
+	Overrides *Overrides
+}
+
+// Problem is something wrong with a site's declaration that keeps part of
+// it from being read (a label map that is not a map of strings).
+type Problem struct {
+	Pos     manifest.Position
+	Message string
+}
+
+// LabelPos returns where label key is written, the labels' mapping (or the
+// site) when it is not written by the user.
+func (s *Site) LabelPos(key string) manifest.Position {
+	if p, ok := s.labelPaths[key]; ok {
+		return s.Object.LocateKey(p)
+	}
+	return s.Object.Locate(s.labelsPath())
+}
+
+func (s *Site) labelsPath() manifest.Path {
+	if s.Kind == KindSiteConfig {
+		return s.Path.Child("clusterLabels")
+	}
+	return s.Path.Child("extraLabels", "ManagedCluster")
+}
+
+// Ref names the site for messages: "SiteConfig/ns/name cluster ran-1".
+func (s *Site) Ref() string {
+	if s.Kind == KindSiteConfig {
+		return fmt.Sprintf("SiteConfig/%s cluster %s", s.Object.Name, s.Name)
+	}
+	return "ClusterInstance/" + s.Object.Name
+}
+
+// From returns the sites of objs in order (objects of other kinds are
+// skipped), with the problems that kept part of a site unread.
+func From(objs []*manifest.Object) ([]*Site, []Problem) {
+	var out []*Site
+	var probs []Problem
+	for _, o := range objs {
+		if o.Node == nil || o.Content == nil || o.Partial {
+			continue
+		}
+		switch {
+		case string(o.Kind) == KindSiteConfig && o.APIVersion == APIVersionSiteConfig:
+			s, p := siteConfig(o)
+			out, probs = append(out, s...), append(probs, p...)
+		case string(o.Kind) == KindClusterInstance && o.APIVersion == APIVersionClusterInstance:
+			s, p := clusterInstance(o)
+			out, probs = append(out, s), append(probs, p...)
+		}
+	}
+	return out, probs
+}
+
+func siteConfig(o *manifest.Object) ([]*Site, []Problem) {
+	spec, _ := o.Content["spec"].(map[string]any)
+	clusters, _ := spec["clusters"].([]any)
+	ns, _ := manifest.NestedString(o.Content, "metadata", "namespace")
+	siteImageSet, _ := spec["clusterImageSetNameRef"].(string)
+	var out []*Site
+	var probs []Problem
+	for i, c := range clusters {
+		cm, ok := c.(map[string]any)
+		if !ok {
+			continue
+		}
+		s := &Site{Kind: KindSiteConfig, Object: o, Namespace: ns, Path: manifest.Path{"spec", "clusters", i}, TemplateKnown: true}
+		s.Name, _ = cm["clusterName"].(string)
+		s.ImageSet = siteImageSet
+		if v, ok := cm["clusterImageSetNameRef"].(string); ok && v != "" {
+			s.ImageSet = v
+		}
+		s.common(cm)
+		probs = append(probs, s.readLabels(cm["clusterLabels"], s.Path.Child("clusterLabels"))...)
+		probs = append(probs, s.readOverrides(cm)...)
+		out = append(out, s)
+	}
+	return out, probs
+}
+
+func clusterInstance(o *manifest.Object) (*Site, []Problem) {
+	spec, _ := o.Content["spec"].(map[string]any)
+	ns, _ := manifest.NestedString(o.Content, "metadata", "namespace")
+	s := &Site{Kind: KindClusterInstance, Object: o, Namespace: ns, Path: manifest.Path{"spec"}}
+	s.Name, _ = spec["clusterName"].(string)
+	s.ImageSet, _ = spec["clusterImageSetNameRef"].(string)
+	s.common(spec)
+	s.TemplateKnown = usesDefaultTemplates(spec)
+	s.Labels = map[string]string{}
+	s.labelPaths = map[string]manifest.Path{}
+	var probs []Problem
+	extra, _ := spec["extraLabels"].(map[string]any)
+	probs = append(probs, s.readLabels(extra["ManagedCluster"], s.Path.Child("extraLabels", "ManagedCluster"))...)
+	if s.TemplateKnown {
+		for k, v := range defaultTemplateLabels {
+			// The operator does not overwrite the template's labels.
+			s.Labels[k] = v
+			delete(s.labelPaths, k)
+		}
+	}
+	probs = append(probs, s.readOverrides(spec)...)
+	return s, probs
+}
+
+// usesDefaultTemplates reports whether the cluster-level templateRefs are
+// the default assisted-installer set (or unset, which the webhook refuses).
+func usesDefaultTemplates(spec map[string]any) bool {
+	refs, _ := spec["templateRefs"].([]any)
+	for _, r := range refs {
+		m, _ := r.(map[string]any)
+		if name, _ := m["name"].(string); name != DefaultClusterTemplates {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Site) common(m map[string]any) {
+	s.NetworkType, _ = m["networkType"].(string)
+	if s.NetworkType == "" {
+		s.NetworkType = "OVNKubernetes"
+	}
+	mode, _ := m["cpuPartitioningMode"].(string)
+	s.CPUPartitioningAllNodes = mode == "AllNodes"
+}
+
+func (s *Site) readLabels(v any, at manifest.Path) []Problem {
+	if s.Labels == nil {
+		s.Labels, s.labelPaths = map[string]string{}, map[string]manifest.Path{}
+	}
+	if v == nil {
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return []Problem{{Pos: s.Object.Locate(at), Message: fmt.Sprintf("%s: %s must be a map of label names to values", s.Ref(), at)}}
+	}
+	var probs []Problem
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		val, ok := m[k].(string)
+		if !ok && m[k] != nil {
+			probs = append(probs, Problem{Pos: s.Object.Locate(at.Child(k)), Message: fmt.Sprintf("%s: label %q must have a string value (quote it)", s.Ref(), k)})
+			continue
+		}
+		s.Labels[k], s.labelPaths[k] = val, at.Child(k)
+	}
+	return probs
+}
+
+func (s *Site) readOverrides(m map[string]any) []Problem {
+	text, ok := m["installConfigOverrides"].(string)
+	p := s.Path.Child("installConfigOverrides")
+	if _, present := m["installConfigOverrides"]; present && !ok {
+		return []Problem{{Pos: s.Object.Locate(p), Message: fmt.Sprintf("%s: installConfigOverrides must be a string holding JSON", s.Ref())}}
+	}
+	if !ok || text == "" {
+		return nil
+	}
+	s.Overrides = newOverrides(s, text, p)
+	return nil
+}
+
+// valueNode returns the YAML node at p in the object, nil if absent.
+func valueNode(o *manifest.Object, p manifest.Path) *yaml.Node {
+	cur := o.Node
+	for _, e := range p {
+		for cur != nil && cur.Kind == yaml.AliasNode {
+			cur = cur.Alias
+		}
+		if cur == nil {
+			return nil
+		}
+		switch e := e.(type) {
+		case string:
+			if cur.Kind != yaml.MappingNode {
+				return nil
+			}
+			var next *yaml.Node
+			for i := 0; i+1 < len(cur.Content); i += 2 {
+				if cur.Content[i].Value == e {
+					next = cur.Content[i+1] // the last duplicate wins, as in Content
+				}
+			}
+			cur = next
+		case int:
+			if cur.Kind != yaml.SequenceNode || e >= len(cur.Content) {
+				return nil
+			}
+			cur = cur.Content[e]
+		}
+	}
+	return cur
+}

@@ -1,0 +1,107 @@
+package sites
+
+import (
+	"maps"
+	"path/filepath"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+func load(t *testing.T, paths ...string) []*Site {
+	t.Helper()
+	set, err := manifest.Load(paths, manifest.Options{Unmodelled: manifest.UnmodelledAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, probs := From(set.Objects)
+	if len(probs) > 0 {
+		t.Fatalf("problems: %v", probs)
+	}
+	return s
+}
+
+func TestSites(t *testing.T) {
+	got := load(t, "testdata/sites.yaml")
+	if len(got) != 4 {
+		t.Fatalf("got %d sites, want 4", len(got))
+	}
+	a, b, c1, c2 := got[0], got[1], got[2], got[3]
+	if a.Name != "sno-a" || a.Kind != KindSiteConfig || a.Namespace != "ztp" || a.ImageSet != "openshift-4.20" {
+		t.Errorf("site a: %+v", a)
+	}
+	if want := map[string]string{"group-du-sno": "", "sites": "sno-a"}; !maps.Equal(a.Labels, want) {
+		t.Errorf("a labels %v, want %v", a.Labels, want)
+	}
+	if p := a.LabelPos("sites"); p.Line != 12 || p.Column != 7 {
+		t.Errorf("label position %v, want line 12 column 7", p)
+	}
+	if want := map[string]string{"cloud": "auto-detect", "vendor": "auto-detect", "common": "true"}; !maps.Equal(c1.Labels, want) {
+		t.Errorf("ClusterInstance labels %v, want %v (the template's cloud wins)", c1.Labels, want)
+	}
+	if !c1.TemplateKnown || c2.TemplateKnown {
+		t.Errorf("TemplateKnown: %v %v, want true false", c1.TemplateKnown, c2.TemplateKnown)
+	}
+	if want := map[string]string{"env": "lab"}; !maps.Equal(c2.Labels, want) {
+		t.Errorf("custom-template labels %v, want %v", c2.Labels, want)
+	}
+
+	// Positions inside the JSON: a double-quoted scalar with escapes.
+	ov := a.Overrides
+	if ov == nil || ov.SyntaxError != nil {
+		t.Fatalf("overrides of a: %+v", ov)
+	}
+	if p := ov.Locate("imageDigestSources[0].mirrors", true); p.Line != 13 || p.Column != 81 {
+		t.Errorf("mirrors key at %v, want 13:81 (the escaped quote)", p)
+	}
+	if ov.Key.Line != 13 || ov.Key.Column != 5 {
+		t.Errorf("key at %v, want 13:5", ov.Key)
+	}
+	// A literal block: each JSON line is a file line.
+	if p := b.Overrides.Locate("imageDigestSources[0].sourcePolicy", true); p.Line != 21 || p.Column != 35 {
+		t.Errorf("sourcePolicy at %v, want 21:35", p)
+	}
+	// The ClusterInstance's JSON does not parse: the trailing comma.
+	if c1.Overrides.SyntaxError == nil {
+		t.Fatal("no syntax error for a trailing comma")
+	}
+	if p := c1.Overrides.SyntaxPos; p.Line != 39 || p.Column != 40 {
+		t.Errorf("syntax error at %v, want 39:40 (the bracket after the comma)", p)
+	}
+}
+
+func TestAnnotation(t *testing.T) {
+	got := load(t, "testdata/sites.yaml")
+	for _, tc := range []struct {
+		site *Site
+		want string
+	}{
+		{got[0], `{"networking":{"networkType":"OVNKubernetes"},"imageDigestSources":[{"source":"quay.io/a","mirrors":["m.example.com/a"]}]}`},
+		// AllNodes re-encodes first; "networking" present merges and sorts.
+		{got[1], `{"cpuPartitioningMode":"AllNodes","imageDigestSources":[{"source":"quay.io/b","sourcePolicy":"NeverContactSource"}],"networking":{"machineNetwork":[],"networkType":"OpenShiftSDN"}}`},
+	} {
+		a, err := tc.site.Overrides.Annotation()
+		if err != nil || a != tc.want {
+			t.Errorf("%s: annotation %q, %v; want %q", tc.site.Name, a, err, tc.want)
+		}
+	}
+	if _, err := got[2].Overrides.Annotation(); err == nil || err.Error() != "invalid json parameter set at installConfigOverride" {
+		t.Errorf("bad JSON: %v", err)
+	}
+}
+
+// The shared corpus: the SiteConfig case's annotation is the expected one.
+func TestCorpusAnnotation(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "public", "inputs", "0007")
+	got := load(t, filepath.Join(dir, "manifests"))
+	if len(got) != 1 {
+		t.Fatalf("got %d sites", len(got))
+	}
+	want := readTrim(t, filepath.Join(dir, "expected", "install-config-overrides.txt"))
+	if a, err := got[0].Overrides.Annotation(); err != nil || a != want {
+		t.Errorf("annotation %q, %v\nwant %q", a, err, want)
+	}
+	if got[0].Overrides.Key.Line != 17 {
+		t.Errorf("key line %d, want 17", got[0].Overrides.Key.Line)
+	}
+}
