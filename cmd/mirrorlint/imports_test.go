@@ -17,7 +17,8 @@ import (
 func TestCommandImportsNoDomainPackage(t *testing.T) {
 	forbidden := []string{
 		"internal/rules", "internal/cluster", "internal/scopes", "internal/mirrororder",
-		"internal/nodefiles", "internal/drain", "internal/origin", "internal/rules/schema",
+		"internal/nodefiles", "internal/drain", "internal/trace", "internal/build", "internal/kustomization",
+		"internal/rules/schema",
 	}
 	files, err := filepath.Glob("*.go")
 	if err != nil {

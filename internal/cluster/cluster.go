@@ -29,6 +29,10 @@
 package cluster
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/build"
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
+	"github.com/mirrorlint/mirrorlint/internal/trace"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -68,8 +72,8 @@ type Cluster struct {
 	inputs  map[string]bool // absolute paths of Inputs
 	dirs    []string        // absolute directories whose every file is an input
 	origins map[*manifest.Object]*manifest.Object
-	patches []patchRef
-	res     *resolver
+	patches []trace.PatchRef
+	res     *kustomization.Resolver
 
 	// parts are what Load reads and builds; group is the plain group a
 	// discovered plain cluster stands for (a new file belongs to it when
@@ -107,16 +111,9 @@ func (c *Cluster) Empty() bool {
 type Stats struct {
 	Files          int
 	Kustomizations int
-	Builds         int // kustomize builds run (FastBuilds included)
-	// FastBuilds are builds of overlays on a base with the documents no
-	// rule reads left out (see fastbuild.go); BaseBuilds the standalone
-	// builds of those bases that vouch for them.
-	FastBuilds int
-	BaseBuilds int
-	Find       time.Duration // listing the trees, reading kustomization files
-	Load       time.Duration // reading and parsing files
-	Build      time.Duration // kustomize builds, reading their output included
-	Remap      time.Duration // tracing built objects to their files
+	Find           time.Duration // listing the trees, reading kustomization files
+	Load           time.Duration // reading and parsing files
+	build.Stats                  // the kustomize builds
 }
 
 // Result is everything Discover found.
@@ -162,7 +159,7 @@ func (r *Result) Readers(file string) ([]*Cluster, bool) {
 	if r.d != nil && r.d.graph != nil {
 		for _, p := range []string{manifest.AbsName(file), real} {
 			if dir := filepath.Dir(p); !r.d.reached[p] && r.d.isKust(dir) {
-				if kf := r.d.graph.get(dir); kf != nil && kf.Path != p {
+				if kf := r.d.graph.Get(dir); kf != nil && kf.Path != p {
 					kustFile = kf.Path
 				}
 			}
@@ -185,7 +182,7 @@ func (r *Result) Text(file string) []byte {
 	if r.d == nil || r.d.res == nil || file == "" || file == "-" {
 		return nil
 	}
-	return r.d.res.held(manifest.AbsName(file))
+	return r.d.res.Held(manifest.AbsName(file))
 }
 
 // reads is Includes for a real (symlink-free) path, which is how lint names
@@ -252,4 +249,13 @@ func (c *Cluster) addInput(abs string, n *namer) {
 		c.inputs[abs] = true
 		c.Inputs = append(c.Inputs, n.display(abs))
 	}
+}
+
+// Relocate moves findings whose value a kustomize patch wrote to the line
+// of the patch that wrote it (see trace.Relocation).
+func (c *Cluster) Relocate(fs []check.Finding) {
+	if len(c.patches) == 0 {
+		return
+	}
+	(&trace.Relocation{Objects: c.Objects, Origins: c.origins, Patches: c.patches, Files: c.res}).Relocate(fs)
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,7 +57,7 @@ spec:
 			if strings.Join(c.Paths, " ") == "" || len(c.Paths) != len(paths) {
 				t.Errorf("paths %v: every declared path is still listed", c.Paths)
 			}
-			if got := lintCluster(t, c); !contains(got, filepath.ToSlash(filepath.Join(root, "overlays/prod/never-contact-source.yaml"))+":4:10: policy NeverContactSource") {
+			if got := lintCluster(t, c); !slices.Contains(got, filepath.ToSlash(filepath.Join(root, "overlays/prod/never-contact-source.yaml"))+":4:10: policy NeverContactSource") {
 				t.Errorf("policy finding not on the patch:\n%s", strings.Join(got, "\n"))
 			}
 		})

@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/build"
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"os"
 	"path"
 	"path/filepath"
@@ -31,6 +33,8 @@ type Options struct {
 	// keeps); builds may leave out documents of other kinds when that
 	// provably changes nothing else (see fastbuild.go).
 	Needs *manifest.Needs
+
+	noFastBuilds bool // tests compare fast builds against full ones
 }
 
 // Discover finds the clusters under opts.Paths and loads every one of
@@ -96,8 +100,8 @@ func Find(opts Options) (*Result, error) {
 type discoverer struct {
 	opts  Options
 	names *namer
-	res   *resolver
-	graph *graph
+	res   *kustomization.Resolver
+	graph *kustomization.Graph
 	stats *Stats
 	base  string // Options.Root, absolute; "" for none
 
@@ -114,22 +118,30 @@ type discoverer struct {
 	kustSet     map[string]bool
 	listedRoots []string
 
-	builds  *buildCache
+	builds  *build.Cache
 	statsMu sync.Mutex
 	realMu  sync.Mutex
 	realOf  map[string]string // RealPath cache
 }
 
 func newDiscoverer(opts Options, st *Stats) *discoverer {
-	d := &discoverer{opts: opts, graph: newGraph(), stats: st, listed: map[string]string{},
+	d := &discoverer{opts: opts, graph: kustomization.NewGraph(), stats: st, listed: map[string]string{},
 		reached: map[string]bool{}, loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{}}
 	if opts.Root != "" {
 		if abs, err := filepath.Abs(opts.Root); err == nil {
 			d.base = abs
 		}
 	}
-	d.builds = newBuildCache(d)
 	return d
+}
+
+// setNames sets how the run names clusters and files, and with it the
+// files read and the builds, which name them.
+func (d *discoverer) setNames(n *namer) {
+	d.names = n
+	d.res = kustomization.NewResolver(d.opts.Load, n.display)
+	d.builds = build.New(build.Config{Graph: d.graph, Files: d.res, Load: d.opts.Load, Needs: d.opts.Needs,
+		Stats: &d.stats.Stats, NoFast: d.opts.noFastBuilds})
 }
 
 // single is the whole input as one unnamed cluster, read at once: files
@@ -143,8 +155,7 @@ func (d *discoverer) single(res *Result) (*Result, error) {
 		return nil, err
 	}
 	d.stats.Files = len(set.Files)
-	d.names = &namer{}
-	d.res = newResolver(d.opts.Load, d.names)
+	d.setNames(&namer{})
 	res.Set = set
 	cl := &Cluster{Source: FromPlain, Reason: "files given one by one: the whole input is one cluster", Paths: d.opts.Paths,
 		Objects: set.Objects, Problems: set.Problems, loaded: true, d: d, res: d.res}
@@ -166,8 +177,7 @@ func (d *discoverer) single(res *Result) (*Result, error) {
 // trees finds the kustomizations and plain groups under each directory
 // argument, from the directory listings and kustomization files alone.
 func (d *discoverer) trees(res *Result) (*Result, error) {
-	d.names = &namer{multi: len(d.opts.Paths) > 1, base: d.base}
-	d.res = newResolver(d.opts.Load, d.names)
+	d.setNames(&namer{multi: len(d.opts.Paths) > 1, base: d.base})
 	res.Set = &manifest.Set{}
 	kdirs := make([][]string, len(d.opts.Paths))
 	var names [][]string
@@ -203,7 +213,7 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 	// in a reference cycle are nobody's top level), is no plain file.
 	for i := range kdirs {
 		for _, dir := range kdirs[i] {
-			_, files := d.graph.closure(dir)
+			_, files := d.graph.Closure(dir)
 			for _, f := range files {
 				d.reached[f] = true
 			}
@@ -213,7 +223,7 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 	var order []string
 	for i := range d.opts.Paths {
 		r := d.names.roots[i]
-		for _, dir := range d.graph.topLevel(kdirs[i]) {
+		for _, dir := range d.graph.TopLevel(kdirs[i]) {
 			res.Clusters = append(res.Clusters, d.kustCluster(r, dir))
 		}
 		for _, n := range names[i] {
@@ -222,7 +232,7 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 				continue
 			}
 			if dir := filepath.Dir(a); d.isKust(dir) {
-				kf := d.graph.get(dir)
+				kf := d.graph.Get(dir)
 				d.loose[kf.Path] = append(d.loose[kf.Path], a)
 				continue
 			}
@@ -270,7 +280,7 @@ func (d *discoverer) kustCluster(r root, dir string) *Cluster {
 	cl := &Cluster{Name: d.names.clusterName(r, dir), Source: FromKustomization,
 		Reason: "top-level kustomization: no other kustomization references it", Paths: []string{d.names.display(dir)},
 		parts: []part{{kust: dir}}, d: d, res: d.res}
-	_, files := d.graph.closure(dir)
+	_, files := d.graph.Closure(dir)
 	for _, f := range files {
 		cl.addInput(f, d.names)
 	}
@@ -296,7 +306,7 @@ func (d *discoverer) isKust(dir string) bool {
 			return d.kustSet[dir]
 		}
 	}
-	return d.graph.get(dir) != nil
+	return d.graph.Get(dir) != nil
 }
 
 // kustDirs finds the kustomization directories of a tree from its
@@ -308,14 +318,14 @@ func (d *discoverer) isKust(dir string) bool {
 func (d *discoverer) kustDirs(l *manifest.Listing) []string {
 	var out []string
 	for _, n := range append(l.Files(), l.Named()...) {
-		if !IsKustomizationFile(path.Base(n)) {
+		if !kustomization.IsFileName(path.Base(n)) {
 			continue
 		}
 		dir := filepath.Dir(manifest.AbsName(n))
 		if d.kustSet[dir] {
 			continue
 		}
-		if d.graph.get(dir) != nil {
+		if d.graph.Get(dir) != nil {
 			d.kustSet[dir] = true
 			out = append(out, dir)
 		}
@@ -401,8 +411,7 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 			arg = rel
 		}
 	}
-	d.names = &namer{roots: []root{{abs: abs, arg: arg}}}
-	d.res = newResolver(d.opts.Load, d.names)
+	d.setNames(&namer{roots: []root{{abs: abs, arg: arg}}})
 	res.Set = &manifest.Set{}
 	for _, cc := range cfg.Clusters {
 		cl := &Cluster{Name: cc.Name, Source: FromConfig, Reason: "declared in " + d.names.display(absOr(cfg.Path)),
@@ -428,7 +437,7 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 				// its inputs are that build's inputs already.
 			case d.isKustDir(pa):
 				cl.parts = append(cl.parts, part{kust: pa})
-				_, files := d.graph.closure(pa)
+				_, files := d.graph.Closure(pa)
 				for _, f := range files {
 					cl.addInput(f, d.names)
 				}
@@ -494,7 +503,7 @@ func (d *discoverer) plainPart(shown, abs string, built map[string]bool) (part, 
 	return pt, nil
 }
 
-func (d *discoverer) isKustDir(abs string) bool { return isDir(abs) && d.graph.get(abs) != nil }
+func (d *discoverer) isKustDir(abs string) bool { return isDir(abs) && d.graph.Get(abs) != nil }
 
 // overlaps finds, among one declared cluster's paths (absolute), those
 // another of its kustomization paths already builds: a base directory an
@@ -510,7 +519,7 @@ func (d *discoverer) overlaps(pas []string) (skip []bool, built map[string]bool)
 		if !d.isKustDir(pa) {
 			continue
 		}
-		kusts, files := d.graph.closure(pa)
+		kusts, files := d.graph.Closure(pa)
 		c := &closure{kusts: map[string]bool{}, files: map[string]bool{}}
 		for _, k := range kusts {
 			if k.Dir != pa {

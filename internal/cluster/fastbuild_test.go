@@ -3,16 +3,9 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"slices"
-	"sort"
 	"strings"
 	"testing"
-
-	"sigs.k8s.io/kustomize/kyaml/openapi"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -44,9 +37,9 @@ func dumpClusters(t *testing.T, res *Result) string {
 func discoverBoth(t *testing.T, root string, u manifest.Unmodelled) (full, fast string, st Stats) {
 	t.Helper()
 	opts := Options{Paths: []string{root}, Root: root, Load: manifest.Options{Unmodelled: u}}
-	fastBuilds = false
-	res, err := Discover(opts)
-	fastBuilds = true
+	noFast := opts
+	noFast.noFastBuilds = true
+	res, err := Discover(noFast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,91 +209,5 @@ replacements:
 				}
 			})
 		}
-	}
-}
-
-// TestFilterDocuments: documents are kept byte for byte, in order, and a
-// stream of several documents keeps at least two.
-func TestFilterDocuments(t *testing.T) {
-	need := manifest.NeedAll()
-	for _, tc := range []struct{ in, want string }{
-		{"kind: Deployment\n", ""},
-		{"kind: ImageDigestMirrorSet\n", "kind: ImageDigestMirrorSet\n"},
-		{"kind: A\n---\nkind: ImageTagMirrorSet\n---\nkind: B\n", "kind: ImageTagMirrorSet\n---\n"},
-		{"kind: ImageTagMirrorSet\n---\nkind: B\n", "kind: ImageTagMirrorSet\n---\n"},
-		{"kind: A\n---\nkind: Image\n", "\n---\nkind: Image\n"},
-		{"kind: A\n--- x\nkind: Image\n", "kind: A\n--- x\nkind: Image\n"},
-		{"kind: A\n---\nkind: B\n", ""},
-	} {
-		if got := string(filterDocuments([]byte(tc.in), need, manifest.UnmodelledNone)); got != tc.want {
-			t.Errorf("filterDocuments(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-// TestNameRefKindsCurrent: nameRefKinds is every kind of kustomize's
-// default name-reference configuration, as the module in go.mod has it.
-func TestNameRefKindsCurrent(t *testing.T) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/kustomize/api").Output()
-	if err != nil {
-		t.Skipf("go list: %v", err)
-	}
-	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "internal/konfig/builtinpluginconsts/namereference.go"))
-	if err != nil {
-		t.Skipf("kustomize source: %v", err)
-	}
-	var kinds []string
-	for _, m := range regexp.MustCompile(`kind: (\w+)`).FindAllStringSubmatch(string(data), -1) {
-		if !slices.Contains(kinds, m[1]) {
-			kinds = append(kinds, m[1])
-		}
-	}
-	sort.Strings(kinds)
-	have := slices.Clone(nameRefKinds)
-	sort.Strings(have)
-	if strings.Join(kinds, " ") != strings.Join(have, " ") {
-		t.Errorf("nameRefKinds:\n%s\nkustomize's:\n%s", strings.Join(have, " "), strings.Join(kinds, " "))
-	}
-}
-
-// TestParallelBuilds: overlays built on several workers give what one
-// worker gives, including a closure that sets its own OpenAPI schema
-// (built alone, the default schema restored after it). Run with -race:
-// kustomize's schema is process-wide state.
-func TestParallelBuilds(t *testing.T) {
-	root := fleetTree(t, map[string]string{"idms.yaml": fbIDMS, "deploy.yaml": fbDeploy}, "resources: [idms.yaml, deploy.yaml]\n", 8,
-		func(i int) map[string]string {
-			site := jsonSite(i)
-			if i%4 == 0 {
-				// A full build (a workload patch) with its own schema.
-				site["kustomization.yaml"] = "openapi:\n  path: schema.json\nresources: [../../base]\npatches:\n- patch: '{\"apiVersion\": \"apps/v1\", \"kind\": \"Deployment\", \"metadata\": {\"name\": \"app\"}, \"spec\": {\"replicas\": 3}}'\n"
-				site["schema.json"] = `{"definitions": {}}`
-			}
-			return site
-		})
-	find := func(w int) string {
-		res, err := Find(Options{Paths: []string{root}, Root: root})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Load(res.Clusters, LoadOptions{Build: true, Workers: w})
-		return dumpClusters(t, res)
-	}
-	// Start as a fresh process does, schema unparsed, and build in
-	// parallel first: the first builds race to parse the schema.
-	openapi.ResetOpenAPI()
-	schemaGate.ready = false
-	var many []string
-	for range 3 {
-		many = append(many, find(4))
-	}
-	one := find(1)
-	for _, m := range many {
-		if m != one {
-			t.Fatalf("4 workers:\n%s\n1 worker:\n%s", m, one)
-		}
-	}
-	if strings.Contains(one, "problem") {
-		t.Errorf("problems:\n%s", one)
 	}
 }

@@ -2,10 +2,9 @@ package cluster
 
 import (
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"path/filepath"
-	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -50,7 +49,7 @@ func (r *Result) Load(cls []*Cluster, o LoadOptions) {
 				}
 			}
 		}
-		d.builds.run(dirs, o.Workers)
+		d.builds.Run(dirs, o.Workers)
 	}
 	for _, c := range todo {
 		d.assemble(c, o.Build)
@@ -63,8 +62,8 @@ func (r *Result) Load(cls []*Cluster, o LoadOptions) {
 	r.updateSet()
 }
 
-func (d *discoverer) closureKusts(dir string) []*kustFile {
-	kusts, _ := d.graph.closure(dir)
+func (d *discoverer) closureKusts(dir string) []*kustomization.File {
+	kusts, _ := d.graph.Closure(dir)
 	return kusts
 }
 
@@ -77,7 +76,7 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 	for _, c := range cls {
 		for _, pt := range c.parts {
 			if pt.kust != "" {
-				_, files := d.graph.closure(pt.kust)
+				_, files := d.graph.Closure(pt.kust)
 				for _, f := range files {
 					want[f] = true
 					for _, l := range d.loose[f] {
@@ -91,7 +90,7 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 		}
 	}
 	for f := range want {
-		if d.res.has(f) {
+		if d.res.Has(f) {
 			delete(want, f)
 		}
 	}
@@ -103,19 +102,19 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 	}
 	for _, l := range d.listings {
 		set := l.Load(func(name string) bool { return want[manifest.AbsName(name)] }, d.opts.Load)
-		d.res.index(set)
+		d.res.Index(set)
 		d.markRead(set, want)
 	}
 	if len(outside) > 0 {
 		sort.Strings(outside)
 		if set, err := manifest.Load(outside, d.opts.Load); err == nil {
-			d.res.index(set)
+			d.res.Index(set)
 			d.markRead(set, want)
 		}
 	}
 	// A file that vanished, or that no load named, is read as empty once.
 	for f := range want {
-		d.res.markLoaded(f)
+		d.res.MarkLoaded(f)
 	}
 	d.statsMu.Lock()
 	d.stats.Load += time.Since(start)
@@ -157,18 +156,18 @@ func (d *discoverer) notListed(files []string) []manifest.Problem {
 		if len(loose) == 0 {
 			continue
 		}
-		kf := d.graph.get(filepath.Dir(kfPath))
+		kf := d.graph.Get(filepath.Dir(kfPath))
 		if kf == nil || kf.Path != kfPath || kf.Err != nil {
 			continue // the kustomization's own problem says more
 		}
 		for _, f := range loose {
 			var objs []*manifest.Object
-			for _, o := range d.res.objects(f) {
+			for _, o := range d.res.Objects(f) {
 				if !o.Unmodelled { // a workload alone is not worth the warning
 					objs = append(objs, o)
 				}
 			}
-			probs := d.res.problems(f)
+			probs := d.res.Problems(f)
 			if len(objs)+len(probs) == 0 {
 				continue
 			}
@@ -205,38 +204,4 @@ func (r *Result) updateSet() {
 		problems = append(problems, c.Problems)
 	}
 	r.Set.Problems = manifest.UniqueProblems(problems...)
-}
-
-func workers(n int) int {
-	if n <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return n
-}
-
-// parallel calls fn(i) for i in [0, n) on up to w goroutines.
-func parallel(w, n int, fn func(i int)) {
-	if w > n {
-		w = n
-	}
-	if w <= 1 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range w {
-		wg.Go(func() {
-			for i := range next {
-				fn(i)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }

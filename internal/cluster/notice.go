@@ -54,7 +54,7 @@ func rootDisagreement(c *Cluster, d *discoverer) string {
 	for _, o := range c.Objects {
 		t := top(o)
 		if t == "" {
-			if rel, in := manifest.Within(c.group.dir, manifest.AbsName(o.File)); in && !contains(rootFiles, filepath.ToSlash(rel)) {
+			if rel, in := manifest.Within(c.group.dir, manifest.AbsName(o.File)); in && !slices.Contains(rootFiles, filepath.ToSlash(rel)) {
 				rootFiles = append(rootFiles, filepath.ToSlash(rel))
 			}
 			continue

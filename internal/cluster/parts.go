@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
+	"github.com/mirrorlint/mirrorlint/internal/trace"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -19,7 +21,7 @@ type loaded struct {
 	inputs   []string // absolute
 	dirs     []string // absolute; every file under them is an input
 	origins  map[*manifest.Object]*manifest.Object
-	patches  []patchRef
+	patches  []trace.PatchRef
 }
 
 // part is one thing a cluster is made of: a kustomization to build, or
@@ -36,14 +38,14 @@ type part struct {
 // itself comes from the build cache, run ahead by Load.
 func (d *discoverer) kustomization(dir string, build bool) *loaded {
 	l := &loaded{}
-	kusts, files := d.graph.closure(dir)
+	kusts, files := d.graph.Closure(dir)
 	l.inputs = files
 	for _, f := range files {
-		l.problems = append(l.problems, d.res.problems(f)...)
+		l.problems = append(l.problems, d.res.Problems(f)...)
 	}
 	// Patches of bases first: kustomize applies them before the overlay's,
 	// and Relocate searches from the last.
-	l.patches = patchesOf(kusts)
+	l.patches = trace.PatchesOf(kusts)
 	if blocked := d.blocked(kusts); len(blocked) > 0 {
 		l.problems = append(l.problems, blocked...)
 		return l
@@ -51,28 +53,28 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 	if !build {
 		l.problems = append(l.problems, d.missing(kusts)...)
 		for _, f := range resourceFiles(kusts) {
-			l.objects = append(l.objects, d.res.objects(f)...)
+			l.objects = append(l.objects, d.res.Objects(f)...)
 		}
 		return l
 	}
-	b := d.builds.get(dir)
-	if b.err != nil {
-		l.problems = append(l.problems, d.buildProblem(b.err, kusts))
+	b := d.builds.Get(dir)
+	if b.Err != nil {
+		l.problems = append(l.problems, d.buildProblem(b.Err, kusts))
 		return l
 	}
-	l.objects, l.origins = b.objects, b.origins
+	l.objects, l.origins = b.Objects, b.Origins
 	if len(l.problems) == 0 {
 		// Problems in the build output (a patch that breaks a type) have
 		// no source file of their own; when the inputs have problems
 		// these are the same ones again.
-		l.problems = append(l.problems, b.problems...)
+		l.problems = append(l.problems, b.Problems...)
 	}
 	return l
 }
 
 // blocked lists what stops a closure from being built at all: a
 // kustomization that does not parse, a remote entry.
-func (d *discoverer) blocked(kusts []*kustFile) []manifest.Problem {
+func (d *discoverer) blocked(kusts []*kustomization.File) []manifest.Problem {
 	var out []manifest.Problem
 	for i := len(kusts) - 1; i >= 0; i-- {
 		k := kusts[i]
@@ -81,11 +83,11 @@ func (d *discoverer) blocked(kusts []*kustFile) []manifest.Problem {
 		}
 		for _, e := range k.Entries {
 			switch {
-			case e.isHelm():
+			case e.IsHelm():
 				out = append(out, d.kustProblem(k, e.Line, e.Column,
 					fmt.Sprintf("%s entry %q inflates a Helm chart, which mirrorlint does not do (it runs no helm, offline or not): this cluster is not checked; "+
 						"lint the rendered output instead (`kustomize build --enable-helm DIR | mirrorlint lint -`), or commit the chart's rendered manifests", e.Field, e.Value)))
-			case e.isRemote():
+			case e.IsRemote():
 				out = append(out, d.kustProblem(k, e.Line, e.Column,
 					fmt.Sprintf("%s entry %q is remote; mirrorlint runs offline and does not fetch it: vendor it, or lint the `kustomize build` output with `mirrorlint lint -`", e.Field, e.Value)))
 			}
@@ -96,10 +98,10 @@ func (d *discoverer) blocked(kusts []*kustFile) []manifest.Problem {
 
 // missing lists the local entries of a closure that do not exist: what a
 // build would fail on first, found without building.
-func (d *discoverer) missing(kusts []*kustFile) []manifest.Problem {
+func (d *discoverer) missing(kusts []*kustomization.File) []manifest.Problem {
 	var out []manifest.Problem
 	for _, k := range kusts {
-		for _, r := range k.local() {
+		for _, r := range k.Local() {
 			if !r.Exists {
 				out = append(out, d.kustProblem(k, r.Line, r.Column,
 					fmt.Sprintf("%s entry %q does not exist: kustomize cannot build this", r.Field, r.Value)))
@@ -112,10 +114,10 @@ func (d *discoverer) missing(kusts []*kustFile) []manifest.Problem {
 // resourceFiles lists the files a closure takes objects from (resources,
 // bases and components' resources), not its patches: the objects of the
 // cluster before the build.
-func resourceFiles(kusts []*kustFile) []string {
+func resourceFiles(kusts []*kustomization.File) []string {
 	var out []string
 	for i := len(kusts) - 1; i >= 0; i-- {
-		for _, r := range kusts[i].local() {
+		for _, r := range kusts[i].Local() {
 			if (r.Field == "resources" || r.Field == "bases") && !r.IsDir {
 				out = append(out, r.Abs)
 			}
@@ -128,8 +130,8 @@ func resourceFiles(kusts []*kustFile) []string {
 func (d *discoverer) plain(pt part) *loaded {
 	l := &loaded{inputs: pt.files}
 	for _, f := range pt.files {
-		l.objects = append(l.objects, d.res.objects(f)...)
-		l.problems = append(l.problems, d.res.problems(f)...)
+		l.objects = append(l.objects, d.res.Objects(f)...)
+		l.problems = append(l.problems, d.res.Problems(f)...)
 	}
 	if pt.dir != "" {
 		l.dirs = append(l.dirs, pt.dir)
@@ -172,7 +174,7 @@ func objKey(o *manifest.Object) string {
 	return fmt.Sprintf("%s\x00%d\x00%d\x00%s\x00%s", o.File, o.Doc, o.Item, o.Kind, o.Name)
 }
 
-func (d *discoverer) kustProblem(k *kustFile, line, col int, msg string) manifest.Problem {
+func (d *discoverer) kustProblem(k *kustomization.File, line, col int, msg string) manifest.Problem {
 	if line <= 0 {
 		line, col = 1, 1
 	}
@@ -182,13 +184,13 @@ func (d *discoverer) kustProblem(k *kustFile, line, col int, msg string) manifes
 // buildProblem positions a kustomize error on the entry it is about: the
 // entry whose path appears last in the message, since kustomize wraps
 // errors from the outermost kustomization inward.
-func (d *discoverer) buildProblem(err error, kusts []*kustFile) manifest.Problem {
-	if p, ok := d.shapeProblem(err, kusts); ok { // a malformed entry: see kustshape.go
+func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manifest.Problem {
+	if p, ok := d.builds.ShapeProblem(err, kusts); ok { // a malformed entry: see kustshape.go
 		return p
 	}
 	msg := err.Error()
 	best, bestAt := -1, -1
-	var bestK *kustFile
+	var bestK *kustomization.File
 	for _, k := range kusts {
 		for i, e := range k.Entries {
 			if e.Value == "" {
@@ -230,10 +232,10 @@ var patchError = regexp.MustCompile(`(?i)patch|operation|\bop\b`)
 
 // firstPatch returns the first patch entry, looking at the top-level
 // kustomization (kusts[0]) first.
-func firstPatch(kusts []*kustFile) (*kustFile, int) {
+func firstPatch(kusts []*kustomization.File) (*kustomization.File, int) {
 	for _, k := range kusts {
 		for i, e := range k.Entries {
-			if e.isPatch() {
+			if e.IsPatch() {
 				return k, i
 			}
 		}

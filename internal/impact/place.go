@@ -9,6 +9,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -96,7 +97,7 @@ func (p placer) kustomization(newFile string, cl *check.Cluster) string {
 	}
 	var kusts []string
 	for _, in := range d.Inputs {
-		if cluster.IsKustomizationFile(filepath.Base(in)) {
+		if kustomization.IsFileName(filepath.Base(in)) {
 			kusts = append(kusts, in)
 		}
 	}
@@ -114,7 +115,7 @@ func (p placer) kustomization(newFile string, cl *check.Cluster) string {
 		}
 	}
 	for _, path := range d.Paths {
-		if k := cluster.FindKustomization(path); k != "" {
+		if k := kustomization.Find(path); k != "" {
 			return k
 		}
 	}

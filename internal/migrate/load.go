@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -39,7 +39,7 @@ func Load(paths []string, o manifest.Options) ([]File, []manifest.Problem, error
 // and the ICSP it replaces would stay in effect. "" when there is no
 // kustomization or it names the file.
 func UnlistedBy(path string) string {
-	k := cluster.FindKustomization(filepath.Dir(path))
+	k := kustomization.Find(filepath.Dir(path))
 	if k == "" {
 		return ""
 	}

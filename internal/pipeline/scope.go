@@ -6,8 +6,8 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/origin"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/trace"
 )
 
 // scope is what a context directory changes: which tree is loaded and
@@ -127,7 +127,7 @@ func (s *scope) reportedFiles(p *project.Project) []string {
 func relocator(p *project.Project, roots []string, keep manifest.Unmodelled) func(*check.Cluster, []check.Finding) []check.Finding {
 	// Origin files are read keeping what the stream kept, so that a
 	// finding on a workload's image finds the workload there too.
-	remap := &origin.Remapper{Roots: roots, Discover: true, Load: manifest.Options{Unmodelled: keep}}
+	remap := &trace.Remapper{Roots: roots, Discover: true, Load: manifest.Options{Unmodelled: keep}}
 	objs := projectObjects(p)
 	return func(cl *check.Cluster, fs []check.Finding) []check.Finding {
 		p.Relocate(cl, fs)

@@ -1,4 +1,4 @@
-package cluster
+package trace
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -49,11 +50,11 @@ func parsePointer(ptr string) []pointerSeg {
 func opWriting(ops *yaml.Node, built map[string]any, p manifest.Path) *yaml.Node {
 	for i := len(ops.Content) - 1; i >= 0; i-- {
 		op := ops.Content[i]
-		kind := scalar(op, "op")
+		kind := kustomization.Scalar(op, "op")
 		if kind != "add" && kind != "replace" && kind != "copy" && kind != "move" {
 			continue
 		}
-		segs := parsePointer(scalar(op, "path"))
+		segs := parsePointer(kustomization.Scalar(op, "path"))
 		if segs == nil || len(segs) > len(p) {
 			continue
 		}
@@ -78,11 +79,11 @@ func opWriting(ops *yaml.Node, built map[string]any, p manifest.Path) *yaml.Node
 		rest := p[len(segs):]
 		if kind == "copy" || kind == "move" {
 			if exact && len(rest) == 0 {
-				return mapValue(op, "path")
+				return kustomization.MapValue(op, "path")
 			}
 			continue
 		}
-		val := mapValue(op, "value")
+		val := kustomization.MapValue(op, "value")
 		if val == nil {
 			continue
 		}
@@ -120,14 +121,14 @@ func pathHolding(doc *yaml.Node, built map[string]any, p manifest.Path) (*yaml.N
 	var bcur any = built
 	var at manifest.Path
 	for _, seg := range p {
-		cur = derefNode(cur)
+		cur = kustomization.DerefNode(cur)
 		if cur == nil {
 			return nil, nil
 		}
 		switch seg := seg.(type) {
 		case string:
 			bm, _ := bcur.(map[string]any)
-			cur, bcur = mapValue(cur, seg), bm[seg]
+			cur, bcur = kustomization.MapValue(cur, seg), bm[seg]
 			at = append(at, seg)
 		case int:
 			bl, _ := bcur.([]any)
@@ -175,7 +176,7 @@ func matchElement(seq *yaml.Node, i int, want any) (*yaml.Node, int) {
 			continue
 		}
 		for j, n := range seq.Content {
-			if v := mapValue(derefNode(n), k); v != nil && sameValue(v, wv) {
+			if v := kustomization.MapValue(kustomization.DerefNode(n), k); v != nil && sameValue(v, wv) {
 				return n, j
 			}
 		}
@@ -229,7 +230,7 @@ func sameValuePath(origin, built map[string]any, p manifest.Path) (manifest.Path
 // sameValue reports whether the node's value equals v as the loader reads
 // it (YAML scalars compared by their text).
 func sameValue(n *yaml.Node, v any) bool {
-	n = derefNode(n)
+	n = kustomization.DerefNode(n)
 	if n == nil {
 		return false
 	}
@@ -242,13 +243,13 @@ func sameValue(n *yaml.Node, v any) bool {
 
 func nodeAt(n *yaml.Node, p manifest.Path) *yaml.Node {
 	for _, e := range p {
-		n = derefNode(n)
+		n = kustomization.DerefNode(n)
 		if n == nil {
 			return nil
 		}
 		switch e := e.(type) {
 		case string:
-			n = mapValue(n, e)
+			n = kustomization.MapValue(n, e)
 		case int:
 			if n.Kind != yaml.SequenceNode || e < 0 || e >= len(n.Content) {
 				return nil

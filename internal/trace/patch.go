@@ -1,26 +1,40 @@
-package cluster
+package trace
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-// patchRef is one patch of a kustomization in a cluster's closure: an
+// PatchRef is one patch of a kustomization in a cluster's closure: an
 // entry of patches, patchesJson6902 or patchesStrategicMerge, or a
 // transformers entry naming a file of built-in patch transformer
 // configurations.
-type patchRef struct {
-	kust *kustFile
-	e    entry
+type PatchRef struct {
+	kust *kustomization.File
+	e    kustomization.Entry
 	abs  string // the patch (or transformer configuration) file; "" inline
 }
 
-func (pr patchRef) transformer() bool { return pr.e.Field == "transformers" }
+func (pr PatchRef) transformer() bool { return pr.e.Field == "transformers" }
+
+// Relocation is what moving one built cluster's findings onto the patches
+// that wrote their values needs: the built objects, the objects of the
+// files they were made from (by built object), the patches of the
+// kustomization closure (PatchesOf) and the files read.
+type Relocation struct {
+	Objects []*manifest.Object
+	Origins map[*manifest.Object]*manifest.Object
+	Patches []PatchRef
+	Files   *kustomization.Resolver
+}
 
 // Relocate moves findings whose value a kustomize patch (or a patch
 // transformer, of the overlay, a base or a component) wrote to the line in
@@ -37,11 +51,11 @@ func (pr patchRef) transformer() bool { return pr.e.Field == "transformers" }
 // value on the same path (list elements matched by value, or by a key such
 // as name or source). Later patches are tried first, as kustomize applies
 // them last.
-func (c *Cluster) Relocate(fs []check.Finding) {
-	if len(c.patches) == 0 {
+func (c *Relocation) Relocate(fs []check.Finding) {
+	if len(c.Patches) == 0 {
 		return
 	}
-	s := &patchSearch{res: c.res}
+	s := &patchSearch{res: c.Files}
 	for i := range fs {
 		f := &fs[i]
 		if pos, ok := c.patchPosition(s, f.Object, f.Path); ok {
@@ -63,16 +77,16 @@ func (c *Cluster) Relocate(fs []check.Finding) {
 // kustomization graph, the files it loaded and the parsed patches between
 // calls. Not safe for concurrent use.
 type PatchFinder struct {
-	g      *graph
+	g      *kustomization.Graph
 	s      *patchSearch
-	byDir  map[string][]patchRef // patches of the closure of each directory
+	byDir  map[string][]PatchRef // patches of the closure of each directory
 	hasDir map[string]bool       // whether the directory holds a kustomization
 }
 
 // NewPatchFinder returns a PatchFinder that loads patch files with load.
 func NewPatchFinder(load manifest.Options) *PatchFinder {
-	return &PatchFinder{g: newGraph(), s: &patchSearch{res: newResolver(load, &namer{})},
-		byDir: map[string][]patchRef{}, hasDir: map[string]bool{}}
+	return &PatchFinder{g: kustomization.NewGraph(), s: &patchSearch{res: kustomization.NewResolver(load, workingRelative)},
+		byDir: map[string][]PatchRef{}, hasDir: map[string]bool{}}
 }
 
 // Position returns where a patch of the kustomization in dir (or of its
@@ -89,9 +103,9 @@ func (pf *PatchFinder) Position(dir string, o *manifest.Object, names []string, 
 	}
 	has, done := pf.hasDir[abs]
 	if !done {
-		if has = pf.g.get(abs) != nil; has {
-			kusts, _ := pf.g.closure(abs)
-			pf.byDir[abs] = patchesOf(kusts)
+		if has = pf.g.Get(abs) != nil; has {
+			kusts, _ := pf.g.Closure(abs)
+			pf.byDir[abs] = PatchesOf(kusts)
 		}
 		pf.hasDir[abs] = has
 	}
@@ -107,17 +121,17 @@ func (pf *PatchFinder) Position(dir string, o *manifest.Object, names []string, 
 	return manifest.Position{}, false
 }
 
-// patchesOf lists the patch entries of a closure (top-level kustomization
+// PatchesOf lists the patch entries of a closure (top-level kustomization
 // first), bases' patches first as kustomize applies them.
-func patchesOf(kusts []*kustFile) []patchRef {
-	var out []patchRef
+func PatchesOf(kusts []*kustomization.File) []PatchRef {
+	var out []PatchRef
 	for i := len(kusts) - 1; i >= 0; i-- {
 		k := kusts[i]
 		for _, e := range k.Entries {
-			if e.isRemote() || !(e.isPatch() || e.Field == "transformers" && e.Value != "") {
+			if e.IsRemote() || !(e.IsPatch() || e.Field == "transformers" && e.Value != "") {
 				continue
 			}
-			pr := patchRef{kust: k, e: e}
+			pr := PatchRef{kust: k, e: e}
 			if e.Value != "" {
 				pr.abs = filepath.Clean(filepath.Join(k.Dir, e.Value))
 				if pr.transformer() && isDir(pr.abs) {
@@ -130,7 +144,7 @@ func patchesOf(kusts []*kustFile) []patchRef {
 	return out
 }
 
-func (c *Cluster) patchPosition(s *patchSearch, ref check.ObjectRef, path string) (manifest.Position, bool) {
+func (c *Relocation) patchPosition(s *patchSearch, ref check.ObjectRef, path string) (manifest.Position, bool) {
 	var o *manifest.Object
 	for _, x := range c.Objects {
 		if string(x.Kind) == ref.Kind && x.Name == ref.Name {
@@ -138,7 +152,7 @@ func (c *Cluster) patchPosition(s *patchSearch, ref check.ObjectRef, path string
 			break
 		}
 	}
-	src := c.origins[o]
+	src := c.Origins[o]
 	if src == nil {
 		return manifest.Position{}, false
 	}
@@ -151,8 +165,8 @@ func (c *Cluster) patchPosition(s *patchSearch, ref check.ObjectRef, path string
 	names := []string{o.Name, src.Name}
 	// Later patches win in kustomize, so the last one that sets the value
 	// is the one to fix.
-	for i := len(c.patches) - 1; i >= 0; i-- {
-		if pos, ok := s.searchPatch(c.patches[i], o, names, p); ok {
+	for i := len(c.Patches) - 1; i >= 0; i-- {
+		if pos, ok := s.searchPatch(c.Patches[i], o, names, p); ok {
 			return pos, true
 		}
 	}
@@ -166,7 +180,7 @@ func (c *Cluster) patchPosition(s *patchSearch, ref check.ObjectRef, path string
 
 // patchSearch looks for values in patches, parsing each patch file once.
 type patchSearch struct {
-	res  *resolver
+	res  *kustomization.Resolver
 	docs map[string][]*yaml.Node // parsed patch files by path; nil: unreadable
 	data map[string][]byte       // their text
 }
@@ -177,7 +191,7 @@ func (s *patchSearch) documents(abs string) ([]*yaml.Node, []byte) {
 	if docs, ok := s.docs[abs]; ok {
 		return docs, s.data[abs]
 	}
-	data := s.res.text(abs)
+	data := s.res.Text(abs)
 	var docs []*yaml.Node
 	if data != nil {
 		docs = documents(data)
@@ -191,37 +205,37 @@ func (s *patchSearch) documents(abs string) ([]*yaml.Node, []byte) {
 
 // searchPatch finds the node of one patch that wrote the value at p of
 // the built object o.
-func (s *patchSearch) searchPatch(pr patchRef, o *manifest.Object, names []string, p manifest.Path) (manifest.Position, bool) {
+func (s *patchSearch) searchPatch(pr PatchRef, o *manifest.Object, names []string, p manifest.Path) (manifest.Position, bool) {
 	if pr.transformer() {
 		return s.searchTransformers(pr, o, names, p)
 	}
 	if !targets(pr.e.HasTarget, pr.e.Target, o, names) {
 		return manifest.Position{}, false
 	}
-	entryPos := manifest.Position{File: s.res.names.display(pr.kust.Path), Line: pr.e.Line, Column: pr.e.Column}
+	entryPos := manifest.Position{File: s.res.Display(pr.kust.Path), Line: pr.e.Line, Column: pr.e.Column}
 	if pr.abs == "" {
 		return s.inPatchText(pr.e.InlineAt, entryPos, pr.e.HasTarget, o, names, p)
 	}
 	// A strategic-merge patch of a mirror kind is an object the loader
 	// read: its own Locate gives the value's whole extent.
-	for _, po := range s.res.objects(pr.abs) {
-		if po.Kind == o.Kind && (pr.e.HasTarget || contains(names, po.Name)) && po.Node != nil {
+	for _, po := range s.res.Objects(pr.abs) {
+		if po.Kind == o.Kind && (pr.e.HasTarget || slices.Contains(names, po.Name)) && po.Node != nil {
 			if n, q := pathHolding(po.Node, o.Content, p); n != nil {
 				return po.Locate(q), true
 			}
 		}
 	}
 	docs, _ := s.documents(pr.abs)
-	file := s.res.names.display(pr.abs)
+	file := s.res.Display(pr.abs)
 	return inDocuments(docs, func(n *yaml.Node) manifest.Position {
 		return manifest.Position{File: file, Line: n.Line, Column: n.Column}
 	}, pr.e.HasTarget, o, names, p)
 }
 
 // inPatchText searches a patch written inside another file.
-func (s *patchSearch) inPatchText(it inlineText, at manifest.Position, targeted bool, o *manifest.Object, names []string, p manifest.Path) (manifest.Position, bool) {
-	return inDocuments(documents([]byte(it.text)), func(n *yaml.Node) manifest.Position {
-		if line, col, ok := it.place(n.Line, n.Column); ok {
+func (s *patchSearch) inPatchText(it kustomization.InlineText, at manifest.Position, targeted bool, o *manifest.Object, names []string, p manifest.Path) (manifest.Position, bool) {
+	return inDocuments(documents([]byte(it.Text())), func(n *yaml.Node) manifest.Position {
+		if line, col, ok := it.Place(n.Line, n.Column); ok {
 			return manifest.Position{File: at.File, Line: line, Column: col}
 		}
 		return at
@@ -238,11 +252,11 @@ func inDocuments(docs []*yaml.Node, pos func(*yaml.Node) manifest.Position, targ
 				return pos(n), true
 			}
 		case yaml.MappingNode:
-			if kind := scalar(doc, "kind"); kind != "" && kind != string(o.Kind) {
+			if kind := kustomization.Scalar(doc, "kind"); kind != "" && kind != string(o.Kind) {
 				continue
 			}
 			if !targeted {
-				if md := mapValue(doc, "metadata"); !contains(names, scalar(md, "name")) {
+				if md := kustomization.MapValue(doc, "metadata"); !slices.Contains(names, kustomization.Scalar(md, "name")) {
 					continue
 				}
 			}
@@ -255,20 +269,20 @@ func inDocuments(docs []*yaml.Node, pos func(*yaml.Node) manifest.Position, targ
 }
 
 // targets reports whether a patch entry's target selects o.
-func targets(has bool, t patchTarget, o *manifest.Object, names []string) bool {
+func targets(has bool, t kustomization.PatchTarget, o *manifest.Object, names []string) bool {
 	if !has {
 		return true
 	}
-	return (t.Kind == "" || t.Kind == string(o.Kind)) && (t.Name == "" || contains(names, t.Name))
+	return (t.Kind == "" || t.Kind == string(o.Kind)) && (t.Name == "" || slices.Contains(names, t.Name))
 }
 
 // searchTransformers searches the built-in patch transformers a
 // transformers entry configures (PatchTransformer, PatchJson6902Transformer,
 // PatchStrategicMergeTransformer), whose patches are written inline in the
 // configuration or in files it names.
-func (s *patchSearch) searchTransformers(pr patchRef, o *manifest.Object, names []string, p manifest.Path) (manifest.Position, bool) {
+func (s *patchSearch) searchTransformers(pr PatchRef, o *manifest.Object, names []string, p manifest.Path) (manifest.Position, bool) {
 	docs, data := s.documents(pr.abs)
-	file := s.res.names.display(pr.abs)
+	file := s.res.Display(pr.abs)
 	dir := pr.kust.Dir // kustomize resolves a transformer's paths from the kustomization
 	for i := len(docs) - 1; i >= 0; i-- {
 		cfg := docs[i]
@@ -277,20 +291,20 @@ func (s *patchSearch) searchTransformers(pr patchRef, o *manifest.Object, names 
 		}
 		var inline []*yaml.Node
 		var paths []string
-		t, has := patchTarget{}, false
-		if tn := mapValue(cfg, "target"); tn != nil {
-			t, has = patchTarget{Kind: scalar(tn, "kind"), Name: scalar(tn, "name")}, true
+		t, has := kustomization.PatchTarget{}, false
+		if tn := kustomization.MapValue(cfg, "target"); tn != nil {
+			t, has = kustomization.PatchTarget{Kind: kustomization.Scalar(tn, "kind"), Name: kustomization.Scalar(tn, "name")}, true
 		}
-		switch scalar(cfg, "kind") {
+		switch kustomization.Scalar(cfg, "kind") {
 		case "PatchTransformer":
-			inline = append(inline, mapValue(cfg, "patch"))
-			paths = append(paths, scalar(cfg, "path"))
+			inline = append(inline, kustomization.MapValue(cfg, "patch"))
+			paths = append(paths, kustomization.Scalar(cfg, "path"))
 		case "PatchJson6902Transformer":
-			inline = append(inline, mapValue(cfg, "jsonOp"))
-			paths = append(paths, scalar(cfg, "path"))
+			inline = append(inline, kustomization.MapValue(cfg, "jsonOp"))
+			paths = append(paths, kustomization.Scalar(cfg, "path"))
 		case "PatchStrategicMergeTransformer":
-			inline = append(inline, mapValue(cfg, "patches"))
-			for _, n := range seq(mapValue(cfg, "paths")) {
+			inline = append(inline, kustomization.MapValue(cfg, "patches"))
+			for _, n := range kustomization.Seq(kustomization.MapValue(cfg, "paths")) {
 				paths = append(paths, n.Value)
 			}
 		default:
@@ -302,7 +316,7 @@ func (s *patchSearch) searchTransformers(pr patchRef, o *manifest.Object, names 
 		at := manifest.Position{File: file, Line: cfg.Line, Column: cfg.Column}
 		for _, n := range inline {
 			if n != nil && n.Kind == yaml.ScalarNode {
-				if pos, ok := s.inPatchText(newInlineText(n, data), at, has, o, names, p); ok {
+				if pos, ok := s.inPatchText(kustomization.NewInlineText(n, data), at, has, o, names, p); ok {
 					return pos, true
 				}
 			}
@@ -313,7 +327,7 @@ func (s *patchSearch) searchTransformers(pr patchRef, o *manifest.Object, names 
 			}
 			abs := filepath.Clean(filepath.Join(dir, rel))
 			pdocs, _ := s.documents(abs)
-			shown := s.res.names.display(abs)
+			shown := s.res.Display(abs)
 			if pos, ok := inDocuments(pdocs, func(n *yaml.Node) manifest.Position {
 				return manifest.Position{File: shown, Line: n.Line, Column: n.Column}
 			}, has, o, names, p); ok {
@@ -322,4 +336,20 @@ func (s *patchSearch) searchTransformers(pr patchRef, o *manifest.Object, names 
 		}
 	}
 	return manifest.Position{}, false
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// workingRelative names a file relative to the working directory when it
+// lies inside it, as the loader does for paths given that way.
+func workingRelative(abs string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, in := manifest.Within(wd, abs); in {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(abs)
 }

@@ -1,4 +1,4 @@
-package cluster
+package build
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -28,7 +29,7 @@ var (
 // the kustomization files of the build are read again as YAML and walked
 // against types.Kustomization, the type kustomize decodes into. ok is false
 // for any other error, or when no file has the mistake the error describes.
-func (d *discoverer) shapeProblem(err error, kusts []*kustFile) (manifest.Problem, bool) {
+func (d *env) shapeProblem(err error, kusts []*kustomization.File) (manifest.Problem, bool) {
 	msg := err.Error()
 	var want shapeIssue
 	if m := jsonTypeErr.FindStringSubmatch(msg); m != nil {
@@ -65,7 +66,7 @@ func readKustRoot(path string) *yaml.Node {
 	if yaml.Unmarshal(data, &doc) != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil
 	}
-	if r := derefNode(doc.Content[0]); r != nil && r.Kind == yaml.MappingNode {
+	if r := kustomization.DerefNode(doc.Content[0]); r != nil && r.Kind == yaml.MappingNode {
 		return r
 	}
 	return nil
@@ -149,7 +150,7 @@ const maxShapeIssues = 100
 // checkShape walks n against t as encoding/json would decode its JSON form,
 // appending every value of the wrong shape and every unknown key to out.
 func checkShape(n *yaml.Node, t reflect.Type, path string, out *[]shapeIssue) {
-	n = derefNode(n)
+	n = kustomization.DerefNode(n)
 	if n == nil || len(*out) >= maxShapeIssues {
 		return
 	}
@@ -373,15 +374,4 @@ func indirect(t reflect.Type) reflect.Type {
 		t = t.Elem()
 	}
 	return t
-}
-
-// derefNode follows aliases, bounded in case of a malformed graph.
-func derefNode(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
-		n = n.Alias
-	}
-	if n != nil && n.Kind == yaml.AliasNode {
-		return nil
-	}
-	return n
 }

@@ -1,4 +1,4 @@
-package cluster
+package kustomization
 
 import (
 	"bytes"
@@ -8,11 +8,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// inlineText is a patch written inside another YAML file (a kustomization's
+// InlineText is a patch written inside another YAML file (a kustomization's
 // `patch: |`, a patchesStrategicMerge item, a transformer configuration),
 // with what is needed to place a node of the patch at its line and column
 // in that file.
-type inlineText struct {
+type InlineText struct {
 	text string
 	// line and col are where the text's first character sits in the file;
 	// indent is what each following line of a block scalar is indented
@@ -24,10 +24,10 @@ type inlineText struct {
 	ok                bool
 }
 
-// newInlineText records where the scalar n's value sits in data (the file
+// NewInlineText records where the scalar n's value sits in data (the file
 // holding it).
-func newInlineText(n *yaml.Node, data []byte) inlineText {
-	it := inlineText{text: n.Value, line: n.Line, col: n.Column}
+func NewInlineText(n *yaml.Node, data []byte) InlineText {
+	it := InlineText{text: n.Value, line: n.Line, col: n.Column}
 	if n.Kind != yaml.ScalarNode {
 		return it
 	}
@@ -56,8 +56,8 @@ func newInlineText(n *yaml.Node, data []byte) inlineText {
 	return it
 }
 
-// place maps a position in the text (1-based) to the file.
-func (it inlineText) place(line, col int) (int, int, bool) {
+// Place maps a position in the text (1-based) to the file.
+func (it InlineText) Place(line, col int) (int, int, bool) {
 	if !it.ok || line < 1 || col < 1 {
 		return 0, 0, false
 	}
@@ -69,3 +69,6 @@ func (it inlineText) place(line, col int) (int, int, bool) {
 	}
 	return it.line, it.col + col - 1, true
 }
+
+// Text is the patch's text.
+func (it InlineText) Text() string { return it.text }

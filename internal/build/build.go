@@ -1,4 +1,4 @@
-package cluster
+package build
 
 import (
 	"bytes"
@@ -12,7 +12,9 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/trace"
 )
 
 // built is one kustomize build read back as objects.
@@ -29,13 +31,13 @@ type built struct {
 // manifest loader under name. Objects of other kinds are not serialised:
 // nothing reads them, and turning every object into YAML is most of the
 // cost of a build. Callers hold the schema gate (see runBuild).
-func build(fsys filesys.FileSystem, kf *kustFile, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
+func build(fsys filesys.FileSystem, kf *kustomization.File, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
 	fs := fsys
 	real, err := filepath.EvalSymlinks(kf.Path)
 	if err == nil {
 		if data, err := fsys.ReadFile(real); err == nil {
-			if patched := withOriginAnnotations(data); patched != nil {
-				fs = originFS{FileSystem: fsys, path: real, data: patched}
+			if patched := trace.WithOriginAnnotations(data); patched != nil {
+				fs = trace.OriginFS{FileSystem: fsys, Path: real, Data: patched}
 			}
 		}
 	}
@@ -117,22 +119,22 @@ func runBuild(custom bool, fn func()) {
 	fn()
 }
 
-// buildResult is a kustomization's build, traced to its files.
-type buildResult struct {
-	objects  []*manifest.Object
-	origins  map[*manifest.Object]*manifest.Object
-	problems []manifest.Problem
-	err      error
+// Result is a kustomization's build, traced to its files.
+type Result struct {
+	Objects  []*manifest.Object
+	Origins  map[*manifest.Object]*manifest.Object
+	Problems []manifest.Problem
+	Err      error
 }
 
 type buildEntry struct {
 	once sync.Once
-	res  *buildResult
+	res  *Result
 }
 
-// buildCache builds each kustomization directory once per discovery.
-type buildCache struct {
-	d     *discoverer
+// Cache builds each kustomization directory once per discovery.
+type Cache struct {
+	d     *env
 	mu    sync.Mutex
 	dirs  map[string]*buildEntry
 	bases map[string]*baseEntry // standalone builds vouching for fast builds
@@ -142,11 +144,16 @@ type buildCache struct {
 	shared      map[string]int
 }
 
-func newBuildCache(d *discoverer) *buildCache {
-	return &buildCache{d: d, dirs: map[string]*buildEntry{}, bases: map[string]*baseEntry{}}
+// New returns a Cache building with c.
+func New(c Config) *Cache {
+	if c.Stats == nil {
+		c.Stats = &Stats{}
+	}
+	d := &env{opts: c, graph: c.Graph, res: c.Files, stats: c.Stats}
+	return &Cache{d: d, dirs: map[string]*buildEntry{}, bases: map[string]*baseEntry{}}
 }
 
-func (bc *buildCache) entry(dir string) *buildEntry {
+func (bc *Cache) entry(dir string) *buildEntry {
 	bc.mu.Lock()
 	defer bc.mu.Unlock()
 	e := bc.dirs[dir]
@@ -157,18 +164,18 @@ func (bc *buildCache) entry(dir string) *buildEntry {
 	return e
 }
 
-// get returns the build of dir, building it now if run did not.
-func (bc *buildCache) get(dir string) *buildResult {
+// Get returns the build of dir, building it now if run did not.
+func (bc *Cache) Get(dir string) *Result {
 	e := bc.entry(dir)
 	e.once.Do(func() { e.res = bc.build(dir) })
 	return e.res
 }
 
-// run builds dirs on up to w workers. Overlays that share a base are
+// Run builds dirs on up to w workers. Overlays that share a base are
 // counted first: a fast build pays off only when the base's own build
 // vouches for at least two of them.
-func (bc *buildCache) run(dirs []string, w int) {
-	if fastBuilds {
+func (bc *Cache) Run(dirs []string, w int) {
+	if !bc.d.opts.NoFast {
 		needs := bc.d.needs()
 		count := map[string]int{}
 		for _, dir := range dirs {
@@ -180,24 +187,24 @@ func (bc *buildCache) run(dirs []string, w int) {
 		bc.shared = count
 		bc.mu.Unlock()
 	}
-	parallel(workers(w), len(dirs), func(i int) { bc.get(dirs[i]) })
+	parallel(workers(w), len(dirs), func(i int) { bc.Get(dirs[i]) })
 }
 
 // build builds one kustomization: on a filtered file system when a fast
 // build is provably the same (see fastbuild.go), else in full.
-func (bc *buildCache) build(dir string) *buildResult {
+func (bc *Cache) build(dir string) *Result {
 	d := bc.d
-	kf := d.graph.get(dir)
+	kf := d.graph.Get(dir)
 	needs := d.needs()
-	name := "kustomize build " + d.names.display(dir)
+	name := "kustomize build " + d.res.Display(dir)
 	var b *built
 	var err error
 	start := time.Now()
-	var r *buildResult
+	var r *Result
 	if plan, ok := bc.fastFS(dir); ok {
 		runBuild(false, func() { b, err = build(plan.fs, kf, name, d.opts.Load, plan.own) })
 		if err == nil {
-			objs, origins := remap(b, dir, d.res)
+			objs, origins := trace.Remap(b.Set, b.Origins, dir, d.res)
 			if merged, ok := mergeBase(plan.base.res, objs, origins, b.Set.Problems, plan.own); ok {
 				r = merged
 			}
@@ -218,12 +225,12 @@ func (bc *buildCache) build(dir string) *buildResult {
 		return r
 	}
 	if err != nil {
-		return &buildResult{err: err}
+		return &Result{Err: err}
 	}
 	start = time.Now()
-	r = &buildResult{}
-	r.objects, r.origins = remap(b, dir, d.res)
-	r.problems = b.Set.Problems
+	r = &Result{}
+	r.Objects, r.Origins = trace.Remap(b.Set, b.Origins, dir, d.res)
+	r.Problems = b.Set.Problems
 	d.statsMu.Lock()
 	d.stats.Remap += time.Since(start)
 	d.statsMu.Unlock()
@@ -232,7 +239,7 @@ func (bc *buildCache) build(dir string) *buildResult {
 
 // needs is what the run reads: Options.Needs, or every kind the loader
 // keeps.
-func (d *discoverer) needs() manifest.Needs {
+func (d *env) needs() manifest.Needs {
 	if d.opts.Needs != nil {
 		return *d.opts.Needs
 	}
@@ -241,7 +248,7 @@ func (d *discoverer) needs() manifest.Needs {
 
 // customSchema reports whether a kustomization of dir's closure sets its
 // own OpenAPI schema (the `openapi:` field).
-func (d *discoverer) customSchema(dir string) bool {
+func (d *env) customSchema(dir string) bool {
 	for _, k := range d.closureKusts(dir) {
 		if k.Fields["openapi"] {
 			return true

@@ -1,4 +1,4 @@
-package cluster
+package trace
 
 import (
 	"path/filepath"
@@ -7,6 +7,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -16,7 +17,7 @@ import (
 // clusters this package builds, in two steps:
 //
 //   - at build time (remap, here): kustomize is asked to annotate every
-//     output object with the file it came from (withOriginAnnotations),
+//     output object with the file it came from (WithOriginAnnotations),
 //     and each built object takes the place of that file's object, with
 //     the built content, so that Locate answers in the file;
 //   - once findings exist (Cluster.Relocate, trace_patch.go): a value the
@@ -32,29 +33,29 @@ import (
 // package of its own because a stream has no discovery, no kustomization
 // graph and no cluster: it needs only the files the annotations name.
 
-// originOption is kustomize's buildMetadata switch that annotates every
+// OriginOption is kustomize's buildMetadata switch that annotates every
 // output object with the file it came from.
-const originOption = "originAnnotations"
+const OriginOption = "originAnnotations"
 
-// originFS is a file system that serves the top-level kustomization with
+// OriginFS is a file system that serves the top-level kustomization with
 // buildMetadata: [originAnnotations] added: kustomize has no API option for
 // it, and the user's file must not change.
-type originFS struct {
+type OriginFS struct {
 	filesys.FileSystem
-	path string // the real (symlink-free) path of the kustomization file
-	data []byte
+	Path string // the real (symlink-free) path of the kustomization file
+	Data []byte
 }
 
-func (f originFS) ReadFile(p string) ([]byte, error) {
-	if filepath.Clean(p) == f.path {
-		return f.data, nil
+func (f OriginFS) ReadFile(p string) ([]byte, error) {
+	if filepath.Clean(p) == f.Path {
+		return f.Data, nil
 	}
 	return f.FileSystem.ReadFile(p)
 }
 
-// withOriginAnnotations returns the kustomization text with the origin
+// WithOriginAnnotations returns the kustomization text with the origin
 // option on; nil when the file does not parse (the build reports that).
-func withOriginAnnotations(data []byte) []byte {
+func WithOriginAnnotations(data []byte) []byte {
 	rn, err := yaml.Parse(string(data))
 	if err != nil {
 		return nil
@@ -65,11 +66,11 @@ func withOriginAnnotations(data []byte) []byte {
 	}
 	vals, _ := list.ElementValues("")
 	for _, v := range vals {
-		if v == originOption {
+		if v == OriginOption {
 			return data
 		}
 	}
-	if err := list.PipeE(yaml.Append(yaml.NewScalarRNode(originOption).YNode())); err != nil {
+	if err := list.PipeE(yaml.Append(yaml.NewScalarRNode(OriginOption).YNode())); err != nil {
 		return nil
 	}
 	s, err := rn.String()
@@ -79,20 +80,20 @@ func withOriginAnnotations(data []byte) []byte {
 	return []byte(s)
 }
 
-// remap replaces each built object by one positioned in the file that
+// Remap replaces each built object by one positioned in the file that
 // defines it: the origin file's object (its node, file, document and
 // comments, so Locate and comment suppressions work there) carrying the
 // built content (patches, name prefixes and all), which is what the
 // cluster receives. An object whose origin cannot be found keeps its
 // position in the build output, named after the build.
-func remap(b *built, dir string, res *resolver) ([]*manifest.Object, map[*manifest.Object]*manifest.Object) {
-	out := make([]*manifest.Object, 0, len(b.Set.Objects))
-	origins := map[*manifest.Object]*manifest.Object{}
-	for _, o := range b.Set.Objects {
+func Remap(b *manifest.Set, origins []string, dir string, res *kustomization.Resolver) ([]*manifest.Object, map[*manifest.Object]*manifest.Object) {
+	out := make([]*manifest.Object, 0, len(b.Objects))
+	srcs := map[*manifest.Object]*manifest.Object{}
+	for _, o := range b.Objects {
 		var src *manifest.Object
-		if o.Doc >= 0 && o.Doc < len(b.Origins) && b.Origins[o.Doc] != "" {
-			abs := filepath.Clean(filepath.Join(dir, filepath.FromSlash(b.Origins[o.Doc])))
-			src = SourceObject(res.objects(abs), o, -1)
+		if o.Doc >= 0 && o.Doc < len(origins) && origins[o.Doc] != "" {
+			abs := filepath.Clean(filepath.Join(dir, filepath.FromSlash(origins[o.Doc])))
+			src = SourceObject(res.Objects(abs), o, -1)
 		}
 		if src == nil {
 			out = append(out, o)
@@ -104,9 +105,9 @@ func remap(b *built, dir string, res *resolver) ([]*manifest.Object, map[*manife
 		r.ICSP, r.IDMS, r.ITMS, r.Image, r.MachineConfig = o.ICSP, o.IDMS, o.ITMS, o.Image, o.MachineConfig
 		r.Origin = src.File
 		out = append(out, &r)
-		origins[&r] = src
+		srcs[&r] = src
 	}
-	return out, origins
+	return out, srcs
 }
 
 // SourceObject finds, among the objects of the file o was made from

@@ -1,4 +1,4 @@
-package cluster
+package kustomization
 
 import (
 	"os"
@@ -7,35 +7,35 @@ import (
 	"sync"
 )
 
-// graph holds the kustomizations met so far, parsed once each, and answers
+// Graph holds the kustomizations met so far, parsed once each, and answers
 // which kustomization references which and which files each one reads.
 // Directories are absolute and clean.
-type graph struct {
+type Graph struct {
 	mu       sync.Mutex
-	kusts    map[string]*kustFile // by directory; nil value: no kustomization there
+	kusts    map[string]*File     // by directory; nil value: no kustomization there
 	closures map[string]closureOf // by directory, computed once
 }
 
 type closureOf struct {
-	kusts []*kustFile
+	kusts []*File
 	files []string
 }
 
-func newGraph() *graph {
-	return &graph{kusts: map[string]*kustFile{}, closures: map[string]closureOf{}}
+func NewGraph() *Graph {
+	return &Graph{kusts: map[string]*File{}, closures: map[string]closureOf{}}
 }
 
-// get returns the kustomization in dir, parsing it on first use, or nil.
+// Get returns the kustomization in dir, parsing it on first use, or nil.
 // Safe for concurrent use.
-func (g *graph) get(dir string) *kustFile {
+func (g *Graph) Get(dir string) *File {
 	g.mu.Lock()
 	kf, ok := g.kusts[dir]
 	g.mu.Unlock()
 	if ok {
 		return kf
 	}
-	if p := findKustFile(dir); p != "" {
-		kf = parseKustFile(p)
+	if p := Find(dir); p != "" {
+		kf = Parse(p)
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -46,47 +46,47 @@ func (g *graph) get(dir string) *kustFile {
 	return kf
 }
 
-// resolved is one local entry of a kustomization with its target on disk.
-type resolved struct {
-	entry
+// Resolved is one local entry of a kustomization with its target on disk.
+type Resolved struct {
+	Entry
 	Abs    string
 	IsDir  bool
 	Exists bool
 }
 
-// local returns the entries of kf that name local paths, resolved (once:
+// Local returns the entries of kf that name local paths, resolved (once:
 // the tree does not change during a run). Missing paths are kept (IsDir
 // false) so the caller can count them as inputs: creating that file
 // changes the build.
-func (kf *kustFile) local() []resolved {
+func (kf *File) Local() []Resolved {
 	kf.localOnce.Do(func() {
 		for _, e := range kf.Entries {
-			if e.Value == "" || e.isRemote() || e.isHelm() {
+			if e.Value == "" || e.IsRemote() || e.IsHelm() {
 				continue
 			}
 			p := filepath.Clean(filepath.Join(kf.Dir, e.Value))
 			st, err := os.Stat(p)
-			kf.resolved = append(kf.resolved, resolved{entry: e, Abs: p, IsDir: err == nil && st.IsDir(), Exists: err == nil})
+			kf.resolved = append(kf.resolved, Resolved{Entry: e, Abs: p, IsDir: err == nil && st.IsDir(), Exists: err == nil})
 		}
 	})
 	return kf.resolved
 }
 
-// children returns the kustomization directories kf references.
-func (g *graph) children(kf *kustFile) []string {
+// Children returns the kustomization directories kf references.
+func (g *Graph) Children(kf *File) []string {
 	var out []string
-	for _, r := range kf.local() {
-		if r.IsDir && g.get(r.Abs) != nil {
+	for _, r := range kf.Local() {
+		if r.IsDir && g.Get(r.Abs) != nil {
 			out = append(out, r.Abs)
 		}
 	}
 	return out
 }
 
-// closure returns every kustomization reachable from dir (dir first) and
+// Closure returns every kustomization reachable from dir (dir first) and
 // every file they read: kustomization files, resources, patches. Computed
 // once per directory; the slices are shared, not to be modified.
-func (g *graph) closure(dir string) (kusts []*kustFile, files []string) {
+func (g *Graph) Closure(dir string) (kusts []*File, files []string) {
 	g.mu.Lock()
 	c, ok := g.closures[dir]
 	g.mu.Unlock()
@@ -100,7 +100,7 @@ func (g *graph) closure(dir string) (kusts []*kustFile, files []string) {
 	return kusts, files
 }
 
-func (g *graph) computeClosure(dir string) (kusts []*kustFile, files []string) {
+func (g *Graph) computeClosure(dir string) (kusts []*File, files []string) {
 	seen := map[string]bool{}
 	fileSet := map[string]bool{}
 	var visit func(d string)
@@ -109,13 +109,13 @@ func (g *graph) computeClosure(dir string) (kusts []*kustFile, files []string) {
 			return
 		}
 		seen[d] = true
-		kf := g.get(d)
+		kf := g.Get(d)
 		if kf == nil {
 			return
 		}
 		kusts = append(kusts, kf)
 		fileSet[kf.Path] = true
-		for _, r := range kf.local() {
+		for _, r := range kf.Local() {
 			if r.IsDir {
 				visit(r.Abs)
 			} else {
@@ -131,14 +131,14 @@ func (g *graph) computeClosure(dir string) (kusts []*kustFile, files []string) {
 	return kusts, files
 }
 
-// topLevel returns the kustomization directories among dirs that no other
+// TopLevel returns the kustomization directories among dirs that no other
 // kustomization among dirs references. dirs holds every kustomization found
 // in the tree, so direct references are enough.
-func (g *graph) topLevel(dirs []string) []string {
+func (g *Graph) TopLevel(dirs []string) []string {
 	referenced := map[string]bool{}
 	for _, d := range dirs {
-		if kf := g.get(d); kf != nil {
-			for _, c := range g.children(kf) {
+		if kf := g.Get(d); kf != nil {
+			for _, c := range g.Children(kf) {
 				if c != d {
 					referenced[c] = true
 				}

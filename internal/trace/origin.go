@@ -15,7 +15,7 @@
 // (cluster.SourceObject). The stream half stays apart because a stream
 // comes without a discovery, a kustomization graph or clusters: it has
 // only the files the annotations name.
-package origin
+package trace
 
 import (
 	"fmt"
@@ -27,7 +27,7 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -53,7 +53,7 @@ type Remapper struct {
 
 	files    map[string]*sourceFile // by resolved path; nil entry: unreadable
 	kustDirs *[]string
-	patches  *cluster.PatchFinder // created on first use
+	patches  *PatchFinder // created on first use
 }
 
 type sourceFile struct {
@@ -186,7 +186,7 @@ func (r *Remapper) patchPosition(so, o *manifest.Object, p manifest.Path, file s
 		}
 		seen[dir] = true
 		if r.patches == nil {
-			r.patches = cluster.NewPatchFinder(r.Load)
+			r.patches = NewPatchFinder(r.Load)
 		}
 		if at, ok := r.patches.Position(dir, so, []string{so.Name, o.Name}, p); ok {
 			return at, true
@@ -233,7 +233,7 @@ func (r *Remapper) source(so *manifest.Object) (*sourceFile, *manifest.Object, s
 		if firstFile == nil {
 			firstFile = sf
 		}
-		if o := cluster.SourceObject(sf.objects, so, docIndex(so)); o != nil {
+		if o := SourceObject(sf.objects, so, docIndex(so)); o != nil {
 			return sf, o, path
 		}
 	}
@@ -319,7 +319,7 @@ func (r *Remapper) kustomizations(root string) []string {
 			}
 			return nil
 		}
-		if cluster.IsKustomizationFile(d.Name()) {
+		if kustomization.IsFileName(d.Name()) {
 			dirs = append(dirs, filepath.Dir(path))
 		}
 		return nil

@@ -1,4 +1,4 @@
-package cluster
+package build
 
 import (
 	"bytes"
@@ -14,7 +14,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/openapi"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/trace"
 )
 
 // Fast builds: a fleet repository is hundreds of overlays on one base, and
@@ -105,13 +107,10 @@ var fastTopFields = map[string]bool{"apiVersion": true, "kind": true, "resources
 // closureFields are the fields condition (4) forbids anywhere.
 var closureFields = []string{"configurations", "crds", "openapi", "helmCharts", "helmGlobals", "helmChartInflationGenerator"}
 
-// fastBuilds turns fast builds on; tests compare against full builds.
-var fastBuilds = true
-
 type baseEntry struct {
 	once sync.Once
 	ok   bool
-	res  *buildResult // M's needed objects, traced to their files
+	res  *Result // M's needed objects, traced to their files
 }
 
 // fastPlan is how to build an overlay fast: on fs, keeping only O's kinds
@@ -124,9 +123,9 @@ type fastPlan struct {
 
 // fastFS returns the plan of a fast build of dir, and whether dir
 // qualifies (conditions 1–6 and 8).
-func (bc *buildCache) fastFS(dir string) (*fastPlan, bool) {
+func (bc *Cache) fastFS(dir string) (*fastPlan, bool) {
 	d := bc.d
-	if !fastBuilds {
+	if d.opts.NoFast {
 		return nil, false
 	}
 	needs := d.needs()
@@ -142,7 +141,7 @@ func (bc *buildCache) fastFS(dir string) (*fastPlan, bool) {
 		return nil, false
 	}
 	filter := map[string]bool{}
-	kusts := map[string]*kustFile{}
+	kusts := map[string]*kustomization.File{}
 	for _, k := range d.closureKusts(m) {
 		kusts[k.Path] = k
 	}
@@ -160,7 +159,7 @@ func ownKey(n manifest.Needs) string { return strings.Join(n.Kinds(), ",") }
 // fastBase checks conditions (1)–(5) and (8) for the overlay in dir and
 // returns its base directory M and O's kinds (what its patches target and
 // its own documents are).
-func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, manifest.Needs, bool) {
+func (d *env) fastBase(dir string, needs manifest.Needs) (string, manifest.Needs, bool) {
 	no := func() (string, manifest.Needs, bool) { return "", manifest.Needs{}, false }
 	var own []string
 	u := d.opts.Load.Unmodelled
@@ -172,7 +171,7 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, manifes
 			return no()
 		}
 	}
-	kf := d.graph.get(dir)
+	kf := d.graph.Get(dir)
 	if kf == nil || kf.Err != nil || len(kf.Options) > 0 {
 		return no()
 	}
@@ -182,11 +181,11 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, manifes
 		}
 	}
 	base := ""
-	for _, r := range kf.local() {
+	for _, r := range kf.Local() {
 		switch r.Field {
 		case "resources", "bases":
 			if r.IsDir {
-				if base != "" || d.graph.get(r.Abs) == nil {
+				if base != "" || d.graph.Get(r.Abs) == nil {
 					return no()
 				}
 				base = r.Abs
@@ -206,10 +205,10 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, manifes
 		return no()
 	}
 	for _, e := range kf.Entries {
-		if e.isRemote() {
+		if e.IsRemote() {
 			return no()
 		}
-		if !e.isPatch() {
+		if !e.IsPatch() {
 			continue
 		}
 		if e.HasTarget {
@@ -224,7 +223,7 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, manifes
 		}
 		text := []byte(e.Inline)
 		if e.Value != "" {
-			if text = d.res.text(filepath.Clean(filepath.Join(kf.Dir, e.Value))); text == nil {
+			if text = d.res.Text(filepath.Clean(filepath.Join(kf.Dir, e.Value))); text == nil {
 				return no()
 			}
 		}
@@ -241,7 +240,7 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, manifes
 			}
 		}
 		for _, bm := range k.BuildMetadata {
-			if bm != originOption {
+			if bm != trace.OriginOption {
 				return no()
 			}
 		}
@@ -255,7 +254,7 @@ func (d *discoverer) fastBase(dir string, needs manifest.Needs) (string, manifes
 // allNeeded reports whether every document of a resource file is an object
 // of a needed kind that takes no part in name references (condition 2),
 // and returns their kinds.
-func (d *discoverer) allNeeded(abs string, needs manifest.Needs, u manifest.Unmodelled) ([]string, bool) {
+func (d *env) allNeeded(abs string, needs manifest.Needs, u manifest.Unmodelled) ([]string, bool) {
 	data, err := filesys.MakeFsOnDisk().ReadFile(abs)
 	if err != nil {
 		return nil, false
@@ -281,7 +280,7 @@ func docsNeeded(data []byte, needs manifest.Needs, u manifest.Unmodelled, noRefs
 		if root.Kind != yaml.MappingNode {
 			return nil, false
 		}
-		kind := scalar(root, "kind")
+		kind := kustomization.Scalar(root, "kind")
 		if kind == "" || strings.HasSuffix(kind, "List") || !needs.Has(kind, u) || noRefs && slices.Contains(nameRefKinds, kind) {
 			return nil, false
 		}
@@ -291,7 +290,7 @@ func docsNeeded(data []byte, needs manifest.Needs, u manifest.Unmodelled, noRefs
 
 // baseBuild builds the base M on its own (condition 6), once: whether it
 // builds, and its needed objects, which overlays building fast share.
-func (bc *buildCache) baseBuild(m string) *baseEntry {
+func (bc *Cache) baseBuild(m string) *baseEntry {
 	bc.mu.Lock()
 	e := bc.bases[m]
 	if e == nil {
@@ -301,18 +300,18 @@ func (bc *buildCache) baseBuild(m string) *baseEntry {
 	bc.mu.Unlock()
 	e.once.Do(func() {
 		d := bc.d
-		kf := d.graph.get(m)
+		kf := d.graph.Get(m)
 		if kf == nil {
 			return
 		}
 		var b *built
 		var err error
 		runBuild(d.customSchema(m), func() {
-			b, err = build(filesys.MakeFsOnDisk(), kf, "kustomize build "+d.names.display(m), d.opts.Load, d.needs())
+			b, err = build(filesys.MakeFsOnDisk(), kf, "kustomize build "+d.res.Display(m), d.opts.Load, d.needs())
 		})
 		if e.ok = err == nil; e.ok {
-			e.res = &buildResult{problems: b.Set.Problems}
-			e.res.objects, e.res.origins = remap(b, m, d.res)
+			e.res = &Result{Problems: b.Set.Problems}
+			e.res.Objects, e.res.Origins = trace.Remap(b.Set, b.Origins, m, d.res)
 		}
 		d.statsMu.Lock()
 		d.stats.BaseBuilds++
@@ -325,7 +324,7 @@ func (bc *buildCache) baseBuild(m string) *baseEntry {
 // their order, those of O's kinds replaced by O's build of them (same kind
 // and name, in the same order), then O's own documents. ok is false when
 // the two do not line up (a patch deleting or renaming an object).
-func mergeBase(base *buildResult, built []*manifest.Object, builtOrigins map[*manifest.Object]*manifest.Object, builtProblems []manifest.Problem, kinds manifest.Needs) (*buildResult, bool) {
+func mergeBase(base *Result, built []*manifest.Object, builtOrigins map[*manifest.Object]*manifest.Object, builtProblems []manifest.Problem, kinds manifest.Needs) (*Result, bool) {
 	ownKinds := kinds.Kinds()
 	owns := func(o *manifest.Object) bool { return slices.Contains(ownKinds, string(o.Kind)) }
 	// O's build also reads back what may hold its kinds (a policy, a
@@ -336,29 +335,29 @@ func mergeBase(base *buildResult, built []*manifest.Object, builtOrigins map[*ma
 			own = append(own, o)
 		}
 	}
-	out := &buildResult{origins: map[*manifest.Object]*manifest.Object{}}
+	out := &Result{Origins: map[*manifest.Object]*manifest.Object{}}
 	i := 0
-	for _, o := range base.objects {
+	for _, o := range base.Objects {
 		if !owns(o) {
-			out.objects = append(out.objects, o)
-			if src := base.origins[o]; src != nil {
-				out.origins[o] = src
+			out.Objects = append(out.Objects, o)
+			if src := base.Origins[o]; src != nil {
+				out.Origins[o] = src
 			}
 			continue
 		}
 		if i >= len(own) || own[i].Kind != o.Kind || own[i].Name != o.Name {
 			return nil, false
 		}
-		out.objects = append(out.objects, own[i])
+		out.Objects = append(out.Objects, own[i])
 		i++
 	}
-	out.objects = append(out.objects, own[i:]...)
+	out.Objects = append(out.Objects, own[i:]...)
 	for _, o := range own {
 		if src := builtOrigins[o]; src != nil {
-			out.origins[o] = src
+			out.Origins[o] = src
 		}
 	}
-	out.problems = manifest.UniqueProblems(builtProblems, base.problems)
+	out.Problems = manifest.UniqueProblems(builtProblems, base.Problems)
 	return out, true
 }
 
@@ -366,14 +365,14 @@ func mergeBase(base *buildResult, built []*manifest.Object, builtOrigins map[*ma
 // hold a needed object left out; every other call goes to the disk.
 type filteredFS struct {
 	filesys.FileSystem
-	filter map[string]bool      // absolute paths
-	kusts  map[string]*kustFile // the base's kustomizations, by file
+	filter map[string]bool                // absolute paths
+	kusts  map[string]*kustomization.File // the base's kustomizations, by file
 	needs  manifest.Needs
 	u      manifest.Unmodelled
 	cache  *sync.Map // absolute path → []byte, shared by a discovery's builds
 }
 
-func (bc *buildCache) filtered(key string) *sync.Map {
+func (bc *Cache) filtered(key string) *sync.Map {
 	bc.mu.Lock()
 	defer bc.mu.Unlock()
 	if bc.filterCache == nil {
@@ -417,9 +416,9 @@ func (f *filteredFS) ReadFile(p string) ([]byte, error) {
 // withoutEmpty drops the resources entries of a kustomization whose file
 // holds nothing needed; the text is returned as it is when there is none
 // or it cannot be rewritten.
-func (f *filteredFS) withoutEmpty(kf *kustFile, data []byte) []byte {
+func (f *filteredFS) withoutEmpty(kf *kustomization.File, data []byte) []byte {
 	empty := map[string]bool{}
-	for _, r := range kf.local() {
+	for _, r := range kf.Local() {
 		if (r.Field == "resources" || r.Field == "bases") && !r.IsDir && f.filter[r.Abs] {
 			if out, err := f.ReadFile(r.Abs); err == nil && len(out) == 0 {
 				empty[r.Value] = true

@@ -1,4 +1,4 @@
-package cluster
+package kustomization
 
 import (
 	"os"
@@ -12,8 +12,8 @@ import (
 // kustFileNames are the names kustomize recognises, in its order of lookup.
 var kustFileNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
 
-// IsKustomizationFile reports whether a base name is one kustomize reads.
-func IsKustomizationFile(name string) bool {
+// IsFileName reports whether a base name is one kustomize reads.
+func IsFileName(name string) bool {
 	for _, n := range kustFileNames {
 		if n == name {
 			return true
@@ -22,11 +22,8 @@ func IsKustomizationFile(name string) bool {
 	return false
 }
 
-// FindKustomization returns the kustomization file in dir, or "".
-func FindKustomization(dir string) string { return findKustFile(dir) }
-
-// findKustFile returns the kustomization file in dir, or "".
-func findKustFile(dir string) string {
+// Find returns the kustomization file in dir, or "".
+func Find(dir string) string {
 	for _, n := range kustFileNames {
 		p := filepath.Join(dir, n)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
@@ -36,9 +33,9 @@ func findKustFile(dir string) string {
 	return ""
 }
 
-// entry is one reference written in a kustomization file, kept with its
+// Entry is one reference written in a kustomization file, kept with its
 // line so a build failure can point at the entry that caused it.
-type entry struct {
+type Entry struct {
 	Field  string // "resources", "components", "patches", ...
 	Value  string // the path as written; empty for an inline patch
 	Line   int
@@ -46,21 +43,21 @@ type entry struct {
 	// Target is the patch target (patches, patchesJson6902); zero otherwise.
 	// HasTarget is set when the entry has a target at all (it may select
 	// by labels only).
-	Target    patchTarget
+	Target    PatchTarget
 	HasTarget bool
 	// Inline holds an inline patch's text (patch: |, or a
 	// patchesStrategicMerge entry that is YAML rather than a path), and
 	// InlineAt where it sits in the kustomization file.
 	Inline   string
-	InlineAt inlineText
+	InlineAt InlineText
 }
 
-type patchTarget struct {
+type PatchTarget struct {
 	Kind, Name string
 }
 
-// isPatch reports whether the entry modifies objects rather than adds them.
-func (e entry) isPatch() bool {
+// IsPatch reports whether the entry modifies objects rather than adds them.
+func (e Entry) IsPatch() bool {
 	switch e.Field {
 	case "patches", "patchesStrategicMerge", "patchesJson6902":
 		return true
@@ -68,28 +65,28 @@ func (e entry) isPatch() bool {
 	return false
 }
 
-// isHelm reports whether the entry inflates a Helm chart: kustomize runs
+// IsHelm reports whether the entry inflates a Helm chart: kustomize runs
 // the helm program for it (only with --enable-helm), which mirrorlint never
 // does.
-func (e entry) isHelm() bool {
+func (e Entry) IsHelm() bool {
 	return e.Field == "helmCharts" || e.Field == "helmChartInflationGenerator"
 }
 
-// isRemote reports whether a resource entry names a remote location, which
+// IsRemote reports whether a resource entry names a remote location, which
 // kustomize would fetch with git or HTTP; mirrorlint runs offline.
-func (e entry) isRemote() bool {
+func (e Entry) IsRemote() bool {
 	v := e.Value
 	return strings.Contains(v, "://") || strings.HasPrefix(v, "git@") ||
 		strings.HasPrefix(v, "github.com/") || strings.HasPrefix(v, "gitlab.com/") ||
 		strings.HasPrefix(v, "bitbucket.org/")
 }
 
-// kustFile is a parsed kustomization: only the references, which is all
+// File is a parsed kustomization: only the references, which is all
 // discovery needs; kustomize itself does the build.
-type kustFile struct {
+type File struct {
 	Path    string // absolute
 	Dir     string // absolute
-	Entries []entry
+	Entries []Entry
 	Err     error // the file does not parse; the build will say more
 	// Fields holds the top-level keys written, whatever their values;
 	// BuildMetadata the buildMetadata options.
@@ -100,14 +97,14 @@ type kustFile struct {
 	Options map[int]bool
 
 	localOnce sync.Once
-	resolved  []resolved
+	resolved  []Resolved
 }
 
 // listFields hold lists of paths (files or kustomization directories).
 var listFields = []string{"resources", "bases", "components", "crds", "generators", "transformers", "validators", "configurations"}
 
-func parseKustFile(path string) *kustFile {
-	kf := &kustFile{Path: path, Dir: filepath.Dir(path)}
+func Parse(path string) *File {
+	kf := &File{Path: path, Dir: filepath.Dir(path)}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		kf.Err = err
@@ -127,48 +124,48 @@ func parseKustFile(path string) *kustFile {
 		field, val := root.Content[i].Value, root.Content[i+1]
 		kf.Fields[field] = true
 		if field == "buildMetadata" {
-			for _, n := range seq(val) {
+			for _, n := range Seq(val) {
 				kf.BuildMetadata = append(kf.BuildMetadata, n.Value)
 			}
 		}
 		switch {
-		case contains(listFields, field) || field == "patchesStrategicMerge":
-			for _, n := range seq(val) {
+		case Contains(listFields, field) || field == "patchesStrategicMerge":
+			for _, n := range Seq(val) {
 				if n.Kind != yaml.ScalarNode {
 					continue
 				}
-				e := entry{Field: field, Value: n.Value, Line: n.Line, Column: n.Column}
+				e := Entry{Field: field, Value: n.Value, Line: n.Line, Column: n.Column}
 				if field == "patchesStrategicMerge" && strings.ContainsAny(n.Value, "\n:") {
-					e.Value, e.Inline, e.InlineAt = "", n.Value, newInlineText(n, data)
+					e.Value, e.Inline, e.InlineAt = "", n.Value, NewInlineText(n, data)
 				}
 				kf.Entries = append(kf.Entries, e)
 			}
 		case field == "helmCharts" || field == "helmChartInflationGenerator":
-			for _, n := range seq(val) {
-				e := entry{Field: field, Line: n.Line, Column: n.Column}
+			for _, n := range Seq(val) {
+				e := Entry{Field: field, Line: n.Line, Column: n.Column}
 				if n.Kind == yaml.MappingNode {
-					e.Value = scalar(n, "name")
+					e.Value = Scalar(n, "name")
 					if e.Value == "" {
-						e.Value = scalar(n, "chartName")
+						e.Value = Scalar(n, "chartName")
 					}
 				}
 				kf.Entries = append(kf.Entries, e)
 			}
 		case field == "patches" || field == "patchesJson6902":
-			for _, n := range seq(val) {
+			for _, n := range Seq(val) {
 				if n.Kind != yaml.MappingNode {
 					continue
 				}
-				e := entry{Field: field, Line: n.Line, Column: n.Column}
-				e.Value = scalar(n, "path")
-				if v := mapValue(n, "patch"); v != nil && v.Kind == yaml.ScalarNode {
-					e.Inline, e.InlineAt = v.Value, newInlineText(v, data)
+				e := Entry{Field: field, Line: n.Line, Column: n.Column}
+				e.Value = Scalar(n, "path")
+				if v := MapValue(n, "patch"); v != nil && v.Kind == yaml.ScalarNode {
+					e.Inline, e.InlineAt = v.Value, NewInlineText(v, data)
 				}
-				if t := mapValue(n, "target"); t != nil {
-					e.Target = patchTarget{Kind: scalar(t, "kind"), Name: scalar(t, "name")}
+				if t := MapValue(n, "target"); t != nil {
+					e.Target = PatchTarget{Kind: Scalar(t, "kind"), Name: Scalar(t, "name")}
 					e.HasTarget = true
 				}
-				if mapValue(n, "options") != nil {
+				if MapValue(n, "options") != nil {
 					if kf.Options == nil {
 						kf.Options = map[int]bool{}
 					}
@@ -181,14 +178,14 @@ func parseKustFile(path string) *kustFile {
 	return kf
 }
 
-func seq(n *yaml.Node) []*yaml.Node {
+func Seq(n *yaml.Node) []*yaml.Node {
 	if n == nil || n.Kind != yaml.SequenceNode {
 		return nil
 	}
 	return n.Content
 }
 
-func mapValue(m *yaml.Node, key string) *yaml.Node {
+func MapValue(m *yaml.Node, key string) *yaml.Node {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -200,18 +197,29 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-func scalar(m *yaml.Node, key string) string {
-	if v := mapValue(m, key); v != nil && v.Kind == yaml.ScalarNode {
+func Scalar(m *yaml.Node, key string) string {
+	if v := MapValue(m, key); v != nil && v.Kind == yaml.ScalarNode {
 		return v.Value
 	}
 	return ""
 }
 
-func contains(list []string, s string) bool {
+func Contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
 			return true
 		}
 	}
 	return false
+}
+
+// DerefNode follows aliases, bounded in case of a malformed graph.
+func DerefNode(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n
 }

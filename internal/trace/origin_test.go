@@ -1,4 +1,4 @@
-package origin
+package trace
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package cluster
+package kustomization
 
 import (
 	"os"
@@ -8,9 +8,9 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-// resolver finds the objects a file holds, from the trees already loaded
+// Resolver finds the objects a file holds, from the trees already loaded
 // or by loading the file on first use (a base outside the argument).
-type resolver struct {
+type Resolver struct {
 	mu     sync.Mutex
 	byFile map[string][]*manifest.Object
 	probs  map[string][]manifest.Problem
@@ -19,12 +19,15 @@ type resolver struct {
 	// without a kind, which the loader keeps nothing of), by absolute path.
 	texts map[string][]byte
 	opts  manifest.Options
-	names *namer
+	// display names a file as the loader shows it (see NewResolver).
+	display func(abs string) string
 }
 
-func newResolver(opts manifest.Options, n *namer) *resolver {
-	return &resolver{byFile: map[string][]*manifest.Object{}, probs: map[string][]manifest.Problem{}, loaded: map[string]bool{},
-		texts: map[string][]byte{}, opts: opts, names: n}
+// NewResolver returns a Resolver loading files with opts, under the names
+// display gives them.
+func NewResolver(opts manifest.Options, display func(abs string) string) *Resolver {
+	return &Resolver{byFile: map[string][]*manifest.Object{}, probs: map[string][]manifest.Problem{}, loaded: map[string]bool{},
+		texts: map[string][]byte{}, opts: opts, display: display}
 }
 
 // text returns the bytes of the file at abs: those the loader kept with its
@@ -33,7 +36,7 @@ func newResolver(opts manifest.Options, n *namer) *resolver {
 // search of every cluster built with it and by the suppression comments of
 // the findings placed in it). nil when it cannot be read. Safe for
 // concurrent use.
-func (r *resolver) text(abs string) []byte {
+func (r *Resolver) Text(abs string) []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if t, ok := r.heldLocked(abs); ok {
@@ -44,17 +47,17 @@ func (r *resolver) text(abs string) []byte {
 	return t
 }
 
-// held is text without reading anything: the bytes of abs if the resolver
+// held is text without reading anything: the bytes of abs if the Resolver
 // holds them already. A file of workloads only is not held (the loader
 // keeps no text for them, so that a large tree's text is not kept whole).
-func (r *resolver) held(abs string) []byte {
+func (r *Resolver) Held(abs string) []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t, _ := r.heldLocked(abs)
 	return t
 }
 
-func (r *resolver) heldLocked(abs string) ([]byte, bool) {
+func (r *Resolver) heldLocked(abs string) ([]byte, bool) {
 	if t, ok := r.texts[abs]; ok {
 		return t, true
 	}
@@ -68,13 +71,13 @@ func (r *resolver) heldLocked(abs string) ([]byte, bool) {
 
 // index records what a load found, file by file. A file already indexed
 // (two declared paths overlapping) keeps its first objects.
-func (r *resolver) index(set *manifest.Set) {
+func (r *Resolver) Index(set *manifest.Set) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.indexLocked(set)
 }
 
-func (r *resolver) indexLocked(set *manifest.Set) {
+func (r *Resolver) indexLocked(set *manifest.Set) {
 	fresh := map[string]bool{}
 	for _, f := range set.Files {
 		if abs, err := filepath.Abs(f); err == nil && !r.loaded[abs] {
@@ -104,8 +107,8 @@ func (r *resolver) indexLocked(set *manifest.Set) {
 }
 
 // problems returns the loading problems of one file, loading it if needed.
-func (r *resolver) problems(abs string) []manifest.Problem {
-	r.objects(abs)
+func (r *Resolver) Problems(abs string) []manifest.Problem {
+	r.Objects(abs)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.probs[abs]
@@ -114,11 +117,11 @@ func (r *resolver) problems(abs string) []manifest.Problem {
 // objects returns the objects of one file, loading it if needed (a file
 // Load did not read ahead: a patch outside the trees). Safe for concurrent
 // use; the slices returned are not modified afterwards.
-func (r *resolver) objects(abs string) []*manifest.Object {
+func (r *Resolver) Objects(abs string) []*manifest.Object {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.loaded[abs] {
-		if set, err := manifest.Load([]string{r.names.display(abs)}, r.opts); err == nil {
+		if set, err := manifest.Load([]string{r.Display(abs)}, r.opts); err == nil {
 			r.indexLocked(set)
 		}
 		r.loaded[abs] = true
@@ -127,15 +130,18 @@ func (r *resolver) objects(abs string) []*manifest.Object {
 }
 
 // markLoaded records a file as read, with whatever it held so far.
-func (r *resolver) markLoaded(abs string) {
+func (r *Resolver) MarkLoaded(abs string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.loaded[abs] = true
 }
 
 // has reports whether a file was read already.
-func (r *resolver) has(abs string) bool {
+func (r *Resolver) Has(abs string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.loaded[abs]
 }
+
+// Display is the name the loader shows a file under.
+func (r *Resolver) Display(abs string) string { return r.display(abs) }

@@ -1,0 +1,165 @@
+package build
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/openapi"
+
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// TestFilterDocuments: documents are kept byte for byte, in order, and a
+// stream of several documents keeps at least two.
+func TestFilterDocuments(t *testing.T) {
+	need := manifest.NeedAll()
+	for _, tc := range []struct{ in, want string }{
+		{"kind: Deployment\n", ""},
+		{"kind: ImageDigestMirrorSet\n", "kind: ImageDigestMirrorSet\n"},
+		{"kind: A\n---\nkind: ImageTagMirrorSet\n---\nkind: B\n", "kind: ImageTagMirrorSet\n---\n"},
+		{"kind: ImageTagMirrorSet\n---\nkind: B\n", "kind: ImageTagMirrorSet\n---\n"},
+		{"kind: A\n---\nkind: Image\n", "\n---\nkind: Image\n"},
+		{"kind: A\n--- x\nkind: Image\n", "kind: A\n--- x\nkind: Image\n"},
+		{"kind: A\n---\nkind: B\n", ""},
+	} {
+		if got := string(filterDocuments([]byte(tc.in), need, manifest.UnmodelledNone)); got != tc.want {
+			t.Errorf("filterDocuments(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestNameRefKindsCurrent: nameRefKinds is every kind of kustomize's
+// default name-reference configuration, as the module in go.mod has it.
+func TestNameRefKindsCurrent(t *testing.T) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "sigs.k8s.io/kustomize/api").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "internal/konfig/builtinpluginconsts/namereference.go"))
+	if err != nil {
+		t.Skipf("kustomize source: %v", err)
+	}
+	var kinds []string
+	for _, m := range regexp.MustCompile(`kind: (\w+)`).FindAllStringSubmatch(string(data), -1) {
+		if !slices.Contains(kinds, m[1]) {
+			kinds = append(kinds, m[1])
+		}
+	}
+	sort.Strings(kinds)
+	have := slices.Clone(nameRefKinds)
+	sort.Strings(have)
+	if strings.Join(kinds, " ") != strings.Join(have, " ") {
+		t.Errorf("nameRefKinds:\n%s\nkustomize's:\n%s", strings.Join(have, " "), strings.Join(kinds, " "))
+	}
+}
+
+// TestParallelBuilds: overlays built on several workers give what one
+// worker gives, including a closure that sets its own OpenAPI schema
+// (built alone, the default schema restored after it). Run with -race:
+// kustomize's schema is process-wide state.
+func TestParallelBuilds(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"base/kustomization.yaml": "resources: [idms.yaml, deploy.yaml]\n",
+		"base/idms.yaml":          idms,
+		"base/deploy.yaml":        deploy,
+	}
+	var dirs []string
+	for i := 1; i <= 8; i++ {
+		site := fmt.Sprintf("sites/s%d/", i)
+		dirs = append(dirs, filepath.Join(root, "sites", fmt.Sprintf("s%d", i)))
+		files[site+"kustomization.yaml"] = "resources: [../../base]\npatches:\n- path: mirror.yaml\n  target: {kind: ImageDigestMirrorSet, name: release}\n"
+		files[site+"mirror.yaml"] = fmt.Sprintf("- op: add\n  path: /spec/imageDigestMirrors/-\n  value: {source: quay.io/site%d/apps, mirrors: [registry.site%d.example/apps]}\n", i, i)
+		if i%4 == 0 {
+			// A full build (a workload patch) with its own schema.
+			files[site+"kustomization.yaml"] = "openapi:\n  path: schema.json\nresources: [../../base]\npatches:\n- patch: '{\"apiVersion\": \"apps/v1\", \"kind\": \"Deployment\", \"metadata\": {\"name\": \"app\"}, \"spec\": {\"replicas\": 3}}'\n"
+			files[site+"schema.json"] = `{"definitions": {}}`
+		}
+	}
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(w int) string {
+		c := New(Config{Graph: kustomization.NewGraph(), Files: kustomization.NewResolver(manifest.Options{}, filepath.ToSlash)})
+		c.Run(dirs, w)
+		var b strings.Builder
+		for _, dir := range dirs {
+			r := c.Get(dir)
+			if r.Err != nil {
+				t.Errorf("%s: %v", dir, r.Err)
+			}
+			fmt.Fprintf(&b, "== %s\n", dir)
+			for _, o := range r.Objects {
+				content, err := json.Marshal(o.Content)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&b, "%s@%s %s\n", o.Ref(), o.Position(), content)
+			}
+			for _, p := range r.Problems {
+				fmt.Fprintf(&b, "problem %s %s\n", p.Code, p)
+			}
+		}
+		return b.String()
+	}
+	// Start as a fresh process does, schema unparsed, and build in
+	// parallel first: the first builds race to parse the schema.
+	openapi.ResetOpenAPI()
+	schemaGate.ready = false
+	var many []string
+	for range 3 {
+		many = append(many, run(4))
+	}
+	one := run(1)
+	for _, m := range many {
+		if m != one {
+			t.Fatalf("4 workers:\n%s\n1 worker:\n%s", m, one)
+		}
+	}
+	if strings.Contains(one, "problem") {
+		t.Errorf("problems:\n%s", one)
+	}
+	if strings.Count(one, "ImageDigestMirrorSet/release@") != len(dirs) {
+		t.Errorf("not every site built its mirror set:\n%s", one)
+	}
+}
+
+const idms = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: release
+spec:
+  imageDigestMirrors:
+  - source: quay.io/openshift-release-dev/ocp-release
+    mirrors:
+    - mirror.example/ocp/release
+`
+
+const deploy = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        image: quay.io/acme/app:v1
+        envFrom:
+        - configMapRef: {name: settings}
+`

@@ -1,0 +1,118 @@
+package build
+
+import (
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// Config is what the builds of one discovery share with it.
+type Config struct {
+	Graph *kustomization.Graph
+	// Files holds the files the discovery read, and names files as the
+	// loader shows them.
+	Files *kustomization.Resolver
+	Load  manifest.Options
+	// Needs are the object kinds the run reads (nil: every kind the loader
+	// keeps); builds may leave out documents of other kinds when that
+	// provably changes nothing else (see fastbuild.go).
+	Needs *manifest.Needs
+	// Stats receives the builds' counts and durations.
+	Stats *Stats
+	// NoFast turns fast builds off; tests compare them against full builds.
+	NoFast bool
+}
+
+// Stats is the cost of the builds. Durations of work done in parallel are
+// summed over the workers.
+type Stats struct {
+	Builds int // kustomize builds run (FastBuilds included)
+	// FastBuilds are builds of overlays on a base with the documents no
+	// rule reads left out (see fastbuild.go); BaseBuilds the standalone
+	// builds of those bases that vouch for them.
+	FastBuilds int
+	BaseBuilds int
+	Build      time.Duration // kustomize builds, reading their output included
+	Remap      time.Duration // tracing built objects to their files
+}
+
+// env is what the build methods read of their Config.
+type env struct {
+	opts    Config
+	graph   *kustomization.Graph
+	res     *kustomization.Resolver
+	stats   *Stats
+	statsMu sync.Mutex
+}
+
+// closureKusts returns the kustomizations dir's build reads, dir's first.
+func (d *env) closureKusts(dir string) []*kustomization.File {
+	kusts, _ := d.graph.Closure(dir)
+	return kusts
+}
+
+// ShapeProblem is a kustomize error that is encoding/json refusing the
+// shape of one of kusts, positioned on the offending value (see shape.go);
+// ok is false for any other error.
+func (bc *Cache) ShapeProblem(err error, kusts []*kustomization.File) (manifest.Problem, bool) {
+	return bc.d.shapeProblem(err, kusts)
+}
+
+func (d *env) kustProblem(k *kustomization.File, line, col int, msg string) manifest.Problem {
+	if line <= 0 {
+		line, col = 1, 1
+	}
+	return manifest.Problem{Pos: manifest.Position{File: d.res.Display(k.Path), Line: line, Column: col}, Code: "kustomize-error", Message: msg}
+}
+
+// resourceFiles lists the files a closure takes objects from (resources,
+// bases and components' resources), not its patches: the objects of the
+// cluster before the build.
+func resourceFiles(kusts []*kustomization.File) []string {
+	var out []string
+	for i := len(kusts) - 1; i >= 0; i-- {
+		for _, r := range kusts[i].Local() {
+			if (r.Field == "resources" || r.Field == "bases") && !r.IsDir {
+				out = append(out, r.Abs)
+			}
+		}
+	}
+	return out
+}
+
+func workers(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
+
+// parallel calls fn(i) for i in [0, n) on up to w goroutines.
+func parallel(w, n int, fn func(i int)) {
+	if w > n {
+		w = n
+	}
+	if w <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range w {
+		wg.Go(func() {
+			for i := range next {
+				fn(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
