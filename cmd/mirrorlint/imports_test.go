@@ -18,7 +18,7 @@ func TestCommandImportsNoDomainPackage(t *testing.T) {
 	forbidden := []string{
 		"internal/rules", "internal/cluster", "internal/scopes", "internal/mirrororder",
 		"internal/nodefiles", "internal/drain", "internal/trace", "internal/build", "internal/kustomization",
-		"internal/rules/schema",
+		"internal/schema",
 	}
 	files, err := filepath.Glob("*.go")
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+	"github.com/mirrorlint/mirrorlint/internal/schema"
 )
 
 // RefusedError is an ICSP whose ImageDigestMirrorSet the API server would

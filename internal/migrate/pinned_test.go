@@ -11,7 +11,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/corpus"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+	"github.com/mirrorlint/mirrorlint/internal/schema"
 )
 
 const pinnedICSP = `apiVersion: operator.openshift.io/v1alpha1

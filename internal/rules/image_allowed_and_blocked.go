@@ -5,7 +5,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+	"github.com/mirrorlint/mirrorlint/internal/schema"
 )
 
 var imageAllowedAndBlocked = &check.Rule{

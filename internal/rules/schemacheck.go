@@ -5,7 +5,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+	"github.com/mirrorlint/mirrorlint/internal/schema"
 )
 
 // Several rules report different kinds of schema error of the same object;

@@ -3,7 +3,7 @@ package rules
 import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+	"github.com/mirrorlint/mirrorlint/internal/schema"
 	"github.com/mirrorlint/mirrorlint/internal/suggest"
 )
 

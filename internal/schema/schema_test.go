@@ -125,7 +125,7 @@ func TestNoUnknownSchemaKeywords(t *testing.T) {
 }
 
 // TestEmbeddedCRDsMatchModule fails when the embedded copies drift from the
-// openshift/api version in go.mod: run `go generate ./internal/rules/schema/`.
+// openshift/api version in go.mod: run `go generate ./internal/schema/`.
 func TestEmbeddedCRDsMatchModule(t *testing.T) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/openshift/api").Output()
 	dir := strings.TrimSpace(string(out))
@@ -149,7 +149,7 @@ func TestEmbeddedCRDsMatchModule(t *testing.T) {
 			t.Fatalf("%s: %v", e.Name(), err)
 		}
 		if lines[2] != string(want) {
-			t.Errorf("%s differs from %s: run go generate ./internal/rules/schema/", e.Name(), rel)
+			t.Errorf("%s differs from %s: run go generate ./internal/schema/", e.Name(), rel)
 		}
 	}
 }
