@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/report"
 	"github.com/mirrorlint/mirrorlint/internal/suggest"
 )
 
@@ -49,7 +50,12 @@ func main() {
 
 // run executes the command line and returns the process exit code; tests
 // call it directly.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, rawStderr io.Writer) int {
+	// Every note, warning and error goes through one guard: a value from
+	// the tree (a directory name) cannot forge a workflow command in a CI
+	// log or a terminal escape.
+	stderr := report.SafeLog(rawStderr)
+	defer stderr.Flush()
 	app := newApp(stdin, stdout, stderr)
 	if len(args) == 1 && isPipe(stdin) {
 		// Function runners (kustomize fn run --exec-path, kpt) call an exec

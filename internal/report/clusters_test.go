@@ -67,7 +67,7 @@ func TestFleetFindingClusterListsScale(t *testing.T) {
 		}
 	}
 	var sum bytes.Buffer
-	if err := WriteSummary(&sum, r, Options{}, SummaryLimit); err != nil || !strings.Contains(sum.String(), label) || strings.Contains(sum.String(), "site-0004") {
+	if err := WriteSummary(&sum, r, Options{}, SummaryLimit); err != nil || !strings.Contains(sum.String(), mdText(label)) || strings.Contains(sum.String(), "site-0004") {
 		t.Errorf("summary (%v):\n%s", err, sum.String())
 	}
 

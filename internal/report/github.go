@@ -39,9 +39,9 @@ func (w githubWriter) Write(out io.Writer, r *Report) error {
 		if shown[cmd] >= githubAnnotationLimit {
 			// Still in the log, as plain text, so nothing is lost.
 			hidden[cmd]++
-			// Flattened: a newline in a quoted value must not start a line
-			// the runner would read as a workflow command.
-			ew.printf("%s: %s %s: %s\n", location(f), f.Severity, f.Rule, strings.NewReplacer("\r", " ", "\n", " ").Replace(f.Message))
+			// One guarded line: neither a newline in a value nor a file
+			// named "::stop-commands::…" may start a workflow command.
+			ew.printf("%s\n", GitHubLine(fmt.Sprintf("%s: %s %s: %s", location(f), f.Severity, f.Rule, strings.NewReplacer("\r", " ", "\n", " ").Replace(f.Message))))
 			continue
 		}
 		shown[cmd]++
@@ -53,7 +53,7 @@ func (w githubWriter) Write(out io.Writer, r *Report) error {
 		line += fmt.Sprintf("; GitHub annotates at most %d errors, %d warnings and %d notices per step: %d more (%s) are printed above as plain lines — see the SARIF upload (code scanning) or the job summary for all of them",
 			githubAnnotationLimit, githubAnnotationLimit, githubAnnotationLimit, n, hiddenCounts(hidden))
 	}
-	ew.printf("%s\n", line)
+	ew.printf("%s\n", GitHubLine(line))
 	return ew.err
 }
 
@@ -118,10 +118,19 @@ func lineSuffix(line, col int) string {
 
 // escapeGitHubData escapes a workflow command's message the way the
 // runner unescapes it; '%' goes first so the escapes themselves survive.
+// Other control characters are shown (Visible): the log viewer would
+// otherwise interpret a terminal escape in a file name or a message.
 func escapeGitHubData(s string) string {
 	s = strings.ReplaceAll(s, "%", "%25")
-	s = strings.ReplaceAll(s, "\r", "%0D")
-	return strings.ReplaceAll(s, "\n", "%0A")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		parts := strings.Split(l, "\r")
+		for j, p := range parts {
+			parts[j] = Visible(p)
+		}
+		lines[i] = strings.Join(parts, "%0D")
+	}
+	return strings.Join(lines, "%0A")
 }
 
 // escapeGitHubProperty also escapes ':' and ',', which would otherwise end

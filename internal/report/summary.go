@@ -70,11 +70,11 @@ func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 	fmt.Fprintf(&head, "| errors | warnings | info | suppressed |\n|---:|---:|---:|---:|\n| %d | %d | %d | %d |\n\n", c.Error, c.Warning, c.Info, c.Suppressed)
 	for _, name := range slices.Sorted(maps.Keys(r.Refused)) {
 		fmt.Fprintf(&head, "> [!CAUTION]\n> MCO would refuse to render%s: %s. The nodes would keep their previous registries.conf.\n\n",
-			clusterSuffix(name), mdEscape(r.Refused[name]))
+			mdText(clusterSuffix(name)), mdText(r.Refused[name]))
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.Unreadable)) {
 		fmt.Fprintf(&head, "> [!WARNING]\n> No registries.conf is shown%s: an input does not load (%s).\n\n",
-			clusterSuffix(name), mdEscape(r.Unreadable[name]))
+			mdText(clusterSuffix(name)), mdText(r.Unreadable[name]))
 	}
 	if head.Len() > budget {
 		return nil // not even the counts fit: better nothing than a broken file
@@ -92,7 +92,7 @@ func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 		block := renderedBlock(name, g.conf)
 		if rendered.Len()+len(block) > renderBudget {
 			block = fmt.Sprintf("_registries.conf%s omitted: %d bytes would exceed the job summary's size limit; use `mirrorlint render` or `lint --render FILE`._\n\n",
-				clusterSuffix(name), len(g.conf))
+				mdText(clusterSuffix(name)), len(g.conf))
 			if rendered.Len()+len(block) > renderBudget {
 				continue
 			}
@@ -176,7 +176,7 @@ var severityIcon = map[check.Severity]string{check.Error: "❌ error", check.War
 func summaryRow(f check.Finding, o Options) string {
 	where := "—"
 	if f.File != "" {
-		where = mdEscape(RelPath(o.Base, f.File) + lineSuffix(f.Line, f.Column))
+		where = mdText(RelPath(o.Base, f.File) + lineSuffix(f.Line, f.Column))
 		if link := blobLink(f, o); link != "" {
 			where = "[" + where + "](" + link + ")"
 		}
@@ -185,7 +185,7 @@ func summaryRow(f check.Finding, o Options) string {
 	if label := ClusterLabel(f.Clusters); label != "" {
 		msg += " " + label
 	}
-	return fmt.Sprintf("| %s | %s | `%s` | %s |\n", severityIcon[f.Severity], where, strings.ReplaceAll(f.Rule, "`", ""), mdEscape(msg))
+	return fmt.Sprintf("| %s | %s | `%s` | %s |\n", severityIcon[f.Severity], where, mdCode(f.Rule), mdCell(msg))
 }
 
 // blobLink points at the finding's lines in the commit being checked, when
@@ -219,15 +219,5 @@ func renderedBlock(name string, conf []byte) string {
 		body += "\n"
 	}
 	return fmt.Sprintf("<details><summary>Rendered <code>/etc/containers/registries.conf</code>%s</summary>\n\n%stoml\n%s%s\n\n</details>\n\n",
-		htmlEscape(clusterSuffix(name)), fence, body, fence)
-}
-
-// mdEscape keeps a value inside its table cell: '|' would end the cell, a
-// newline the row, and '<' could open an HTML tag.
-func mdEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "\\|", "\r\n", "<br>", "\n", "<br>", "\r", "<br>").Replace(s)
-}
-
-func htmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+		htmlText(clusterSuffix(name)), fence, body, fence)
 }

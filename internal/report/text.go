@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 )
@@ -12,7 +13,11 @@ import (
 type textWriter struct{}
 
 func (textWriter) Write(w io.Writer, r *Report) error {
-	bw := &errWriter{w: w}
+	// Every line is also guarded as a CI log line: text is what a job log
+	// shows when no other format is asked for.
+	guarded := &LogWriter{w: w, colored: true}
+	defer guarded.Flush()
+	bw := &errWriter{w: guarded}
 	lastFile := ""
 	for _, f := range r.Findings {
 		if f.Suppressed != nil {
@@ -22,13 +27,16 @@ func (textWriter) Write(w io.Writer, r *Report) error {
 			bw.printf("\n")
 		}
 		lastFile = f.File
-		bw.printf("%s: %s %s: %s", location(f), paint(r.Color, f.Severity), f.Rule, f.Message)
+		// Values from the tree are shown with their control characters
+		// visible: a file name or a policy message cannot move the cursor
+		// or print a line of its own.
+		bw.printf("%s: %s %s: %s", Visible(location(f)), paint(r.Color, f.Severity), Visible(f.Rule), textMessage(f.Message))
 		if label := ClusterLabel(f.Clusters); label != "" {
-			bw.printf(" %s", label)
+			bw.printf(" %s", Visible(label))
 		}
 		bw.printf("\n")
 		for _, rel := range f.Related {
-			bw.printf("    also %s (%s/%s %s)\n", rel.Position.String(), rel.Object.Kind, rel.Object.Name, rel.Path)
+			bw.printf("    also %s\n", Visible(fmt.Sprintf("%s (%s/%s %s)", rel.Position.String(), rel.Object.Kind, rel.Object.Name, rel.Path)))
 		}
 	}
 	c := check.Count(r.Findings)
@@ -37,6 +45,17 @@ func (textWriter) Write(w io.Writer, r *Report) error {
 	}
 	bw.printf("%s\n", Summary(c))
 	return bw.err
+}
+
+// textMessage is a message for the text format: line breaks are kept as
+// indented continuation lines (no value can start a line of its own),
+// other control characters shown.
+func textMessage(m string) string {
+	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(m), "\n")
+	for i, l := range lines {
+		lines[i] = Visible(l)
+	}
+	return strings.Join(lines, "\n    ")
 }
 
 // Summary is the one-line tally every human-facing format ends with.
