@@ -1,0 +1,166 @@
+package ztp
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// SourceCRDir is where the ZTP generator looks for source CRs first: a
+// source-crs directory beside the generator (the kustomization running it),
+// before the copy built into its container.
+const SourceCRDir = "source-crs"
+
+// maxFile bounds what a source CR read can take.
+const maxFile = 8 << 20
+
+// Dirs is the Source of a generator read from disk.
+type Dirs struct {
+	// Dir is the generator file's directory on disk, Shown the same as
+	// positions show it (the argument the file was found under joined
+	// with the path inside).
+	Dir, Shown string
+	// SourceCRs are further directories holding source CRs (as the
+	// repository's configuration names them), searched after Dir's own
+	// source-crs.
+	SourceCRs []string
+	// Root bounds the search for a source-crs directory to suggest when a
+	// source CR is missing; "" searches up to the file system root.
+	Root string
+}
+
+func (d *Dirs) shown(p string) string {
+	rel, err := filepath.Rel(d.Dir, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return path.Join(d.Shown, filepath.ToSlash(rel))
+}
+
+// SourceCR reads name from the source-crs directory beside the generator,
+// then from the configured ones.
+func (d *Dirs) SourceCR(name string) (File, error) {
+	dirs := append([]string{filepath.Join(d.Dir, SourceCRDir)}, d.SourceCRs...)
+	for _, dir := range dirs {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		data, err := readBounded(p)
+		if err == nil {
+			return File{Name: d.shown(p), Data: data}, nil
+		}
+		if !isNotExist(err) {
+			return File{}, fmt.Errorf("the source CR %s cannot be read: %v", d.shown(p), cause(err))
+		}
+	}
+	msg := fmt.Sprintf("the source CR %s is not in %s", name, d.shown(dirs[0]))
+	if len(dirs) > 1 {
+		msg += " nor in the configured sourceCRs directories"
+	}
+	msg += ", so what it delivers is not linted (the ZTP container would use its own copy): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR])"
+	if near := d.nearby(name); near != "" {
+		msg += "; " + near + " holds one"
+	}
+	return File{}, &missing{msg}
+}
+
+// nearby finds a source-crs directory above the generator that holds name,
+// to name in the message.
+func (d *Dirs) nearby(name string) string {
+	for dir := filepath.Dir(d.Dir); ; dir = filepath.Dir(dir) {
+		p := filepath.Join(dir, SourceCRDir, filepath.FromSlash(name))
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return d.shown(filepath.Join(dir, SourceCRDir))
+		}
+		if dir == d.Root || filepath.Dir(dir) == dir || (d.Root != "" && !strings.HasPrefix(dir, d.Root)) {
+			return ""
+		}
+	}
+}
+
+// Manifests reads a PolicyGenerator manifest path relative to the
+// generator: a file, or the YAML files of a directory.
+func (d *Dirs) Manifests(rel string) ([]File, error) {
+	p := filepath.Join(d.Dir, filepath.FromSlash(rel))
+	fi, err := os.Stat(p)
+	if err != nil {
+		if isNotExist(err) {
+			return nil, &missing{fmt.Sprintf("the manifest path %s names no file, so what it delivers is not linted (the policy generator refuses it)", d.shown(p))}
+		}
+		return nil, fmt.Errorf("the manifest path %s cannot be read: %v", d.shown(p), cause(err))
+	}
+	if !fi.IsDir() {
+		data, err := readBounded(p)
+		if err != nil {
+			return nil, fmt.Errorf("the manifest %s cannot be read: %v", d.shown(p), cause(err))
+		}
+		return []File{{Name: d.shown(p), Data: data}}, nil
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return nil, fmt.Errorf("the manifest directory %s cannot be read: %v", d.shown(p), cause(err))
+	}
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || (path.Ext(n) != ".yaml" && path.Ext(n) != ".yml") {
+			continue
+		}
+		if n == "kustomization.yaml" || n == "kustomization.yml" {
+			return nil, fmt.Errorf("the manifest path %s is a kustomization, which the policy generator builds with kustomize; it is not expanded here", d.shown(p))
+		}
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var out []File
+	for _, n := range names {
+		fp := filepath.Join(p, n)
+		data, err := readBounded(fp)
+		if err != nil {
+			return out, fmt.Errorf("the manifest %s cannot be read: %v", d.shown(fp), cause(err))
+		}
+		out = append(out, File{Name: d.shown(fp), Data: data})
+	}
+	return out, nil
+}
+
+type missing struct{ msg string }
+
+func (m *missing) Error() string { return m.msg }
+func (m *missing) Is(target error) bool {
+	return target == fs.ErrNotExist
+}
+
+func isNotExist(err error) bool {
+	return err != nil && (os.IsNotExist(err) || strings.Contains(err.Error(), "not a directory"))
+}
+
+// cause drops the machine path an *fs.PathError carries.
+func cause(err error) string {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func readBounded(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrInvalid}
+	}
+	if fi.Size() > maxFile {
+		return nil, fmt.Errorf("larger than %d MiB", maxFile>>20)
+	}
+	return io.ReadAll(io.LimitReader(f, maxFile+1))
+}

@@ -1,0 +1,259 @@
+package ztp
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Requirement is one term of a cluster label selector.
+type Requirement struct {
+	Key      string
+	Operator string // In, NotIn, Exists, DoesNotExist
+	Values   []string
+}
+
+// Selector is which managed clusters a policy is bound to, by their
+// labels. An empty selector selects every cluster, as an empty label
+// selector does.
+type Selector struct {
+	Requirements []Requirement
+	// Unknown says why the selector cannot be evaluated from the
+	// repository (a placement given by name or path); Matches is then
+	// false for every cluster.
+	Unknown string
+	// At is the line that writes the selector (bindingRules, placement);
+	// nil when the policy has none.
+	At *yaml.Node
+}
+
+// Matches tells whether a cluster with these labels gets the policy.
+func (s Selector) Matches(labels map[string]string) bool {
+	if s.Unknown != "" {
+		return false
+	}
+	for _, r := range s.Requirements {
+		v, has := labels[r.Key]
+		switch r.Operator {
+		case "Exists":
+			if !has {
+				return false
+			}
+		case "DoesNotExist":
+			if has {
+				return false
+			}
+		case "In":
+			if !has || !slices.Contains(r.Values, v) {
+				return false
+			}
+		case "NotIn":
+			if has && slices.Contains(r.Values, v) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// String writes the selector as kubectl shows one: "a=b,c in (d,e),!f".
+func (s Selector) String() string {
+	if s.Unknown != "" {
+		return s.Unknown
+	}
+	if len(s.Requirements) == 0 {
+		return "every cluster"
+	}
+	var parts []string
+	for _, r := range s.Requirements {
+		switch r.Operator {
+		case "Exists":
+			parts = append(parts, r.Key)
+		case "DoesNotExist":
+			parts = append(parts, "!"+r.Key)
+		case "In":
+			if len(r.Values) == 1 {
+				parts = append(parts, r.Key+"="+r.Values[0])
+			} else {
+				parts = append(parts, r.Key+" in ("+strings.Join(r.Values, ",")+")")
+			}
+		case "NotIn":
+			if len(r.Values) == 1 {
+				parts = append(parts, r.Key+"!="+r.Values[0])
+			} else {
+				parts = append(parts, r.Key+" notin ("+strings.Join(r.Values, ",")+")")
+			}
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// bindingSelector reads a PolicyGenTemplate's bindingRules and
+// bindingExcludedRules as the ZTP generator turns them into a
+// PlacementRule: an empty value is Exists (DoesNotExist when excluded),
+// any other is In (NotIn) the comma-separated values; keys sorted.
+func bindingSelector(spec *yaml.Node) (Selector, error) {
+	var s Selector
+	rulesKey, rules := entry(spec, "bindingRules")
+	exclKey, excl := entry(spec, "bindingExcludedRules")
+	s.At = rulesKey
+	if s.At == nil {
+		s.At = exclKey
+	}
+	in, err := stringMap(rules)
+	if err != nil {
+		return s, fmt.Errorf("bindingRules: %w", err)
+	}
+	out, err := stringMap(excl)
+	if err != nil {
+		return s, fmt.Errorf("bindingExcludedRules: %w", err)
+	}
+	for _, k := range slices.Sorted(mapsKeys(out)) {
+		if v, found := in[k]; found && (out[k] == "" || out[k] == v) {
+			return s, fmt.Errorf("label %s:%q is in bindingRules and %s:%q in bindingExcludedRules, which the generator refuses", k, v, k, out[k])
+		}
+	}
+	for _, k := range slices.Sorted(mapsKeys(in)) {
+		s.Requirements = append(s.Requirements, requirement(k, in[k], "Exists", "In", true))
+	}
+	for _, k := range slices.Sorted(mapsKeys(out)) {
+		s.Requirements = append(s.Requirements, requirement(k, out[k], "DoesNotExist", "NotIn", true))
+	}
+	return s, nil
+}
+
+func requirement(key, v, empty, some string, split bool) Requirement {
+	if v == "" {
+		return Requirement{Key: key, Operator: empty}
+	}
+	if split {
+		return Requirement{Key: key, Operator: some, Values: strings.Split(v, ",")}
+	}
+	return Requirement{Key: key, Operator: some, Values: []string{v}}
+}
+
+func mapsKeys(m map[string]string) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// stringMap reads a mapping of strings; nil for an absent one.
+func stringMap(n *yaml.Node) (map[string]string, error) {
+	n = deref(n)
+	if n == nil || isNull(n) {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("is not a mapping of labels")
+	}
+	m := map[string]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		v := deref(n.Content[i+1])
+		if v == nil || v.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("label %s is not a string", n.Content[i].Value)
+		}
+		if isNull(v) {
+			m[n.Content[i].Value] = ""
+		} else {
+			m[n.Content[i].Value] = v.Value
+		}
+	}
+	return m, nil
+}
+
+// placementSelector reads a PolicyGenerator placement as the ACM policy
+// generator does: a labelSelector that is a Kubernetes label selector
+// (matchLabels, matchExpressions), or else a map of label to value (an
+// empty value is Exists), the older clusterSelectors form alike. A
+// placement named by placementName or placementPath lives elsewhere.
+func placementSelector(placement *yaml.Node) (Selector, error) {
+	var s Selector
+	for _, key := range []string{"placementPath", "placementName"} {
+		if k, _ := entry(placement, key); k != nil && scalar(placement, key) != "" {
+			s.At = k
+			s.Unknown = fmt.Sprintf("the placement %s %s, which is not evaluated here", key, scalar(placement, key))
+			return s, nil
+		}
+	}
+	k, sel := entry(placement, "labelSelector")
+	if k == nil {
+		k, sel = entry(placement, "clusterSelectors")
+	}
+	if k == nil {
+		k, sel = entry(placement, "clusterSelector")
+	}
+	s.At = k
+	sel = deref(sel)
+	if sel == nil || isNull(sel) {
+		return s, nil
+	}
+	if sel.Kind != yaml.MappingNode {
+		return s, fmt.Errorf("%s is not a mapping", k.Value)
+	}
+	if labelSelectorShape(sel) {
+		ml, err := stringMap(value(sel, "matchLabels"))
+		if err != nil {
+			return s, fmt.Errorf("matchLabels %w", err)
+		}
+		for _, key := range slices.Sorted(mapsKeys(ml)) {
+			s.Requirements = append(s.Requirements, Requirement{Key: key, Operator: "In", Values: []string{ml[key]}})
+		}
+		for _, e := range seq(sel, "matchExpressions") {
+			r := Requirement{Key: scalar(e, "key"), Operator: scalar(e, "operator")}
+			for _, v := range seq(e, "values") {
+				if v = deref(v); v != nil && v.Kind == yaml.ScalarNode {
+					r.Values = append(r.Values, v.Value)
+				}
+			}
+			switch r.Operator {
+			case "In", "NotIn", "Exists", "DoesNotExist":
+			default:
+				return s, fmt.Errorf("matchExpressions operator %q is not In, NotIn, Exists or DoesNotExist", r.Operator)
+			}
+			s.Requirements = append(s.Requirements, r)
+		}
+		return s, nil
+	}
+	m, err := stringMap(sel)
+	if err != nil {
+		return s, fmt.Errorf("%s is neither a label selector nor a map of labels: %w", k.Value, err)
+	}
+	for _, key := range slices.Sorted(mapsKeys(m)) {
+		s.Requirements = append(s.Requirements, requirement(key, m[key], "Exists", "In", false))
+	}
+	return s, nil
+}
+
+// labelSelectorShape tells a Kubernetes label selector (only matchLabels
+// and matchExpressions keys) from a plain map of labels.
+func labelSelectorShape(n *yaml.Node) bool {
+	if len(n.Content) == 0 {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i].Value; k != "matchLabels" && k != "matchExpressions" {
+			return false
+		}
+	}
+	return true
+}
+
+// hasPlacement tells whether a placement sets any of what the generator
+// reads; an unset one takes policyDefaults'.
+func hasPlacement(p *yaml.Node) bool {
+	for _, k := range []string{"labelSelector", "clusterSelectors", "clusterSelector", "placementPath", "placementName"} {
+		if v := value(p, k); v != nil && !isNull(v) && (v.Kind != yaml.MappingNode || len(v.Content) > 0) && (v.Kind != yaml.ScalarNode || v.Value != "") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,146 @@
+// Package ztp expands the two generators telco fleets write their policies
+// with, in-process and without running any plugin: the ZTP PolicyGenTemplate
+// (ran.openshift.io/v1) and the ACM PolicyGenerator
+// (policy.open-cluster-management.io/v1). Each produces Policies whose
+// objects are source CRs (files of a source-crs directory, or any manifest
+// for a PolicyGenerator) with the generator entry's values merged onto them,
+// the way the generators themselves merge: index by index for a
+// PolicyGenTemplate, as a kustomize strategic-merge patch for a
+// PolicyGenerator.
+//
+// Every node of a produced object is a copy of the node that wrote its
+// value, with that node's line and column, and Object.FileOf names the file
+// it sits in: a value the generator entry sets points at the generator's
+// line, a value inherited from the source CR at the source CR's.
+package ztp
+
+import (
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Object is one object a generator produces.
+type Object struct {
+	// Node is the merged object; its nodes are copies carrying the line
+	// and column of the value they came from.
+	Node *yaml.Node
+	// Files names the file of every node of Node.
+	Files map[*yaml.Node]string
+	// Source is the source CR or manifest file the object starts from.
+	Source string
+	// At is the generator entry's fileName or path value, where a
+	// finding about the object as a whole belongs.
+	At *yaml.Node
+	// ComplianceType is musthave, mustonlyhave or mustnothave.
+	ComplianceType string
+}
+
+// FileOf names the file n sits in; def when n is not one of the object's.
+func (o *Object) FileOf(n *yaml.Node, def string) string {
+	if f, ok := o.Files[n]; ok {
+		return f
+	}
+	return def
+}
+
+// Policy is one policy a generator produces, or the plain objects of a
+// PolicyGenTemplate written without a policy (Name empty): those are
+// resources of the kustomization that runs the generator.
+type Policy struct {
+	Name      string
+	Namespace string
+	// At is the line that names the policy (policyName, name).
+	At *yaml.Node
+	// Selector is which managed clusters the policy is bound to.
+	Selector Selector
+	Objects  []*Object
+}
+
+// Ref is how the policy is named elsewhere: Policy/<namespace>/<name>.
+func (p *Policy) Ref() string {
+	if p.Namespace == "" {
+		return "Policy/" + p.Name
+	}
+	return "Policy/" + p.Namespace + "/" + p.Name
+}
+
+// Problem is a generator input the real generator would refuse, or a
+// source the expansion could not read.
+type Problem struct {
+	File    string
+	Line    int
+	Column  int
+	Code    string
+	Message string
+}
+
+// Problem codes.
+const (
+	// CodeSourceMissing: a source CR or manifest path names no file.
+	CodeSourceMissing = "source-cr-missing"
+	// CodeInvalid: the generator would refuse its input.
+	CodeInvalid = "generator-invalid"
+)
+
+// File is one file a Source returns.
+type File struct {
+	Name string // as positions show it
+	Data []byte
+}
+
+// Source reads what a generator refers to.
+type Source interface {
+	// SourceCR reads a PolicyGenTemplate's fileName from the source CR
+	// directories; an error wrapping fs.ErrNotExist when none holds it.
+	SourceCR(name string) (File, error)
+	// Manifests reads a PolicyGenerator manifest path, relative to the
+	// generator's directory: the file, or the YAML files of a directory
+	// (not its subdirectories).
+	Manifests(path string) ([]File, error)
+}
+
+// Generator names the kinds this package expands; "" when the document is
+// none of them.
+func Generator(apiVersion, kind string) string {
+	switch {
+	case kind == "PolicyGenTemplate" && hasGroup(apiVersion, "ran.openshift.io"):
+		return kind
+	case kind == "PolicyGenerator" && hasGroup(apiVersion, "policy.open-cluster-management.io"):
+		return kind
+	}
+	return ""
+}
+
+func hasGroup(apiVersion, group string) bool {
+	return len(apiVersion) > len(group) && apiVersion[:len(group)] == group && apiVersion[len(group)] == '/'
+}
+
+// Expand expands one generator document (its mapping node) of file.
+func Expand(file string, n *yaml.Node, src Source) ([]*Policy, []Problem) {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	e := &expander{file: file, src: src}
+	switch Generator(scalar(n, "apiVersion"), scalar(n, "kind")) {
+	case "PolicyGenTemplate":
+		e.policyGenTemplate(n)
+	case "PolicyGenerator":
+		e.policyGenerator(n)
+	}
+	return e.policies, e.problems
+}
+
+type expander struct {
+	file     string
+	src      Source
+	policies []*Policy
+	problems []Problem
+}
+
+func (e *expander) problem(at *yaml.Node, code, msg string) {
+	p := Problem{File: e.file, Code: code, Message: msg}
+	if at != nil {
+		p.Line, p.Column = at.Line, at.Column
+	}
+	e.problems = append(e.problems, p)
+}
