@@ -69,11 +69,6 @@ func isMap(n *yaml.Node) bool {
 	return n != nil && n.Kind == yaml.MappingNode
 }
 
-func isSeq(n *yaml.Node) bool {
-	n = deref(n)
-	return n != nil && n.Kind == yaml.SequenceNode
-}
-
 func seq(m *yaml.Node, key string) []*yaml.Node {
 	if v := value(m, key); v != nil && v.Kind == yaml.SequenceNode {
 		return v.Content
@@ -142,17 +137,6 @@ func (t *tagged) shell(n *yaml.Node, file string) *yaml.Node {
 
 func (t *tagged) null(at *yaml.Node, file string) *yaml.Node {
 	c := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
-	if at != nil {
-		c.Line, c.Column = at.Line, at.Column
-	}
-	t.files[c] = file
-	return c
-}
-
-// str makes a scalar the generator writes (a name it derives), placed at
-// the node that decides it.
-func (t *tagged) str(v string, at *yaml.Node, file string) *yaml.Node {
-	c := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
 	if at != nil {
 		c.Line, c.Column = at.Line, at.Column
 	}
