@@ -28,6 +28,20 @@ var (
 		Summary:  "A mirror object an ACM policy delivers holds a template only the hub or the managed cluster resolves; it was not linted.",
 		Doc:      doc("policy-template"),
 	}
+	SourceCRMissingRule = &Rule{
+		ID:       "source-cr-missing",
+		Severity: Info,
+		Origin:   OriginTool,
+		Summary:  "A source CR a ZTP PolicyGenTemplate or PolicyGenerator names is not in the repository, so what it delivers was not linted.",
+		Doc:      doc("source-cr-missing"),
+	}
+	GeneratorInvalidRule = &Rule{
+		ID:       "generator-invalid",
+		Severity: Error,
+		Origin:   OriginTool,
+		Summary:  "A PolicyGenTemplate or PolicyGenerator holds something its generator refuses, so none of its policies is delivered.",
+		Doc:      doc("generator-invalid"),
+	}
 	// RefusedRule is what diff's CI formats report when MCO would refuse to
 	// render one side of a change. lint reports a refusal under the rule
 	// that explains it instead, so the rule has no Check; it is registered
@@ -47,11 +61,13 @@ const (
 	CodeNotInKustomization = manifest.CodeNotInKustomization
 	CodeNotApplied         = manifest.CodeNotApplied
 	CodePolicyTemplate     = manifest.CodePolicyTemplate
+	CodeSourceCRMissing    = manifest.CodeSourceCRMissing
+	CodeGeneratorInvalid   = manifest.CodeGeneratorInvalid
 )
 
 // ProblemRules are the rules loading problems are reported under.
 func ProblemRules() []*Rule {
-	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule}
+	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule, SourceCRMissingRule, GeneratorInvalidRule}
 }
 
 // problemRule picks the rule and default severity of a loading problem: a
@@ -65,6 +81,10 @@ func problemRule(p manifest.Problem) (*Rule, Severity) {
 		return NotAppliedRule, NotAppliedRule.Severity
 	case CodePolicyTemplate:
 		return PolicyTemplateRule, PolicyTemplateRule.Severity
+	case CodeSourceCRMissing:
+		return SourceCRMissingRule, SourceCRMissingRule.Severity
+	case CodeGeneratorInvalid:
+		return GeneratorInvalidRule, GeneratorInvalidRule.Severity
 	}
 	if p.Warning {
 		return ProblemRule, Warning // a deliberate skip (a symlink leaving the tree...), nothing unreadable

@@ -51,9 +51,13 @@ func (fp *fileParse) unwrapPolicy(n *yaml.Node, doc int, apiVersion, kind string
 	case kind == "ConfigurationPolicy" && strings.HasPrefix(apiVersion, policyGroup):
 		fp.configurationPolicy(n, doc, "ConfigurationPolicy/"+nsName(n))
 	case kind == "PolicyGenTemplate" && strings.HasPrefix(apiVersion, "ran.openshift.io/"):
-		fp.policyGenTemplate(n, doc)
+		if !fp.expandGenerator(n, doc) {
+			fp.policyGenTemplateIf(n, doc, nil)
+		}
 	case kind == "PolicyGenerator" && strings.HasPrefix(apiVersion, policyGroup):
-		fp.policyGenerator(n, doc)
+		if !fp.expandGenerator(n, doc) {
+			fp.policyGeneratorIf(n, doc, nil)
+		}
 	default:
 		return false
 	}
@@ -96,24 +100,29 @@ func (fp *fileParse) configurationPolicy(cp *yaml.Node, doc int, group string) {
 	}
 }
 
-// policyGenTemplate reads the sourceFiles entries of a PolicyGenTemplate
+// policyGenTemplateIf reads the sourceFiles entries of a PolicyGenTemplate
 // that write a mirror object out: a known ZTP source CR (by file name)
-// with a spec. The Policy generated for an entry is
-// <template name>-<policyName>, in the template's namespace.
-func (fp *fileParse) policyGenTemplate(n *yaml.Node, doc int) {
+// with a spec, when the template cannot be expanded with its source CRs
+// (a stream), or for the entries only accepts (whose source CR is missing).
+// The Policy generated for an entry is <template name>-<policyName>, in the
+// template's namespace.
+func (fp *fileParse) policyGenTemplateIf(n *yaml.Node, doc int, only func(fileName *yaml.Node) bool) {
 	md := deref(mapValue(n, "metadata"))
 	name, ns := scalarOf(md, "name"), scalarOf(md, "namespace")
 	for _, e := range seqOf(mapValue(n, "spec"), "sourceFiles") {
 		e = deref(e)
+		if only != nil && !only(deref(mapValue(e, "fileName"))) {
+			continue
+		}
 		group := "Policy/" + joinNS(ns, name+"-"+scalarOf(e, "policyName"))
 		fp.sourceCR(e, scalarOf(e, "fileName"), mapValue(e, "fileName"), doc, group)
 	}
 }
 
-// policyGenerator reads the manifests of a PolicyGenerator whose path names
-// a known ZTP source CR and whose patch writes the object's spec out.
-// Manifests that are files of the repository are read where they are.
-func (fp *fileParse) policyGenerator(n *yaml.Node, doc int) {
+// policyGeneratorIf reads the manifests of a PolicyGenerator whose path
+// names a known ZTP source CR and whose patch writes the object's spec out,
+// as policyGenTemplateIf does for templates.
+func (fp *fileParse) policyGeneratorIf(n *yaml.Node, doc int, only func(path *yaml.Node) bool) {
 	ns := scalarOf(deref(mapValue(n, "policyDefaults")), "namespace")
 	for _, p := range seqOf(n, "policies") {
 		p = deref(p)
@@ -124,6 +133,9 @@ func (fp *fileParse) policyGenerator(n *yaml.Node, doc int) {
 		group := "Policy/" + joinNS(pns, scalarOf(p, "name"))
 		for _, m := range seqOf(p, "manifests") {
 			m = deref(m)
+			if only != nil && !only(deref(mapValue(m, "path"))) {
+				continue
+			}
 			for _, patch := range seqOf(m, "patches") {
 				fp.sourceCR(deref(patch), scalarOf(m, "path"), mapValue(m, "path"), doc, group)
 			}
@@ -215,7 +227,7 @@ func (fp *fileParse) templateNote(n *yaml.Node, what, text, notLinted string) {
 		shown += " …"
 	}
 	fp.res.problems = append(fp.res.problems, Problem{
-		Pos:  Position{File: fp.name, Line: n.Line, Column: n.Column},
+		Pos:  fp.posOf(n),
 		Code: CodePolicyTemplate, Warning: true,
 		Message: fmt.Sprintf("%s holds %s, `%s`, resolved %s: %s not linted, since only the cluster knows the value (lint what the template gives, or write the value out)",
 			what, kind, shown, where, notLinted),

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -24,12 +25,18 @@ type fileResult struct {
 // each document). Every document is parsed, so malformed YAML is reported
 // in any file, but only mirror-related objects are converted and kept.
 func parseFile(name string, data []byte, keep Unmodelled) fileResult {
+	return parseFileAt(name, "", data, Options{Unmodelled: keep})
+}
+
+// parseFileAt is parseFile for a file on disk at osPath, so that the
+// generators it holds can read their source CRs.
+func parseFileAt(name, osPath string, data []byte, opts Options) fileResult {
 	var res fileResult
 	if p := checkText(name, data); p != nil {
 		res.problems = append(res.problems, *p)
 		return res
 	}
-	fp := &fileParse{name: name, data: data, res: &res, keep: keep}
+	fp := &fileParse{name: name, data: data, res: &res, keep: opts.Unmodelled, osPath: osPath, sourceCRs: opts.SourceCRs, access: opts.Access}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for doc := 0; ; doc++ {
 		var n yaml.Node
@@ -55,6 +62,15 @@ type fileParse struct {
 	lastLine int     // the last line seen in a decoded document
 	wrapSeq  int     // objects read inside policies so far (see acm.go)
 	keep     Unmodelled
+	// osPath is the file on disk ("" for a stream), sourceCRs the
+	// configured source CR directories: a generator in the file is
+	// expanded with them (ztpexpand.go).
+	osPath    string
+	sourceCRs []string
+	access    *safefs.Root
+	// spans locates the nodes of the generated object being read that
+	// come from another file.
+	spans map[*yaml.Node]nodeSpan
 }
 
 func (fp *fileParse) source() *source {

@@ -53,6 +53,10 @@ type Options struct {
 	// Access, when set, confines every file read to its root (see
 	// safefs.Root); nil reads any regular file the walk reaches.
 	Access *safefs.Root
+	// SourceCRs are directories holding ZTP source CRs, searched after the
+	// source-crs directory beside a PolicyGenTemplate (the configuration's
+	// sourceCRs, as paths to open).
+	SourceCRs []string
 }
 
 func (o Options) maxFileSize() int64 {
@@ -150,7 +154,10 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	if err := safefs.CheckDepth(it.name, buf.Bytes()); err != nil {
 		return fileResult{problems: []Problem{boundsProblem(it.name, err)}}
 	}
-	return parseFile(it.name, buf.Bytes(), opts.Unmodelled)
+	if it.stdin {
+		return parseFile(it.name, buf.Bytes(), opts.Unmodelled)
+	}
+	return parseFileAt(it.name, it.osPath, buf.Bytes(), opts)
 }
 
 // boundsProblem is a file refused for its shape (too deep, too many

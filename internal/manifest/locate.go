@@ -117,6 +117,11 @@ func mapEntry(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 }
 
 func (o *Object) nodePos(n *yaml.Node) Position {
+	if s, ok := o.spans[n]; ok {
+		pos := Position{File: s.file, Line: n.Line, Column: n.Column}
+		pos.EndLine, pos.EndColumn = s.src.end(n)
+		return pos
+	}
 	pos := Position{File: o.File, Line: n.Line, Column: n.Column}
 	pos.EndLine, pos.EndColumn = o.src.end(n)
 	return pos

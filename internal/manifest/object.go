@@ -192,6 +192,9 @@ type Object struct {
 
 	// src is the text of File, used to find where scalars end.
 	src *source
+	// spans locates the nodes that sit in another file than File: the
+	// values a generated object inherits from its source CR.
+	spans map[*yaml.Node]nodeSpan
 }
 
 // Ref is a short human name: "ImageDigestMirrorSet/foo".

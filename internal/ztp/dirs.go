@@ -32,6 +32,24 @@ type Dirs struct {
 	// Root bounds the search for a source-crs directory to suggest when a
 	// source CR is missing; "" searches up to the file system root.
 	Root string
+	// ReadFile and Stat, when set, are how files are read (a layer
+	// confining reads to the repository); os otherwise.
+	ReadFile func(p string) ([]byte, error)
+	Stat     func(p string) (os.FileInfo, error)
+}
+
+func (d *Dirs) read(p string) ([]byte, error) {
+	if d.ReadFile != nil {
+		return d.ReadFile(p)
+	}
+	return readBounded(p)
+}
+
+func (d *Dirs) stat(p string) (os.FileInfo, error) {
+	if d.Stat != nil {
+		return d.Stat(p)
+	}
+	return os.Stat(p)
 }
 
 func (d *Dirs) shown(p string) string {
@@ -48,7 +66,7 @@ func (d *Dirs) SourceCR(name string) (File, error) {
 	dirs := append([]string{filepath.Join(d.Dir, SourceCRDir)}, d.SourceCRs...)
 	for _, dir := range dirs {
 		p := filepath.Join(dir, filepath.FromSlash(name))
-		data, err := readBounded(p)
+		data, err := d.read(p)
 		if err == nil {
 			return File{Name: d.shown(p), Data: data}, nil
 		}
@@ -72,7 +90,7 @@ func (d *Dirs) SourceCR(name string) (File, error) {
 func (d *Dirs) nearby(name string) string {
 	for dir := filepath.Dir(d.Dir); ; dir = filepath.Dir(dir) {
 		p := filepath.Join(dir, SourceCRDir, filepath.FromSlash(name))
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		if fi, err := d.stat(p); err == nil && fi.Mode().IsRegular() {
 			return d.shown(filepath.Join(dir, SourceCRDir))
 		}
 		if dir == d.Root || filepath.Dir(dir) == dir || (d.Root != "" && !strings.HasPrefix(dir, d.Root)) {
@@ -85,7 +103,7 @@ func (d *Dirs) nearby(name string) string {
 // generator: a file, or the YAML files of a directory.
 func (d *Dirs) Manifests(rel string) ([]File, error) {
 	p := filepath.Join(d.Dir, filepath.FromSlash(rel))
-	fi, err := os.Stat(p)
+	fi, err := d.stat(p)
 	if err != nil {
 		if isNotExist(err) {
 			return nil, &missing{fmt.Sprintf("the manifest path %s names no file, so what it delivers is not linted (the policy generator refuses it)", d.shown(p))}
@@ -93,7 +111,7 @@ func (d *Dirs) Manifests(rel string) ([]File, error) {
 		return nil, fmt.Errorf("the manifest path %s cannot be read: %v", d.shown(p), cause(err))
 	}
 	if !fi.IsDir() {
-		data, err := readBounded(p)
+		data, err := d.read(p)
 		if err != nil {
 			return nil, fmt.Errorf("the manifest %s cannot be read: %v", d.shown(p), cause(err))
 		}
@@ -118,7 +136,7 @@ func (d *Dirs) Manifests(rel string) ([]File, error) {
 	var out []File
 	for _, n := range names {
 		fp := filepath.Join(p, n)
-		data, err := readBounded(fp)
+		data, err := d.read(fp)
 		if err != nil {
 			return out, fmt.Errorf("the manifest %s cannot be read: %v", d.shown(fp), cause(err))
 		}

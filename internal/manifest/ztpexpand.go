@@ -1,0 +1,170 @@
+package manifest
+
+import (
+	"path"
+	"path/filepath"
+
+	"github.com/mirrorlint/mirrorlint/internal/ztp"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Problem codes of a generator's expansion.
+const (
+	// CodeSourceCRMissing: a PolicyGenTemplate fileName or PolicyGenerator
+	// path names no file, so what it delivers is unknown (a warning
+	// problem; its rule reports it as info).
+	CodeSourceCRMissing = ztp.CodeSourceMissing
+	// CodeGeneratorInvalid: the generator would refuse its input.
+	CodeGeneratorInvalid = ztp.CodeInvalid
+)
+
+// nodeSpan is where a node of an expanded object sits when that is another
+// file than the object's (a value inherited from a source CR).
+type nodeSpan struct {
+	file string
+	src  *source
+}
+
+// recorder is the generator's Source on disk, keeping the text of every
+// file read so that positions in it can be resolved to their end.
+type recorder struct {
+	ztp.Dirs
+	srcs map[string]*source
+}
+
+func (r *recorder) keep(files ...ztp.File) {
+	for _, f := range files {
+		if r.srcs[f.Name] == nil {
+			r.srcs[f.Name] = newSource(f.Data)
+		}
+	}
+}
+
+func (r *recorder) SourceCR(name string) (ztp.File, error) {
+	f, err := r.Dirs.SourceCR(name)
+	if err == nil {
+		r.keep(f)
+	}
+	return f, err
+}
+
+func (r *recorder) Manifests(p string) ([]ztp.File, error) {
+	fs, err := r.Dirs.Manifests(p)
+	r.keep(fs...)
+	return fs, err
+}
+
+// expandGenerator reads a PolicyGenTemplate or PolicyGenerator of a file
+// on disk by expanding it (package ztp): every object its policies deliver
+// is read, values inherited from a source CR located there. An entry whose
+// source CR is missing but is one of the disconnected-registry source CRs
+// the ZTP container ships is read from the entry alone, as before; any
+// other missing one is reported. false when the file is not on disk (a
+// stream), where only the entries written out are read.
+func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
+	if fp.osPath == "" {
+		return false
+	}
+	rec := &recorder{
+		Dirs: ztp.Dirs{Dir: filepath.Dir(fp.osPath), Shown: path.Dir(fp.name), SourceCRs: fp.sourceCRs},
+		srcs: map[string]*source{},
+	}
+	if fp.access != nil {
+		rec.ReadFile, rec.Stat = fp.access.ReadFile, fp.access.Stat
+	}
+	pols, probs := ztp.Expand(fp.name, n, rec)
+	for _, p := range pols {
+		group := ""
+		if p.Name != "" {
+			group = p.Ref()
+		}
+		for _, o := range p.Objects {
+			if o.ComplianceType != "mustnothave" {
+				fp.expanded(o, doc, group, rec)
+			}
+		}
+	}
+	fallback := map[[2]int]bool{}
+	for _, p := range probs {
+		if p.Code == ztp.CodeSourceMissing {
+			if at := fp.builtinEntry(n, p.Line, p.Column); at != nil {
+				fallback[[2]int{p.Line, p.Column}] = true
+				continue
+			}
+		}
+		fp.res.problems = append(fp.res.problems, Problem{
+			Pos:  Position{File: p.File, Line: p.Line, Column: p.Column},
+			Code: p.Code, Message: p.Message, Warning: p.Code == ztp.CodeSourceMissing,
+		})
+	}
+	if len(fallback) > 0 {
+		fp.builtinEntries(n, doc, fallback)
+	}
+	return true
+}
+
+// builtinEntry tells whether the fileName or path value at line:col names
+// a source CR the loader knows the kind of without reading it.
+func (fp *fileParse) builtinEntry(n *yaml.Node, line, col int) *yaml.Node {
+	var found *yaml.Node
+	walkNodes(n, func(c *yaml.Node) {
+		if c.Kind == yaml.ScalarNode && c.Line == line && c.Column == col {
+			if _, ok := ztpMirrorCRs[path.Base(c.Value)]; ok {
+				found = c
+			}
+		}
+	})
+	return found
+}
+
+// builtinEntries reads the entries at the given fileName/path positions as
+// the loader reads a generator that is not on disk.
+func (fp *fileParse) builtinEntries(n *yaml.Node, doc int, at map[[2]int]bool) {
+	only := func(v *yaml.Node) bool { return v != nil && at[[2]int{v.Line, v.Column}] }
+	_, kind := typeMeta(n)
+	if kind == "PolicyGenTemplate" {
+		fp.policyGenTemplateIf(n, doc, only)
+	} else {
+		fp.policyGeneratorIf(n, doc, only)
+	}
+}
+
+func walkNodes(n *yaml.Node, f func(*yaml.Node)) {
+	if n == nil {
+		return
+	}
+	f(n)
+	for _, c := range n.Content {
+		walkNodes(c, f)
+	}
+}
+
+// expanded reads one object a generator delivers. Its root is placed on
+// the entry's fileName/path line, so that a finding about the object as a
+// whole sits in the generator.
+func (fp *fileParse) expanded(o *ztp.Object, doc int, group string, rec *recorder) {
+	root := o.Node
+	root.Line, root.Column = o.At.Line, o.At.Column
+	o.Files[root] = fp.name
+	spans := map[*yaml.Node]nodeSpan{}
+	for n, f := range o.Files {
+		if f != fp.name {
+			spans[n] = nodeSpan{file: f, src: rec.srcs[f]}
+		}
+	}
+	before := len(fp.res.objects)
+	fp.spans = spans
+	fp.wrapped(root, doc, group)
+	fp.spans = nil
+	for _, obj := range fp.res.objects[before:] {
+		obj.spans = spans
+	}
+}
+
+// posOf is the position of a node of the object being read.
+func (fp *fileParse) posOf(n *yaml.Node) Position {
+	if s, ok := fp.spans[n]; ok {
+		return Position{File: s.file, Line: n.Line, Column: n.Column}
+	}
+	return Position{File: fp.name, Line: n.Line, Column: n.Column}
+}
