@@ -97,6 +97,11 @@ func (fp *fileParse) document(n *yaml.Node, doc int) {
 		return
 	}
 	apiVersion, kind := typeMeta(root)
+	if kind == "" && IsInstallConfigFile(fp.name) {
+		// install-config.yaml has no kind: it is known by its name.
+		fp.unmodelled(root, doc, -1, apiVersion, KindInstallConfig, false)
+		return
+	}
 	if items := listItems(root, kind); items != nil {
 		next := 0
 		fp.list(apiVersion, kind, items, doc, 1, &next, map[*yaml.Node]bool{items: true})

@@ -71,7 +71,7 @@ func (o Options) skips(it walkItem, data []byte) bool {
 	if o.Prefilter == nil || it.stdin || (o.ParseAll != nil && o.ParseAll(it.name)) {
 		return false
 	}
-	return !o.Prefilter.MayHold(data, o.Unmodelled)
+	return !o.Prefilter.MayHoldFile(it.name, data, o.Unmodelled)
 }
 
 func (o Options) workers() int {

@@ -7,3 +7,13 @@ import "sigs.k8s.io/kustomize/kyaml/yaml"
 // such as the earlier of two keys with the same name (a path names the
 // last one).
 func (o *Object) PositionOf(n *yaml.Node) Position { return o.nodePos(n) }
+
+// ValueNode returns the node of the value at p, nil when p does not exist:
+// for callers that read text embedded in a scalar (a JSON or TOML document
+// in a string) and place it in the file from the scalar's own node.
+func (o *Object) ValueNode(p Path) *yaml.Node {
+	if _, val, found := o.walk(p); found {
+		return val
+	}
+	return nil
+}

@@ -110,7 +110,7 @@ func checkConservative(t *testing.T, name string, data []byte) {
 		res := parseFile(name, data, u)
 		for _, o := range res.objects {
 			for _, n := range []Needs{NeedAll(), NeedKinds(string(o.Kind))} {
-				if !n.MayHold(data, u) {
+				if !n.MayHoldFile(name, data, u) {
 					t.Errorf("%s: %s is kept by the loader (unmodelled %d), but MayHold(%v) skips the file", name, o.Ref(), u, n.Kinds())
 				}
 			}

@@ -33,7 +33,7 @@ type Overrides struct {
 
 func newOverrides(s *Site, text string, p manifest.Path) *Overrides {
 	ov := &Overrides{Text: text, Path: p, Key: s.Object.LocateKey(p), site: s}
-	if n := valueNode(s.Object, p); n != nil {
+	if n := s.Object.ValueNode(p); n != nil {
 		ov.text = embedded.Of(s.Object.Text(), n)
 	}
 	spans, err := embedded.JSONPaths(text)

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 const (
@@ -214,36 +213,4 @@ func (s *Site) readOverrides(m map[string]any) []Problem {
 	}
 	s.Overrides = newOverrides(s, text, p)
 	return nil
-}
-
-// valueNode returns the YAML node at p in the object, nil if absent.
-func valueNode(o *manifest.Object, p manifest.Path) *yaml.Node {
-	cur := o.Node
-	for _, e := range p {
-		for cur != nil && cur.Kind == yaml.AliasNode {
-			cur = cur.Alias
-		}
-		if cur == nil {
-			return nil
-		}
-		switch e := e.(type) {
-		case string:
-			if cur.Kind != yaml.MappingNode {
-				return nil
-			}
-			var next *yaml.Node
-			for i := 0; i+1 < len(cur.Content); i += 2 {
-				if cur.Content[i].Value == e {
-					next = cur.Content[i+1] // the last duplicate wins, as in Content
-				}
-			}
-			cur = next
-		case int:
-			if cur.Kind != yaml.SequenceNode || e >= len(cur.Content) {
-				return nil
-			}
-			cur = cur.Content[e]
-		}
-	}
-	return cur
 }

@@ -1,0 +1,39 @@
+package inputs
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// Finding is one problem with an input, placed at the value that causes
+// it. Rule is the id of the rule that reports it; Component names who
+// refuses or acts on it (openshift-install, assisted-service, ...).
+type Finding struct {
+	Pos       manifest.Position
+	Severity  check.Severity
+	Rule      string
+	Component string
+	Message   string
+}
+
+func (f Finding) String() string {
+	return fmt.Sprintf("%s: %s: %s [%s]", f.Pos, f.Severity, f.Message, f.Rule)
+}
+
+type findings []Finding
+
+func (fs *findings) add(pos manifest.Position, sev check.Severity, rule, component, format string, args ...any) {
+	*fs = append(*fs, Finding{Pos: pos, Severity: sev, Rule: rule, Component: component, Message: fmt.Sprintf(format, args...)})
+}
+
+// sortFindings orders by file, line, column, then rule.
+func sortFindings(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line),
+			cmp.Compare(a.Pos.Column, b.Pos.Column), cmp.Compare(a.Rule, b.Rule))
+	})
+}

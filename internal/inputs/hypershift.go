@@ -1,0 +1,290 @@
+package inputs
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/embedded"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+const hypershiftOperator = "hypershift-operator"
+
+// Rule ids of the HyperShift checks.
+const (
+	RuleHostedDuplicate    = "hosted-cluster-duplicate-mirror"
+	RuleNodePoolConfigType = "nodepool-config-type"
+	RuleNodePoolConfigMap  = "nodepool-config-configmap"
+	RuleGuestMirrorObject  = "hosted-cluster-guest-mirror-object"
+)
+
+// admissionSince is the first control-plane release whose
+// hosted-cluster-config-operator installs the admission policies that
+// deny mirror objects made in the guest cluster.
+const admissionSince = 18
+
+// Hosted is one HostedCluster with its NodePools.
+type Hosted struct {
+	Object    *manifest.Object
+	Name      string
+	Namespace string
+	Sources   []DigestSource
+	NodePools []*manifest.Object
+	Version   render.Version // from spec.release.image's tag, zero if unknown
+}
+
+func readHosted(o *manifest.Object, pools []*manifest.Object) *Hosted {
+	h := &Hosted{Object: o, Name: o.Name}
+	h.Namespace, _ = manifest.NestedString(o.Content, "metadata", "namespace")
+	spec, _ := o.Content["spec"].(map[string]any)
+	h.Sources = readSources(spec["imageContentSources"], manifest.Path{"spec", "imageContentSources"})
+	if img, ok := manifest.NestedString(o.Content, "spec", "release", "image"); ok {
+		h.Version = releaseTagVersion(img)
+	}
+	for _, np := range pools {
+		cluster, _ := manifest.NestedString(np.Content, "spec", "clusterName")
+		ns, _ := manifest.NestedString(np.Content, "metadata", "namespace")
+		if cluster == h.Name && ns == h.Namespace {
+			h.NodePools = append(h.NodePools, np)
+		}
+	}
+	return h
+}
+
+// releaseTagVersion reads 4.MINOR from a release image tag
+// ("…:4.19.12-x86_64"); zero for a digest or another tag.
+func releaseTagVersion(img string) render.Version {
+	i := strings.LastIndexByte(img, ':')
+	if i < 0 || strings.Contains(img[i:], "/") {
+		return render.Version{}
+	}
+	tag := img[i+1:]
+	if !strings.HasPrefix(tag, "4.") {
+		return render.Version{}
+	}
+	return siteVersion(tag)
+}
+
+// Check reports what the management cluster's API server refuses.
+func (h *Hosted) Check() []Finding {
+	var fs findings
+	for _, ds := range h.Sources {
+		seen := map[string]bool{}
+		for j, m := range ds.Mirrors {
+			if seen[m] {
+				fs.add(h.Object.Locate(ds.Path.Child("mirrors", j)), check.Error, RuleHostedDuplicate, "kube-apiserver",
+					"duplicate mirror: HostedCluster CRD refuses (mirrors is a set): HostedCluster.hypershift.openshift.io %q is invalid: %s: Duplicate value: %q; delete the repeated mirror",
+					h.Name, ds.Path.Child("mirrors", j), m)
+			}
+			seen[m] = true
+		}
+	}
+	return fs
+}
+
+func (h *Hosted) refused() bool {
+	for _, ds := range h.Sources {
+		seen := map[string]bool{}
+		for _, m := range ds.Mirrors {
+			if seen[m] {
+				return true
+			}
+			seen[m] = true
+		}
+	}
+	return false
+}
+
+// hypershiftIDMS is ReconcileImageDigestMirrors' object: IDMS "cluster",
+// labelled for the worker pool, entries 1:1, no policy.
+func hypershiftIDMS(list []DigestSource) *configv1.ImageDigestMirrorSet {
+	idms := installerIDMS(list)
+	idms.Name = "cluster"
+	idms.Labels = map[string]string{"machineconfiguration.openshift.io/role": "worker"}
+	for i := range idms.Spec.ImageDigestMirrors {
+		idms.Spec.ImageDigestMirrors[i].MirrorSourcePolicy = ""
+	}
+	return idms
+}
+
+// nodePoolConfig reads the ConfigMaps a NodePool's spec.config names (key
+// "config", YAML manifests) as the NodePool controller does: the mirror
+// objects they hold join the hosted nodes' inputs; an ImageTagMirrorSet
+// or a kind outside the supported ones stops the NodePool.
+func (h *Hosted) nodePoolConfig(cms []*manifest.Object, fs *findings) (idms []*configv1.ImageDigestMirrorSet, icsp []*operatorv1alpha1.ImageContentSourcePolicy) {
+	for _, np := range h.NodePools {
+		spec, _ := np.Content["spec"].(map[string]any)
+		refs, _ := spec["config"].([]any)
+		for i, r := range refs {
+			m, _ := r.(map[string]any)
+			name, _ := m["name"].(string)
+			cm := pickConfigMap(cms, name, h.Namespace)
+			if cm == nil {
+				continue
+			}
+			if ns, _ := manifest.NestedString(cm.Content, "metadata", "namespace"); ns != "" && ns != h.Namespace {
+				continue
+			}
+			text, ok := manifest.NestedString(cm.Content, "data", "config")
+			if !ok {
+				fs.add(cm.LocateKey(manifest.Path{"data"}), check.Error, RuleNodePoolConfigMap, hypershiftOperator,
+					"ConfigMap %s named by NodePool %s spec.config[%d] has no key \"config\": the NodePool controller cannot read it (ValidMachineConfig false, the NodePool stops); put the manifest under data.config", name, np.Name, i)
+				continue
+			}
+			d, c := readPoolManifests(cm, text, np, fs)
+			idms, icsp = append(idms, d...), append(icsp, c...)
+		}
+	}
+	return idms, icsp
+}
+
+var supportedPoolKinds = map[string]bool{
+	"MachineConfig": true, "KubeletConfig": true, "ContainerRuntimeConfig": true,
+	"ImageContentSourcePolicy": true, "ImageDigestMirrorSet": true, "ClusterImagePolicy": true,
+}
+
+func readPoolManifests(cm *manifest.Object, text string, np *manifest.Object, fs *findings) (idms []*configv1.ImageDigestMirrorSet, icsp []*operatorv1alpha1.ImageContentSourcePolicy) {
+	var et *embedded.Text
+	if n := cm.ValueNode(manifest.Path{"data", "config"}); n != nil {
+		et = embedded.Of(cm.Text(), n)
+	}
+	pos := func(n *yaml.Node) manifest.Position {
+		if et == nil {
+			return cm.Locate(manifest.Path{"data", "config"})
+		}
+		// Offset of the node's line and column in the decoded text.
+		off, line := 0, 1
+		for line < n.Line && off < len(text) {
+			if text[off] == '\n' {
+				line++
+			}
+			off++
+		}
+		l, c := et.Pos(off + n.Column - 1)
+		return manifest.Position{File: cm.File, Line: l, Column: c}
+	}
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			break
+		}
+		if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+			continue
+		}
+		root := doc.Content[0]
+		var kind, apiVersion string
+		var kindNode *yaml.Node
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			switch root.Content[i].Value {
+			case "kind":
+				kind, kindNode = root.Content[i+1].Value, root.Content[i+1]
+			case "apiVersion":
+				apiVersion = root.Content[i+1].Value
+			}
+		}
+		if kindNode == nil {
+			continue
+		}
+		if !supportedPoolKinds[kind] {
+			typ := "*v1." + kind
+			if kind == "ImageTagMirrorSet" {
+				typ = "*v1.ImageTagMirrorSet"
+			}
+			fs.add(pos(kindNode), check.Error, RuleNodePoolConfigType, hypershiftOperator,
+				"NodePool %s config holds a %s: the NodePool controller refuses it (unsupported config type: %s; ValidMachineConfig false) and the NodePool stops updating; put tag mirrors in the HostedCluster instead (spec.imageContentSources gives digest mirrors only) or move the object out of the NodePool config", np.Name, kind, typ)
+			continue
+		}
+		var raw map[string]any
+		if err := root.Decode(&raw); err != nil {
+			continue
+		}
+		b, err := sigsyaml.Marshal(raw)
+		if err != nil {
+			continue
+		}
+		switch {
+		case kind == "ImageDigestMirrorSet" && apiVersion == "config.openshift.io/v1":
+			var o configv1.ImageDigestMirrorSet
+			if sigsyaml.Unmarshal(b, &o) == nil {
+				idms = append(idms, &o)
+			}
+		case kind == "ImageContentSourcePolicy" && apiVersion == "operator.openshift.io/v1alpha1":
+			var o operatorv1alpha1.ImageContentSourcePolicy
+			if sigsyaml.Unmarshal(b, &o) == nil {
+				icsp = append(icsp, &o)
+			}
+		}
+	}
+	return idms, icsp
+}
+
+// Cluster returns the hosted cluster: the IDMS HyperShift writes from
+// spec.imageContentSources and the mirror objects of its NodePools'
+// configs, which the ignition server renders with MCO's bootstrap.
+func (h *Hosted) Cluster(cms []*manifest.Object, fs *findings) *Cluster {
+	c := &Cluster{Name: h.Name, Kind: "hosted-cluster", From: h.Object.Position(), Version: h.Version}
+	if h.refused() {
+		c.Refused = true
+		return c
+	}
+	if len(h.Sources) > 0 {
+		c.IDMSs = append(c.IDMSs, hypershiftIDMS(h.Sources))
+	}
+	idms, icsp := h.nodePoolConfig(cms, fs)
+	c.IDMSs, c.ICSPs = append(c.IDMSs, idms...), append(c.ICSPs, icsp...)
+	return c
+}
+
+// guestObjects reports mirror objects committed for the guest cluster of
+// a hosted cluster: a mirror object in a directory named after the
+// HostedCluster (guest/<name>/…) outside the HostedCluster's own
+// directory. No MCO runs in the guest, so they never reach its nodes; from
+// 4.18 the admission policies deny them.
+func guestObjects(hosted []*Hosted, objs []*manifest.Object, v render.Version) []Finding {
+	var fs findings
+	for _, h := range hosted {
+		own := path.Dir(h.Object.File)
+		for _, o := range objs {
+			switch o.Kind {
+			case manifest.KindIDMS, manifest.KindITMS, manifest.KindICSP:
+			default:
+				continue
+			}
+			dir := path.Dir(o.File)
+			if dir == own || strings.HasPrefix(dir, own+"/") || !hasSegment(dir, h.Name) {
+				continue
+			}
+			ver := h.Version
+			if ver.IsZero() {
+				ver = v
+			}
+			sev, denied := check.Warning, ""
+			if ver.IsZero() || ver.Minor >= admissionSince {
+				sev = check.Error
+				denied = fmt.Sprintf(" and the hosted cluster's admission policy denies it from 4.%d (This resource cannot be created, updated, or deleted. Please ask your administrator to modify the resource in the HostedCluster object.)", admissionSince)
+			}
+			fs.add(o.Position(), sev, RuleGuestMirrorObject, "hosted-cluster-config-operator",
+				"%s %q is committed for hosted cluster %s, whose nodes never get it (no MCO runs in the guest cluster)%s; put the mirrors in HostedCluster %s spec.imageContentSources (%s)",
+				o.Kind, o.Name, h.Name, denied, h.Name, h.Object.Position())
+		}
+	}
+	return fs
+}
+
+func hasSegment(dir, name string) bool {
+	for _, s := range strings.Split(dir, "/") {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}

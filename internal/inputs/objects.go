@@ -1,0 +1,190 @@
+package inputs
+
+import (
+	"bytes"
+	"fmt"
+
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+// Cluster is a cluster an input creates: an installed cluster, a ZTP
+// spoke, a hosted cluster. Its mirror objects are what the component
+// writes; Version is the release when the input names it.
+type Cluster struct {
+	Name string
+	// Kind says what creates it: "install-config", "agent-installer",
+	// "ztp-spoke", "hosted-cluster".
+	Kind string
+	// From is where the cluster is declared (its install-config, site,
+	// HostedCluster).
+	From    manifest.Position
+	IDMSs   []*configv1.ImageDigestMirrorSet
+	ICSPs   []*operatorv1alpha1.ImageContentSourcePolicy
+	Version render.Version
+	// Refused is set when a component refuses the input before any object
+	// exists: the cluster then has no objects and is not rendered.
+	Refused bool
+	// Bootstrap is the installer's bootstrap-node registries.conf; nil for
+	// clusters without a bootstrap node of the installer's (spokes install
+	// through assisted-service, which runs the installer too: they have
+	// one; hosted clusters have none).
+	Bootstrap []byte
+	// Unconfirmed says the objects follow a step not seen in the
+	// component's code (the ICSPs of imageContentSources).
+	Unconfirmed string
+}
+
+// ObjectsYAML serializes the cluster's mirror objects as the installer and
+// HyperShift write them (sigs.k8s.io/yaml over the openshift/api types,
+// documents separated by "---").
+func (c *Cluster) ObjectsYAML() ([]byte, error) {
+	var docs [][]byte
+	for _, o := range c.IDMSs {
+		b, err := yaml.Marshal(o)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, b)
+	}
+	for _, o := range c.ICSPs {
+		b, err := yaml.Marshal(o)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, b)
+	}
+	return bytes.Join(docs, []byte("---\n")), nil
+}
+
+// RenderInput is what MCO renders the cluster's nodes from: its mirror
+// objects and an Image/cluster with an empty spec.
+func (c *Cluster) RenderInput(v render.Version) render.Input {
+	if v.IsZero() {
+		v = c.Version
+	}
+	return render.Input{IDMSs: c.IDMSs, ICSPs: c.ICSPs, Version: v}
+}
+
+// installerIDMS is the installer's manifests/image-digest-mirror-set.yaml:
+// one IDMS "image-digest-mirror", entries copied in order, sourcePolicy
+// becoming mirrorSourcePolicy.
+func installerIDMS(list []DigestSource) *configv1.ImageDigestMirrorSet {
+	idms := &configv1.ImageDigestMirrorSet{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "config.openshift.io/v1", Kind: "ImageDigestMirrorSet"},
+		ObjectMeta: metav1.ObjectMeta{Name: "image-digest-mirror"},
+	}
+	for _, ds := range list {
+		e := configv1.ImageDigestMirrors{Source: ds.Source, MirrorSourcePolicy: configv1.MirrorSourcePolicy(ds.SourcePolicy)}
+		for _, m := range ds.Mirrors {
+			e.Mirrors = append(e.Mirrors, configv1.ImageMirror(m))
+		}
+		idms.Spec.ImageDigestMirrors = append(idms.Spec.ImageDigestMirrors, e)
+	}
+	return idms
+}
+
+// contentSourceICSPs models the ICSPs of imageContentSources as MCO's
+// bootstrap test data has them: image-policy-<i>, one entry each.
+func contentSourceICSPs(list []DigestSource) []*operatorv1alpha1.ImageContentSourcePolicy {
+	var out []*operatorv1alpha1.ImageContentSourcePolicy
+	for i, ds := range list {
+		out = append(out, &operatorv1alpha1.ImageContentSourcePolicy{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "operator.openshift.io/v1alpha1", Kind: "ImageContentSourcePolicy"},
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("image-policy-%d", i)},
+			Spec: operatorv1alpha1.ImageContentSourcePolicySpec{RepositoryDigestMirrors: []operatorv1alpha1.RepositoryDigestMirrors{
+				{Source: ds.Source, Mirrors: ds.Mirrors},
+			}},
+		})
+	}
+	return out
+}
+
+// bootstrapConf is the bootstrap node's registries.conf, from the
+// installer's registries.conf.template over MergedMirrorSets: groups keyed
+// by (source, sourcePolicy) in first-seen order, each mirror once (first
+// kept), groups without mirrors skipped; every table insecure = false,
+// mirror-by-digest-only = true, blocked = true only for
+// NeverContactSource. No groups give an empty file.
+func bootstrapConf(list []DigestSource) []byte {
+	type group struct {
+		source  string
+		blocked bool
+		mirrors []string
+		seen    map[string]bool
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, ds := range list {
+		key := ds.Source + "\x00" + ds.SourcePolicy
+		g, ok := byKey[key]
+		if !ok {
+			g = &group{source: ds.Source, blocked: never(ds.SourcePolicy), seen: map[string]bool{}}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		for _, m := range ds.Mirrors {
+			if !g.seen[m] {
+				g.seen[m] = true
+				g.mirrors = append(g.mirrors, m)
+			}
+		}
+	}
+	var b bytes.Buffer
+	for _, g := range groups {
+		if len(g.mirrors) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "[[registry]]\nlocation = %q\ninsecure = false\nmirror-by-digest-only = true\nblocked = %t\n\n", g.source, g.blocked)
+		for _, m := range g.mirrors {
+			fmt.Fprintf(&b, "[[registry.mirror]]\nlocation = %q\ninsecure = false\n", m)
+		}
+		b.WriteString("\n\n")
+	}
+	return b.Bytes()
+}
+
+// Cluster returns the cluster the install-config creates. A
+// configuration the installer refuses (both lists) creates none.
+func (ic *InstallConfig) Cluster(v render.Version) *Cluster {
+	kind := "install-config"
+	if ic.Agent {
+		kind = "agent-installer"
+	}
+	c := &Cluster{Name: ic.Name, Kind: kind, From: ic.Object.Position(), Version: v}
+	if len(ic.Digest) > 0 && len(ic.Content) > 0 {
+		c.Refused = true
+		return c
+	}
+	list := ic.Digest
+	if len(list) > 0 {
+		c.IDMSs = []*configv1.ImageDigestMirrorSet{installerIDMS(list)}
+	} else if len(ic.Content) > 0 {
+		list = ic.Content
+		c.ICSPs = contentSourceICSPs(list)
+		c.Unconfirmed = "the ImageContentSourcePolicies of imageContentSources are modelled on MCO's bootstrap test data (image-policy-<i>); the installer's writer was not seen"
+	}
+	if !v.IsZero() && v.Minor < sourcePolicySince {
+		// Older installers drop the field before writing anything.
+		list = dropPolicies(list)
+		if len(c.IDMSs) > 0 {
+			c.IDMSs = []*configv1.ImageDigestMirrorSet{installerIDMS(list)}
+		}
+	}
+	c.Bootstrap = bootstrapConf(list)
+	return c
+}
+
+func dropPolicies(list []DigestSource) []DigestSource {
+	out := make([]DigestSource, len(list))
+	for i, ds := range list {
+		ds.SourcePolicy = ""
+		out[i] = ds
+	}
+	return out
+}

@@ -1,0 +1,215 @@
+package inputs
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/sites"
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+// Rule ids of the installConfigOverrides checks.
+const (
+	RuleOverridesJSON     = "install-config-overrides-json"
+	RuleOverridesUnknown  = "install-config-overrides-unknown-field"
+	RuleOverridesReplaces = "install-config-overrides-replaces-hub-mirrors"
+	RuleOverridesInherits = "install-config-overrides-inherits-mirrors"
+)
+
+// spokeSource is assisted-service's installcfg.ImageDigestSource (and
+// ImageContentSource): no sourcePolicy, so a strict decode refuses one.
+type spokeSource struct {
+	Source  string   `json:"source"`
+	Mirrors []string `json:"mirrors,omitempty"`
+}
+
+var imageSetMinor = regexp.MustCompile(`4[._-](\d+)`)
+
+// siteVersion reads the release from a ClusterImageSet name such as
+// "openshift-4.21" or "img4.20-x86-64-appsub"; zero when it names none.
+func siteVersion(imageSet string) render.Version {
+	m := imageSetMinor.FindStringSubmatch(imageSet)
+	if m == nil {
+		return render.Version{}
+	}
+	minor, err := strconv.Atoi(m[1])
+	if err != nil || minor < 10 || minor > 40 {
+		return render.Version{}
+	}
+	return render.Version{Minor: minor, Patch: -1}
+}
+
+// spoke is what one ZTP site gets: the hub's digest entries, with the
+// site's overrides decoded over them.
+func spoke(s *sites.Site, hub *HubMirrors, v render.Version) (*Cluster, []Finding) {
+	var fs findings
+	c := &Cluster{Name: s.Name, Kind: "ztp-spoke", From: s.Object.Locate(s.Path), Version: v}
+	if iv := siteVersion(s.ImageSet); !iv.IsZero() {
+		c.Version = iv
+	}
+	var base []spokeSource
+	var hubEntries []DigestSource
+	if hub != nil && hub.Err == "" {
+		hubEntries = hub.Digest
+		for _, d := range hub.Digest {
+			base = append(base, spokeSource{Source: d.Source, Mirrors: append([]string(nil), d.Mirrors...)})
+		}
+	}
+	list := base
+	if ov := s.Overrides; ov != nil {
+		var refused bool
+		list, refused = overrides(&fs, s, ov, base, hubEntries)
+		if refused {
+			c.Refused = true
+			return c, fs
+		}
+	}
+	var entries []DigestSource
+	for _, e := range list {
+		entries = append(entries, DigestSource{Source: e.Source, Mirrors: e.Mirrors, MirrorsSet: true})
+	}
+	if len(entries) > 0 {
+		c.IDMSs = append(c.IDMSs, installerIDMS(entries))
+	}
+	c.Bootstrap = bootstrapConf(entries)
+	return c, fs
+}
+
+// keyPos is where a finding about the JSON goes: the
+// installConfigOverrides key's line, at the finer column when the JSON
+// value sits on that line.
+func keyPos(ov *sites.Overrides, fine manifest.Position) manifest.Position {
+	if fine.Line == ov.Key.Line && fine.File == ov.Key.File {
+		return fine
+	}
+	return ov.Key
+}
+
+// overrides checks the site's JSON as the siteconfig webhook or generator
+// and assisted-service read it and returns the spoke's mirror list; refused
+// is true when a component refuses the site.
+func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSource, hub []DigestSource) (list []spokeSource, refused bool) {
+	list = base
+	if ov.SyntaxError != nil {
+		if s.Kind == sites.KindClusterInstance {
+			fs.add(keyPos(ov, ov.SyntaxPos), check.Error, RuleOverridesJSON, "siteconfig webhook",
+				"installConfigOverrides is not valid JSON (%v): the siteconfig webhook refuses the ClusterInstance: invalid JSON field(s): installConfigOverrides is not a valid JSON-formatted string", ov.SyntaxError)
+		} else {
+			fs.add(keyPos(ov, ov.SyntaxPos), check.Error, RuleOverridesJSON, "siteconfig-generator",
+				"installConfigOverrides is not valid JSON (%v): the siteconfig-generator fails: Invalid json parameter set at installConfigOverride", ov.SyntaxError)
+		}
+		return nil, true
+	}
+	if _, err := ov.Annotation(); err != nil {
+		if s.Kind == sites.KindClusterInstance {
+			fs.add(ov.Key, check.Error, RuleOverridesJSON, "siteconfig operator",
+				"installConfigOverrides cannot be merged with networkType (%v): the SiteConfig operator then renders the AgentClusterInstall without the install-config-overrides annotation, so none of these overrides apply; write a JSON object", err)
+			return list, false
+		}
+		fs.add(ov.Key, check.Error, RuleOverridesJSON, "siteconfig-generator",
+			"installConfigOverrides cannot be merged with networkType: the siteconfig-generator fails: %v; write a JSON object", err)
+		return nil, true
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(ov.Text), &top); err != nil {
+		return list, false
+	}
+	strict := func(key string, into *[]spokeSource) bool {
+		raw, ok := top[key]
+		if !ok {
+			return true
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(into); err != nil {
+			pos := ov.Key
+			if m := unknownField.FindStringSubmatch(err.Error()); m != nil {
+				pos = keyPos(ov, findField(ov, key, m[1]))
+			}
+			fs.add(pos, check.Error, RuleOverridesUnknown, assisted,
+				"installConfigOverrides.%s: %v: assisted-service refuses the annotation (AgentClusterInstall SpecSynced=False, InputError: Failed to parse 'agent-install.openshift.io/install-config-overrides' annotation), so the spoke never installs; assisted-service's install-config has no such field (sourcePolicy: set mirrorSourcePolicy in an ImageDigestMirrorSet extra manifest)", key, err)
+			return false
+		}
+		return true
+	}
+	if _, ok := top["imageDigestSources"]; ok {
+		decoded := append([]spokeSource(nil), base...)
+		if !strict("imageDigestSources", &decoded) {
+			return nil, true
+		}
+		checkSpokeEntries(fs, ov, decoded, len(base), hub)
+		list = decoded
+	}
+	if _, ok := top["imageContentSources"]; ok {
+		var content []spokeSource
+		if !strict("imageContentSources", &content) {
+			return nil, true
+		}
+		if len(content) > 0 && len(list) > 0 {
+			fs.add(keyPos(ov, ov.Locate("imageContentSources", true)), check.Error, RuleInstallBothLists, installer,
+				"installConfigOverrides.imageContentSources with the imageDigestSources assisted-service generates from the hub (4.14+): openshift-install refuses: cannot set imageContentSources and imageDigestSources at the same time; write imageDigestSources instead")
+			return nil, true
+		}
+	}
+	return list, false
+}
+
+var unknownField = regexp.MustCompile(`unknown field "([^"]*)"`)
+
+// findField finds the first entry of list key holding field.
+func findField(ov *sites.Overrides, key, field string) manifest.Position {
+	for i := 0; ov.Has(fmt.Sprintf("%s[%d]", key, i)); i++ {
+		if p := fmt.Sprintf("%s[%d].%s", key, i, field); ov.Has(p) {
+			return ov.Locate(p, true)
+		}
+	}
+	return ov.Locate(key, true)
+}
+
+// checkSpokeEntries reports what the override does to the hub's list:
+// entries dropped, entries inheriting the hub entry's mirrors at their
+// index, names the installer refuses.
+func checkSpokeEntries(fs *findings, ov *sites.Overrides, decoded []spokeSource, nBase int, hub []DigestSource) {
+	kept := map[string]bool{}
+	for _, e := range decoded {
+		kept[e.Source] = true
+	}
+	var lost []string
+	for _, h := range hub {
+		if !kept[h.Source] {
+			lost = append(lost, h.Source)
+		}
+	}
+	switch {
+	case len(decoded) == 0 && len(hub) > 0:
+		fs.add(keyPos(ov, ov.Locate("imageDigestSources", true)), check.Warning, RuleOverridesReplaces, assisted,
+			"installConfigOverrides.imageDigestSources is empty: it drops every hub mirror for this spoke, which then pulls from the sources; delete the key to keep the hub's mirrors")
+	case len(lost) > 0:
+		noun := "is"
+		if len(lost) > 1 {
+			noun = "are"
+		}
+		fs.add(keyPos(ov, ov.Locate("imageDigestSources", true)), check.Warning, RuleOverridesReplaces, assisted,
+			"installConfigOverrides.imageDigestSources replaces the hub mirrors for this spoke: %s %s no longer mirrored; list every source the spoke needs, the hub's included", strings.Join(lost, ", "), noun)
+	}
+	for i, e := range decoded {
+		entry := fmt.Sprintf("imageDigestSources[%d]", i)
+		if i < nBase && !ov.Has(entry+".mirrors") {
+			fs.add(keyPos(ov, ov.Locate(entry, false)), check.Warning, RuleOverridesInherits, assisted,
+				"installConfigOverrides.%s has no mirrors: assisted-service decodes it over the hub's entry %d, so %s gets that entry's mirrors (%s); write the mirrors out", entry, i, e.Source, strings.Join(e.Mirrors, ", "))
+		}
+		if i < nBase && !ov.Has(entry+".source") {
+			fs.add(keyPos(ov, ov.Locate(entry, false)), check.Warning, RuleOverridesInherits, assisted,
+				"installConfigOverrides.%s has no source: it keeps the hub entry %d's source %s; write the source out", entry, i, e.Source)
+		}
+		ds := DigestSource{Source: e.Source, Mirrors: e.Mirrors, Path: manifest.Path{"imageDigestSources", i}}
+		checkNames(fs, func(p manifest.Path) manifest.Position { return keyPos(ov, ov.Locate(p.String(), false)) },
+			ds, "imageDigestSources", installer, "installConfigOverrides.")
+	}
+}

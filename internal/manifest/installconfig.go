@@ -1,0 +1,27 @@
+package manifest
+
+import "path"
+
+// KindInstallConfig is the kind given to an openshift-install
+// install-config.yaml, which has apiVersion v1 and no kind. It is kept,
+// as an object of an unmodelled kind, when a load keeps every object
+// (UnmodelledAll).
+const KindInstallConfig = "InstallConfig"
+
+// IsInstallConfigFile reports whether name is an installer input by its
+// base name: install-config.yaml, as openshift-install and the
+// agent-based installer read it from their directory.
+func IsInstallConfigFile(name string) bool {
+	base := path.Base(name)
+	return base == "install-config.yaml" || base == "install-config.yml"
+}
+
+// MayHoldFile is MayHold for a file known by its name: an install-config
+// names no kind, so the byte test cannot see it, and it is kept whenever
+// the kind is needed.
+func (n Needs) MayHoldFile(name string, data []byte, u Unmodelled) bool {
+	if IsInstallConfigFile(name) && n.Has(KindInstallConfig, u) {
+		return true
+	}
+	return n.MayHold(data, u)
+}
