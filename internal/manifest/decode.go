@@ -17,6 +17,10 @@ import (
 type fileResult struct {
 	objects  []*Object
 	problems []Problem
+	// readOthers is set when the result depends on other files (a ZTP
+	// generator expanded with its source CRs): it is not cached by the
+	// content of this file alone.
+	readOthers bool
 }
 
 // parseFile decodes every document of one file. One yaml.v3 decoder reads

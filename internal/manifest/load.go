@@ -57,6 +57,13 @@ type Options struct {
 	// source-crs directory beside a PolicyGenTemplate (the configuration's
 	// sourceCRs, as paths to open).
 	SourceCRs []string
+	// Cache, when set, holds per-file results between runs (see Cache):
+	// a file whose content has a stored result is not parsed. Blobs, when
+	// set, gives the blob id of a file whose content git already knows
+	// (the index's id of a file the work tree has not changed), so that
+	// such a file is not even read; other files are read and hashed.
+	Cache Cache
+	Blobs func(osPath string) (blob string, ok bool)
 }
 
 func (o Options) maxFileSize() int64 {
@@ -140,6 +147,14 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 			}}}
 		}
 	}()
+	caching := opts.Cache != nil && !it.stdin && !it.template
+	if caching && opts.Blobs != nil {
+		if blob, ok := opts.Blobs(it.osPath); ok {
+			if res, ok := opts.cached(it, blob); ok {
+				return res
+			}
+		}
+	}
 	buf, prob := readInput(it, opts.maxFileSize(), opts.Access, stdin)
 	if prob != nil {
 		return fileResult{problems: []Problem{*prob}}
@@ -147,6 +162,15 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	defer releaseBuffer(buf)
 	if it.template {
 		return templateFile(it.name, buf.Bytes())
+	}
+	var blob string
+	if caching {
+		// The prefilter judges a stored result as it judges the text
+		// (Options.cached), so it is looked up before the prefilter.
+		blob = BlobID(buf.Bytes())
+		if res, ok := opts.cached(it, blob); ok {
+			return res
+		}
 	}
 	if opts.skips(it, buf.Bytes()) {
 		return fileResult{}
@@ -157,7 +181,11 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	if it.stdin {
 		return parseFile(it.name, buf.Bytes(), opts.Unmodelled)
 	}
-	return parseFileAt(it.name, it.osPath, buf.Bytes(), opts)
+	res = parseFileAt(it.name, it.osPath, buf.Bytes(), opts)
+	if caching {
+		opts.store(blob, buf.Bytes(), res)
+	}
+	return res
 }
 
 // boundsProblem is a file refused for its shape (too deep, too many

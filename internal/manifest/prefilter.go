@@ -32,29 +32,47 @@ import "bytes"
 //
 // u is how much of the unmodelled kinds the loader keeps (Options.Unmodelled).
 func (n Needs) MayHold(data []byte, u Unmodelled) bool {
-	if len(data) >= 2 && (data[0] == 0xFE && data[1] == 0xFF || data[0] == 0xFF && data[1] == 0xFE) {
+	kinds, unsure := kindsIn(data)
+	return n.mayHoldKinds(kinds, unsure, u)
+}
+
+// mayHoldKinds is MayHold's verdict from what kindsIn read.
+func (n Needs) mayHoldKinds(kinds []string, unsure bool, u Unmodelled) bool {
+	if unsure {
 		return true
 	}
+	for _, v := range kinds {
+		if n.Has(v, u) {
+			return true
+		}
+	}
+	return false
+}
+
+// kindsIn reads the values of every "kind" key of data, in order, and
+// whether one of them (or the whole text) could not be read for certain:
+// everything MayHold judges, independent of what is needed, so that a
+// stored file result can be judged again for another run's needs.
+func kindsIn(data []byte) (kinds []string, unsure bool) {
+	if len(data) >= 2 && (data[0] == 0xFE && data[1] == 0xFF || data[0] == 0xFF && data[1] == 0xFE) {
+		return nil, true
+	}
 	if bytes.IndexByte(data, 0) >= 0 || bytes.IndexByte(data, '\\') >= 0 {
-		return true
+		return nil, true
 	}
 	data = bytes.TrimPrefix(data, utf8BOM)
 	for i := 0; ; {
 		at := bytes.Index(data[i:], kindKey)
 		if at < 0 {
-			return false
+			return kinds, false
 		}
 		at += i
 		i = at + len(kindKey)
 		vs, ok := kindValue(data, at)
 		if !ok {
-			return true
+			return nil, true
 		}
-		for _, v := range vs {
-			if n.Has(v, u) {
-				return true
-			}
-		}
+		kinds = append(kinds, vs...)
 	}
 }
 

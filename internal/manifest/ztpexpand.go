@@ -65,6 +65,7 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 	if fp.osPath == "" {
 		return false
 	}
+	fp.res.readOthers = true
 	rec := &recorder{
 		Dirs: ztp.Dirs{Dir: filepath.Dir(fp.osPath), Shown: path.Dir(fp.name), SourceCRs: fp.sourceCRs},
 		srcs: map[string]*source{},

@@ -1,0 +1,212 @@
+// Package contentcache keeps per-file results between runs: what one file
+// contributes to a run when nothing else in the tree matters to it (its
+// parsed objects with their positions). Entries are looked up by a key the
+// caller derives from the file's content (git's blob id) and the options
+// that shape the result; the tool version and the caller's format are part
+// of the pack's name and header, so another build never reads them.
+//
+// One run reads one pack file and, when it learnt something new, writes one
+// back through a rename: a reader sees the old pack or the new one, never a
+// mixture, and two runs writing at once leave one of the two complete
+// packs. A pack that is truncated, altered or written by another version
+// or format fails its checks and is ignored as a whole, never trusted.
+package contentcache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/mirrorlint/mirrorlint/internal/atomicfile"
+)
+
+// EnvDir names the environment variable that moves the cache directory.
+const EnvDir = "MIRRORLINT_CACHE_DIR"
+
+// DefaultDir is where the cache lives: $MIRRORLINT_CACHE_DIR, else
+// mirrorlint under the user's cache directory (os.UserCacheDir); "" when
+// neither is known, which leaves the cache off.
+func DefaultDir() string {
+	if d := os.Getenv(EnvDir); d != "" {
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "mirrorlint")
+}
+
+const magic = "mirrorlint content cache\n"
+
+// maxPackBytes bounds what one pack may hold (and what a run reads): a
+// pack over it is ignored, and entries a run did not use are dropped from
+// the next pack first when it would grow past it.
+const maxPackBytes = 256 << 20
+
+// Pack is the cache of one tool version and format in one directory.
+// Get and Put are safe for concurrent use; Close writes what was learnt.
+type Pack struct {
+	path   string
+	header []byte
+
+	mu      sync.Mutex
+	entries map[string][]byte
+	used    map[string]bool
+	dirty   bool
+}
+
+// Open reads the pack of version and format under dir. An unreadable,
+// corrupt or foreign pack gives an empty one (the next Close replaces it).
+// version must name the build exactly (see Version); format names what the
+// caller stores and how, so a change of either makes a new pack.
+func Open(dir, version, format string) *Pack {
+	id := sha256.Sum256([]byte(version + "\x00" + format))
+	name := "pack-" + hex.EncodeToString(id[:12])
+	p := &Pack{
+		path:    filepath.Join(dir, name),
+		header:  []byte(magic + version + "\x00" + format + "\x00"),
+		entries: map[string][]byte{},
+		used:    map[string]bool{},
+	}
+	if data, err := readBounded(p.path); err == nil {
+		if entries, err := p.decode(data); err == nil {
+			p.entries = entries
+		}
+	}
+	return p
+}
+
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || st.Size() > maxPackBytes {
+		return nil, errors.New("pack too large")
+	}
+	var b bytes.Buffer
+	_, err = b.ReadFrom(f)
+	return b.Bytes(), err
+}
+
+var errCorrupt = errors.New("corrupt pack")
+
+// decode checks the header and the checksum over everything before it,
+// then reads the entries.
+func (p *Pack) decode(data []byte) (map[string][]byte, error) {
+	if len(data) < len(p.header)+sha256.Size || !bytes.HasPrefix(data, p.header) {
+		return nil, errCorrupt
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+		return nil, errCorrupt
+	}
+	rest := body[len(p.header):]
+	entries := map[string][]byte{}
+	for len(rest) > 0 {
+		key, r, ok := chunk(rest)
+		if !ok {
+			return nil, errCorrupt
+		}
+		val, r, ok := chunk(r)
+		if !ok {
+			return nil, errCorrupt
+		}
+		entries[string(key)] = val
+		rest = r
+	}
+	return entries, nil
+}
+
+// chunk reads a length-prefixed byte string.
+func chunk(b []byte) (val, rest []byte, ok bool) {
+	n, w := binary.Uvarint(b)
+	if w <= 0 || n > uint64(len(b)-w) {
+		return nil, nil, false
+	}
+	return b[w : w+int(n)], b[w+int(n):], true
+}
+
+// Get returns the entry stored under key. The caller must still treat it
+// as untrusted input: the pack's checksum guards against truncation and
+// stray edits, not against a caller that stored something wrong.
+func (p *Pack) Get(key string) ([]byte, bool) {
+	if p == nil {
+		return nil, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v, ok := p.entries[key]
+	if ok {
+		p.used[key] = true
+	}
+	return v, ok
+}
+
+// Put stores data under key for the next runs.
+func (p *Pack) Put(key string, data []byte) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if old, ok := p.entries[key]; ok && bytes.Equal(old, data) {
+		p.used[key] = true
+		return
+	}
+	p.entries[key] = bytes.Clone(data)
+	p.used[key] = true
+	p.dirty = true
+}
+
+// Close writes the pack when this run added to it. Entries used by this
+// run are kept first; the others while the pack stays under its bound.
+// A failure to write leaves the cache as it was: the run's results do not
+// depend on it.
+func (p *Pack) Close() error {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.dirty {
+		return nil
+	}
+	p.dirty = false
+	var b bytes.Buffer
+	b.Write(p.header)
+	size := b.Len()
+	put := func(k string, v []byte) bool {
+		n := len(k) + len(v) + 2*binary.MaxVarintLen64
+		if size+n > maxPackBytes-sha256.Size {
+			return false
+		}
+		size += n
+		b.Write(binary.AppendUvarint(nil, uint64(len(k))))
+		b.WriteString(k)
+		b.Write(binary.AppendUvarint(nil, uint64(len(v))))
+		b.Write(v)
+		return true
+	}
+	for k := range p.used {
+		put(k, p.entries[k])
+	}
+	for k, v := range p.entries {
+		if !p.used[k] && !put(k, v) {
+			break
+		}
+	}
+	sum := sha256.Sum256(b.Bytes())
+	b.Write(sum[:])
+	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(p.path, b.Bytes(), 0o644)
+}

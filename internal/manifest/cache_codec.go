@@ -1,0 +1,358 @@
+package manifest
+
+import (
+	"encoding/binary"
+	"errors"
+	"maps"
+	"math"
+	"slices"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// The entry encoding: a count of objects, then per object its fields, its
+// node tree (preorder, aliases as the index of their target) and its
+// Content (tagged plain values). Every length and index is checked when
+// reading: an entry is input like any file.
+
+var errEntry = errors.New("malformed cache entry")
+
+// maxCacheNodes bounds a decoded entry, like the loader's own limits.
+const (
+	maxCacheNodes = 1 << 20
+	maxCacheDepth = 10_000
+)
+
+// encodeResult encodes a file's objects and what the prefilter reads in
+// it (kindsIn), false when an object cannot be restored exactly (it is not
+// an image-field extract, or its tree has an alias to a node outside it).
+func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
+	e := &encoder{}
+	if unsure {
+		e.uint(1)
+	} else {
+		e.uint(0)
+	}
+	kinds = slices.Compact(slices.Sorted(slices.Values(kinds)))
+	e.uint(uint64(len(kinds)))
+	for _, k := range kinds {
+		e.str(k)
+	}
+	e.uint(uint64(len(objs)))
+	for _, o := range objs {
+		if !o.Partial || !o.Unmodelled || o.Known || o.src != nil || o.DecodeError != "" || o.Node == nil || o.hasTyped() {
+			return nil, false
+		}
+		for _, s := range []string{o.APIVersion, string(o.Kind), o.Name, o.Origin, o.DeliveredBy} {
+			e.str(s)
+		}
+		e.int(int64(o.Doc))
+		e.int(int64(o.Item))
+		if !e.node(o.Node) {
+			return nil, false
+		}
+		if !e.value(o.Content) {
+			return nil, false
+		}
+	}
+	return e.b, true
+}
+
+func (o *Object) hasTyped() bool {
+	return o.ICSP != nil || o.IDMS != nil || o.ITMS != nil || o.Image != nil || o.MachineConfig != nil ||
+		o.ClusterImagePolicy != nil || o.ImagePolicy != nil || o.FeatureGate != nil || o.ClusterVersion != nil
+}
+
+func decodeResult(name string, data []byte) (objs []*Object, kinds []string, unsure bool, err error) {
+	d := &decoder{b: data}
+	switch d.uint() {
+	case 0:
+	case 1:
+		unsure = true
+	default:
+		return nil, nil, false, errEntry
+	}
+	kinds = make([]string, d.count())
+	for i := range kinds {
+		kinds[i] = d.str()
+	}
+	n := d.uint()
+	if n > uint64(len(data)) {
+		return nil, nil, false, errEntry
+	}
+	for range n {
+		o := &Object{File: name, Unmodelled: true, Partial: true}
+		var kind string
+		for _, s := range []*string{&o.APIVersion, &kind, &o.Name, &o.Origin, &o.DeliveredBy} {
+			*s = d.str()
+		}
+		o.Kind = Kind(kind)
+		o.Doc, o.Item = int(d.int()), int(d.int())
+		o.Node = d.node()
+		v := d.value(0)
+		m, ok := v.(map[string]any)
+		if d.err != nil || !ok || o.Node == nil {
+			return nil, nil, false, errEntry
+		}
+		o.Content = m
+		objs = append(objs, o)
+	}
+	if d.err != nil || len(d.b) != 0 {
+		return nil, nil, false, errEntry
+	}
+	return objs, kinds, unsure, nil
+}
+
+type encoder struct {
+	b     []byte
+	index map[*yaml.Node]int // preorder index of each node of the tree being written
+	count int
+}
+
+func (e *encoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *encoder) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *encoder) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+
+// node writes a tree; false when an alias points outside it.
+func (e *encoder) node(root *yaml.Node) bool {
+	e.index, e.count = map[*yaml.Node]int{}, 0
+	var numbered func(n *yaml.Node)
+	numbered = func(n *yaml.Node) {
+		if _, seen := e.index[n]; seen {
+			return
+		}
+		e.index[n] = e.count
+		e.count++
+		for _, c := range n.Content {
+			numbered(c)
+		}
+	}
+	numbered(root)
+	written := map[*yaml.Node]bool{}
+	var write func(n *yaml.Node) bool
+	write = func(n *yaml.Node) bool {
+		if written[n] {
+			return false // a node shared by two parents: not something yaml.v3 builds
+		}
+		written[n] = true
+		e.uint(uint64(n.Kind))
+		e.uint(uint64(n.Style))
+		for _, s := range []string{n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment} {
+			e.str(s)
+		}
+		e.int(int64(n.Line))
+		e.int(int64(n.Column))
+		if n.Alias != nil {
+			i, ok := e.index[n.Alias]
+			if !ok {
+				return false
+			}
+			e.uint(uint64(i) + 1)
+		} else {
+			e.uint(0)
+		}
+		e.uint(uint64(len(n.Content)))
+		for _, c := range n.Content {
+			if !write(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return write(root)
+}
+
+const (
+	tagNil = iota
+	tagFalse
+	tagTrue
+	tagInt
+	tagFloat
+	tagString
+	tagSeq
+	tagMap
+)
+
+// value writes plain data as toContent builds it; false for anything else.
+func (e *encoder) value(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		e.uint(tagNil)
+	case bool:
+		if v {
+			e.uint(tagTrue)
+		} else {
+			e.uint(tagFalse)
+		}
+	case int:
+		e.uint(tagInt)
+		e.int(int64(v))
+	case float64:
+		e.uint(tagFloat)
+		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
+	case string:
+		e.uint(tagString)
+		e.str(v)
+	case []any:
+		e.uint(tagSeq)
+		e.uint(uint64(len(v)))
+		for _, x := range v {
+			if !e.value(x) {
+				return false
+			}
+		}
+	case map[string]any:
+		e.uint(tagMap)
+		e.uint(uint64(len(v)))
+		// Sorted keys: equal content gives equal bytes, so an unchanged
+		// file does not make the pack look new.
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			e.str(k)
+			if !e.value(v[k]) {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+type decoder struct {
+	b     []byte
+	err   error
+	nodes []*yaml.Node
+}
+
+func (d *decoder) fail() {
+	if d.err == nil {
+		d.err = errEntry
+	}
+	d.b = nil
+}
+
+func (d *decoder) uint() uint64 {
+	v, w := binary.Uvarint(d.b)
+	if w <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[w:]
+	return v
+}
+
+func (d *decoder) int() int64 {
+	v, w := binary.Varint(d.b)
+	if w <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[w:]
+	return v
+}
+
+// count reads a length that must be possible in what is left.
+func (d *decoder) count() int {
+	n := d.uint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) str() string {
+	n := d.count()
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) node() *yaml.Node {
+	d.nodes = d.nodes[:0]
+	type alias struct {
+		n      *yaml.Node
+		target uint64
+	}
+	var aliases []alias
+	var read func(depth int) *yaml.Node
+	read = func(depth int) *yaml.Node {
+		if d.err != nil || depth > maxCacheDepth || len(d.nodes) >= maxCacheNodes {
+			d.fail()
+			return nil
+		}
+		n := &yaml.Node{Kind: yaml.Kind(d.uint()), Style: yaml.Style(d.uint())}
+		d.nodes = append(d.nodes, n)
+		for _, s := range []*string{&n.Tag, &n.Value, &n.Anchor, &n.HeadComment, &n.LineComment, &n.FootComment} {
+			*s = d.str()
+		}
+		n.Line, n.Column = int(d.int()), int(d.int())
+		if t := d.uint(); t > 0 {
+			aliases = append(aliases, alias{n, t - 1})
+		}
+		if c := d.count(); c > 0 {
+			n.Content = make([]*yaml.Node, c)
+			for i := range n.Content {
+				if n.Content[i] = read(depth + 1); n.Content[i] == nil {
+					return nil
+				}
+			}
+		}
+		return n
+	}
+	root := read(0)
+	for _, a := range aliases {
+		if a.target >= uint64(len(d.nodes)) {
+			d.fail()
+			return nil
+		}
+		a.n.Alias = d.nodes[a.target]
+	}
+	if d.err != nil {
+		return nil
+	}
+	return root
+}
+
+func (d *decoder) value(depth int) any {
+	if d.err != nil || depth > maxCacheDepth {
+		d.fail()
+		return nil
+	}
+	switch d.uint() {
+	case tagNil:
+		return nil
+	case tagFalse:
+		return false
+	case tagTrue:
+		return true
+	case tagInt:
+		return int(d.int())
+	case tagFloat:
+		if len(d.b) < 8 {
+			d.fail()
+			return nil
+		}
+		f := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+		d.b = d.b[8:]
+		return f
+	case tagString:
+		return d.str()
+	case tagSeq:
+		out := make([]any, d.count())
+		for i := range out {
+			out[i] = d.value(depth + 1)
+		}
+		return out
+	case tagMap:
+		n := d.count()
+		out := make(map[string]any, n)
+		for range n {
+			k := d.str()
+			out[k] = d.value(depth + 1)
+		}
+		return out
+	}
+	d.fail()
+	return nil
+}
