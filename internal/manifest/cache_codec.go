@@ -40,7 +40,7 @@ func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 	}
 	e.uint(uint64(len(objs)))
 	for _, o := range objs {
-		if !o.Partial || !o.Unmodelled || o.Known || o.src != nil || o.DecodeError != "" || o.Node == nil || o.hasTyped() {
+		if !o.Partial || !o.Unmodelled || o.Known || o.src != nil || o.DecodeError != "" || o.Node == nil || o.spans != nil || o.hasTyped() {
 			return nil, false
 		}
 		for _, s := range []string{o.APIVersion, string(o.Kind), o.Name, o.Origin, o.DeliveredBy} {

@@ -302,3 +302,37 @@ func TestAKnownBlobIsNotRead(t *testing.T) {
 		t.Errorf("got %s, want %s", describeSet(got), describeSet(want))
 	}
 }
+
+// A ZTP generator's objects come from its source CRs too: its result
+// depends on other files and is never stored under its own content, so an
+// edit to a source CR is seen.
+func TestAGeneratorIsNotStored(t *testing.T) {
+	t.Parallel()
+	gen := "testdata/ztp-expand/group-du-sno.yaml"
+	data, err := os.ReadFile(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := parseFileAt(gen, gen, data, Options{})
+	if !res.readOthers {
+		t.Fatal("a generator's result is not marked as reading other files")
+	}
+	// Even were it a result the cache could restore.
+	d := mustLoad(t, []string{writeTemp(t, benchrepo.Deployment(1))}, Options{Unmodelled: UnmodelledImages})
+	m := memCache{}
+	Options{Cache: m}.store(BlobID(data), data, fileResult{objects: d.Objects, readOthers: true})
+	if len(m) != 0 {
+		t.Errorf("%d entries stored for a generator", len(m))
+	}
+	Options{Cache: m}.store(BlobID(data), data, fileResult{objects: d.Objects})
+	if len(m) != 1 {
+		t.Errorf("the control case stored %d entries", len(m))
+	}
+}
+
+func writeTemp(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "f.yaml")
+	writeFile(t, p, text)
+	return p
+}
