@@ -30,7 +30,6 @@ package cluster
 
 import (
 	"github.com/mirrorlint/mirrorlint/internal/build"
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/trace"
 	"path/filepath"
@@ -251,11 +250,11 @@ func (c *Cluster) addInput(abs string, n *namer) {
 	}
 }
 
-// Relocate moves findings whose value a kustomize patch wrote to the line
-// of the patch that wrote it (see trace.Relocation).
-func (c *Cluster) Relocate(fs []check.Finding) {
+// Patches is the way back from the cluster's built values to the patches
+// that wrote them (see trace.Relocation); nil when no patch was applied.
+func (c *Cluster) Patches() *trace.Relocation {
 	if len(c.patches) == 0 {
-		return
+		return nil
 	}
-	(&trace.Relocation{Objects: c.Objects, Origins: c.origins, Patches: c.patches, Files: c.res}).Relocate(fs)
+	return &trace.Relocation{Objects: c.Objects, Origins: c.origins, Patches: c.patches, Files: c.res}
 }

@@ -31,7 +31,7 @@ type Options struct {
 	Load   manifest.Options
 	// Needs are the object kinds the run reads (nil: every kind the loader
 	// keeps); builds may leave out documents of other kinds when that
-	// provably changes nothing else (see fastbuild.go).
+	// provably changes nothing else (see build.Config).
 	Needs *manifest.Needs
 
 	noFastBuilds bool // tests compare fast builds against full ones

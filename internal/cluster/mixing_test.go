@@ -31,7 +31,9 @@ func mixing(t *testing.T, root string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Relocate(fs)
+		if r := c.Patches(); r != nil {
+			check.Move(fs, r.Place)
+		}
 		all = append(all, fs)
 	}
 	var out []string

@@ -185,7 +185,7 @@ func (d *discoverer) kustProblem(k *kustomization.File, line, col int, msg strin
 // entry whose path appears last in the message, since kustomize wraps
 // errors from the outermost kustomization inward.
 func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manifest.Problem {
-	if p, ok := d.builds.ShapeProblem(err, kusts); ok { // a malformed entry: see kustshape.go
+	if p, ok := d.builds.ShapeProblem(err, kusts); ok { // a malformed entry: see build.Cache.ShapeProblem
 		return p
 	}
 	msg := err.Error()

@@ -38,7 +38,9 @@ func lintCluster(t *testing.T, c *Cluster) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Relocate(fs)
+	if r := c.Patches(); r != nil {
+		check.Move(fs, r.Place)
+	}
 	var out []string
 	for _, f := range fs {
 		out = append(out, fmt.Sprintf("%s: %s", f.Position, f.Message))

@@ -102,7 +102,9 @@ func lintTree(t *testing.T, root string, paths ...string) (findings, clusters []
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Relocate(fs)
+		if r := c.Patches(); r != nil {
+			check.Move(fs, r.Place)
+		}
 		all = append(all, fs)
 	}
 	for _, f := range check.Merge(all...) {

@@ -131,8 +131,36 @@ func relocator(p *project.Project, roots []string, keep manifest.Unmodelled) fun
 	objs := projectObjects(p)
 	return func(cl *check.Cluster, fs []check.Finding) []check.Finding {
 		p.Relocate(cl, fs)
-		return remap.Remap(objs, fs)
+		return remapStream(remap, objs, fs)
 	}
+}
+
+// remapStream returns fs with every position that lies on one of objs (the
+// objects read from the stream) moved to the object's origin file, when
+// the object names one. Findings on objects without an origin, and
+// positions that are not on a stream object, are kept as they are.
+func remapStream(r *trace.Remapper, objs []*manifest.Object, fs []check.Finding) []check.Finding {
+	if !trace.AnyOrigin(objs) {
+		return fs
+	}
+	out := make([]check.Finding, len(fs))
+	for i, f := range fs {
+		var elsewhere bool
+		f.Position, elsewhere = r.Place(objs, f.Position, f.Object.Kind, f.Object.Name, f.Path)
+		if elsewhere {
+			f.Message += fmt.Sprintf(" (the value at %s is set by a kustomize patch or transformer, not in this file; shown at the object it modifies)", f.Path)
+		}
+		if len(f.Related) > 0 {
+			rel := make([]check.Location, len(f.Related))
+			for j, l := range f.Related {
+				l.Position, _ = r.Place(objs, l.Position, l.Object.Kind, l.Object.Name, l.Path)
+				rel[j] = l
+			}
+			f.Related = rel
+		}
+		out[i] = f
+	}
+	return out
 }
 
 // projectObjects lists every loaded object, including those only the

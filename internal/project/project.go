@@ -313,8 +313,12 @@ func (p *Project) AllReadersLinted(file string) bool {
 // (objects are already positioned in the base or overlay file that defines
 // them). Call it on each cluster's findings before merging them.
 func (p *Project) Relocate(cl *check.Cluster, fs []check.Finding) {
-	if d := p.found[cl]; d != nil {
-		d.Relocate(fs)
+	d := p.found[cl]
+	if d == nil {
+		return
+	}
+	if r := d.Patches(); r != nil {
+		check.Move(fs, r.Place)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -47,9 +46,9 @@ func TestRemapAppendedEntry(t *testing.T) {
 		"spec.imageDigestMirrors[1].mirrors[0]": "overlays/json-path/add.yaml:6:7",
 		"spec.imageDigestMirrors[0].source":     "base/idms.yaml:7:13",
 	} {
-		got := r.Remap(set.Objects, []check.Finding{finding(set.Objects[0], path)})[0]
-		if got.Position.String() != want || got.Message != "m" {
-			t.Errorf("%s at %v (%s), want %s", path, got.Position, got.Message, want)
+		got := place(r, set.Objects, finding(set.Objects[0], path))
+		if got.Position.String() != want || got.elsewhere {
+			t.Errorf("%s at %v (set elsewhere: %v), want %s", path, got.Position, got.elsewhere, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-// Package origin points findings about objects read from a stream
+// Remapper points values of objects read from a stream
 // (`kustomize build` output, a KRM ResourceList) back at the files those
 // objects were written in.
 //
@@ -8,17 +8,11 @@
 // source file is read again, the same object (kind + name) is found in it,
 // and the finding's field path is located there.
 //
-// This is the stream half of value tracing. The loader reads the
-// annotations (manifest.Object.Origin); package cluster traces the objects
-// it builds itself (see its trace.go) and lends this package the patch
-// search (cluster.PatchFinder) and the way an object is found in its file
-// (cluster.SourceObject). The stream half stays apart because a stream
-// comes without a discovery, a kustomization graph or clusters: it has
-// only the files the annotations name.
+// This is the stream half of value tracing (see trace.go).
+
 package trace
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,7 +20,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -38,7 +31,7 @@ const (
 	annoLegacyIndex   = "config.kubernetes.io/index"
 )
 
-// Remapper rewrites finding positions. The zero value resolves origin paths
+// Remapper moves positions on stream objects to their origin files. The zero value resolves origin paths
 // against the working directory.
 type Remapper struct {
 	// Roots are the directories a relative origin path is tried against,
@@ -61,35 +54,9 @@ type sourceFile struct {
 	objects []*manifest.Object
 }
 
-// Remap returns fs with every position that lies on one of objs (the
-// objects read from the stream) moved to the object's origin file, when
-// the object names one. Findings on objects without an origin, and
-// positions that are not on a stream object, are kept as they are.
-func (r *Remapper) Remap(objs []*manifest.Object, fs []check.Finding) []check.Finding {
-	if !anyOrigin(objs) {
-		return fs
-	}
-	out := make([]check.Finding, len(fs))
-	for i, f := range fs {
-		var elsewhere bool
-		f.Position, elsewhere = r.position(objs, f.Position, f.Object, f.Path)
-		if elsewhere {
-			f.Message += fmt.Sprintf(" (the value at %s is set by a kustomize patch or transformer, not in this file; shown at the object it modifies)", f.Path)
-		}
-		if len(f.Related) > 0 {
-			rel := make([]check.Location, len(f.Related))
-			for j, l := range f.Related {
-				l.Position, _ = r.position(objs, l.Position, l.Object, l.Path)
-				rel[j] = l
-			}
-			f.Related = rel
-		}
-		out[i] = f
-	}
-	return out
-}
-
-func anyOrigin(objs []*manifest.Object) bool {
+// AnyOrigin reports whether an object of objs names an origin file: when
+// none does, Place changes nothing.
+func AnyOrigin(objs []*manifest.Object) bool {
 	for _, o := range objs {
 		if o.Origin != "" {
 			return true
@@ -98,12 +65,15 @@ func anyOrigin(objs []*manifest.Object) bool {
 	return false
 }
 
-// position maps one position; elsewhere reports that the value at path is
+// Place maps the position at of the value at path of the object kind/name
+// (objs are the objects read from the stream) to the object's origin file,
+// when the object names one; a position that is not on a stream object,
+// or on one without an origin, is kept as it is. elsewhere reports that the value at path is
 // not the origin file's (a patch set it, and no patch was found to hold
 // it), so the position is the origin object rather than a line that does
 // not hold the value.
-func (r *Remapper) position(objs []*manifest.Object, pos manifest.Position, ref check.ObjectRef, path string) (_ manifest.Position, elsewhere bool) {
-	streamObj := streamObject(objs, pos, ref)
+func (r *Remapper) Place(objs []*manifest.Object, pos manifest.Position, kind, name, path string) (_ manifest.Position, elsewhere bool) {
+	streamObj := streamObject(objs, pos, kind, name)
 	// Objects discovery built in-process already sit in their origin file
 	// (File == Origin), with patched values relocated to their patches;
 	// reading the file again would only rename it.
@@ -198,13 +168,13 @@ func (r *Remapper) patchPosition(so, o *manifest.Object, p manifest.Path, file s
 // streamObject finds the stream object a position lies on: same file, kind
 // and name, and the last such object starting at or before the line (a
 // stream may hold the same kind/name twice, e.g. from two overlays).
-func streamObject(objs []*manifest.Object, pos manifest.Position, ref check.ObjectRef) *manifest.Object {
-	if ref.Kind == "" && ref.Name == "" {
+func streamObject(objs []*manifest.Object, pos manifest.Position, kind, name string) *manifest.Object {
+	if kind == "" && name == "" {
 		return nil
 	}
 	var first, best *manifest.Object
 	for _, o := range objs {
-		if o.File != pos.File || string(o.Kind) != ref.Kind || o.Name != ref.Name {
+		if o.File != pos.File || string(o.Kind) != kind || o.Name != name {
 			continue
 		}
 		if first == nil {

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -75,19 +74,32 @@ func setup(t *testing.T) (dir string, objs []*manifest.Object) {
 	return dir, set.Objects
 }
 
-func finding(o *manifest.Object, path string) check.Finding {
-	return check.Finding{Rule: "r", Severity: check.Error, Message: "m",
-		Position: o.Locate(manifest.ParsePath(path)),
-		Object:   check.ObjectRef{Kind: string(o.Kind), Name: o.Name}, Path: path}
+// value is a value of a stream object as a finding points at it.
+type value struct {
+	manifest.Position
+	kind, name, path string
+}
+
+func finding(o *manifest.Object, path string) value {
+	return value{Position: o.Locate(manifest.ParsePath(path)), kind: string(o.Kind), name: o.Name, path: path}
+}
+
+// placed is where Place moved a value, and whether a patch set it
+// elsewhere.
+type placed struct {
+	manifest.Position
+	elsewhere bool
+}
+
+func place(r *Remapper, objs []*manifest.Object, v value) placed {
+	pos, elsewhere := r.Place(objs, v.Position, v.kind, v.name, v.path)
+	return placed{pos, elsewhere}
 }
 
 func TestRemapToOriginFile(t *testing.T) {
 	dir, objs := setup(t)
 	r := &Remapper{Roots: []string{filepath.Join(dir, "overlay")}}
-	f := finding(objs[0], "spec.imageDigestMirrors[0].source")
-	f.Related = []check.Location{{Position: objs[0].Locate(manifest.ParsePath("spec.imageDigestMirrors[0].mirrors[0]")),
-		Object: f.Object, Path: "spec.imageDigestMirrors[0].mirrors[0]"}}
-	got := r.Remap(objs, []check.Finding{f})[0]
+	got := place(r, objs, finding(objs[0], "spec.imageDigestMirrors[0].source"))
 	want := filepath.Join(dir, "overlay", "..", "base", "idms.yaml")
 	if got.File != want || got.Line != 14 || got.Column != 13 {
 		t.Errorf("remapped to %v, want %s:14:13", got.Position, want)
@@ -95,19 +107,15 @@ func TestRemapToOriginFile(t *testing.T) {
 	if got.EndColumn == 0 {
 		t.Errorf("end position lost: %+v", got.Position)
 	}
-	if rel := got.Related[0].Position; rel.File != want || rel.Line != 16 || rel.Column != 7 {
-		t.Errorf("related remapped to %v, want line 16 col 7", rel)
-	}
-	// The stream position is untouched in the input.
-	if f.File != "-" {
-		t.Errorf("input finding modified")
+	if rel := place(r, objs, finding(objs[0], "spec.imageDigestMirrors[0].mirrors[0]")); rel.File != want || rel.Line != 16 || rel.Column != 7 {
+		t.Errorf("related remapped to %v, want line 16 col 7", rel.Position)
 	}
 }
 
 func TestRemapMissingFileKeepsOriginName(t *testing.T) {
 	dir, objs := setup(t)
 	r := &Remapper{Roots: []string{filepath.Join(dir, "overlay")}}
-	got := r.Remap(objs, []check.Finding{finding(objs[1], "spec")})[0]
+	got := place(r, objs, finding(objs[1], "spec"))
 	if got.File != "../base/gone.yaml" || got.Line != 0 {
 		t.Errorf("got %v, want the origin path without a line", got.Position)
 	}
@@ -118,7 +126,7 @@ func TestRemapPathMissingInSource(t *testing.T) {
 	r := &Remapper{Roots: []string{"/nonexistent", filepath.Join(dir, "overlay")}}
 	// A field an overlay patched in: the deepest part that exists in the
 	// source (the first entry of imageDigestMirrors) is reported.
-	got := r.Remap(objs, []check.Finding{finding(objs[0], "spec.imageDigestMirrors[0].mirrorSourcePolicy")})[0]
+	got := place(r, objs, finding(objs[0], "spec.imageDigestMirrors[0].mirrorSourcePolicy"))
 	if !strings.HasSuffix(got.File, filepath.Join("base", "idms.yaml")) || got.Line < 13 {
 		t.Errorf("got %v", got.Position)
 	}
@@ -130,7 +138,7 @@ func TestNoOriginNoChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := finding(set.Objects[0], "metadata.name")
-	got := (&Remapper{}).Remap(set.Objects, []check.Finding{f})[0]
+	got := place((&Remapper{}), set.Objects, f)
 	if got.Position != f.Position {
 		t.Errorf("changed without an origin: %v", got.Position)
 	}
@@ -144,11 +152,11 @@ func TestRemapDiscoversBuiltKustomization(t *testing.T) {
 	// `kustomize build overlay | mirrorlint lint -` run from dir: the origin
 	// is relative to overlay, which only discovery can find.
 	r := &Remapper{Roots: []string{dir}, Discover: true}
-	got := r.Remap(objs, []check.Finding{finding(objs[0], "spec.imageDigestMirrors[0].source")})[0]
+	got := place(r, objs, finding(objs[0], "spec.imageDigestMirrors[0].source"))
 	if want := filepath.Join(dir, "base", "idms.yaml"); got.File != want || got.Line != 14 {
 		t.Errorf("got %v, want %s:14", got.Position, want)
 	}
-	if got := (&Remapper{Roots: []string{dir}}).Remap(objs, []check.Finding{finding(objs[0], "spec")})[0]; got.Line != 0 {
+	if got := place(&Remapper{Roots: []string{dir}}, objs, finding(objs[0], "spec")); got.Line != 0 {
 		t.Errorf("without Discover the file should not be found: %v", got.Position)
 	}
 }

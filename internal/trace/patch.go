@@ -8,7 +8,6 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -34,14 +33,17 @@ type Relocation struct {
 	Origins map[*manifest.Object]*manifest.Object
 	Patches []PatchRef
 	Files   *kustomization.Resolver
+
+	search *patchSearch
 }
 
-// Relocate moves findings whose value a kustomize patch (or a patch
-// transformer, of the overlay, a base or a component) wrote to the line in
-// the patch that wrote it, and findings on a value of the origin file that
-// a patch moved (an entry inserted before it) back to that value. Objects
-// are already positioned in the file that defines them (see remap); a
-// value a patch added or changed is not in that file, so the finding
+// Place returns the line in a kustomize patch (or a patch transformer, of
+// the overlay, a base or a component) that wrote the value at path of the
+// built object kind/name, or for a value of the origin file that a patch
+// moved (an entry inserted before it), where that file holds it; ok is
+// false when neither applies. Objects
+// are already positioned in the file that defines them (see Remap); a
+// value a patch added or changed is not in that file, so a finding
 // would otherwise point at the nearest part of the unpatched object.
 //
 // A value is the patch's when the patch holds it where the built object
@@ -51,23 +53,16 @@ type Relocation struct {
 // value on the same path (list elements matched by value, or by a key such
 // as name or source). Later patches are tried first, as kustomize applies
 // them last.
-func (c *Relocation) Relocate(fs []check.Finding) {
+//
+// Patch files are parsed once per Relocation; not safe for concurrent use.
+func (c *Relocation) Place(kind, name, path string) (_ manifest.Position, ok bool) {
 	if len(c.Patches) == 0 {
-		return
+		return manifest.Position{}, false
 	}
-	s := &patchSearch{res: c.Files}
-	for i := range fs {
-		f := &fs[i]
-		if pos, ok := c.patchPosition(s, f.Object, f.Path); ok {
-			f.Position = pos
-		}
-		for j := range f.Related {
-			r := &f.Related[j]
-			if pos, ok := c.patchPosition(s, r.Object, r.Path); ok {
-				r.Position = pos
-			}
-		}
+	if c.search == nil {
+		c.search = &patchSearch{res: c.Files}
 	}
+	return c.patchPosition(c.search, kind, name, path)
 }
 
 // PatchFinder is Relocate for objects read from a stream (`kustomize
@@ -144,10 +139,10 @@ func PatchesOf(kusts []*kustomization.File) []PatchRef {
 	return out
 }
 
-func (c *Relocation) patchPosition(s *patchSearch, ref check.ObjectRef, path string) (manifest.Position, bool) {
+func (c *Relocation) patchPosition(s *patchSearch, kind, name, path string) (manifest.Position, bool) {
 	var o *manifest.Object
 	for _, x := range c.Objects {
-		if string(x.Kind) == ref.Kind && x.Name == ref.Name {
+		if string(x.Kind) == kind && x.Name == name {
 			o = x
 			break
 		}

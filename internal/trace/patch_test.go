@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -60,13 +59,13 @@ func TestRemapPatchedValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	release := set.Objects[1]
-	remap := func(path string) check.Finding {
+	remap := func(path string) placed {
 		t.Helper()
 		r := &Remapper{Roots: []string{"."}, Discover: true}
-		return r.Remap(set.Objects, []check.Finding{finding(release, path)})[0]
+		return place(r, set.Objects, finding(release, path))
 	}
-	if got := remap("spec.imageDigestMirrors[0].mirrorSourcePolicy"); got.Position.String() != "overlays/prod/never-contact-source.yaml:4:10" || got.Message != "m" {
-		t.Errorf("patched value at %v (%s), want overlays/prod/never-contact-source.yaml:4:10", got.Position, got.Message)
+	if got := remap("spec.imageDigestMirrors[0].mirrorSourcePolicy"); got.Position.String() != "overlays/prod/never-contact-source.yaml:4:10" || got.elsewhere {
+		t.Errorf("patched value at %v (set elsewhere: %v), want overlays/prod/never-contact-source.yaml:4:10", got.Position, got.elsewhere)
 	}
 	if got := remap("spec.imageDigestMirrors[0].mirrors[0]"); got.File != "base/idms-release.yaml" || got.Line != 10 {
 		t.Errorf("base value at %v, want base/idms-release.yaml:10", got.Position)
@@ -75,7 +74,7 @@ func TestRemapPatchedValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := remap("spec.imageDigestMirrors[0].mirrorSourcePolicy")
-	if got.File != "base/idms-release.yaml" || got.Line != 2 || !strings.Contains(got.Message, "set by a kustomize patch") {
-		t.Errorf("unfound patch: %v %q, want the object at base/idms-release.yaml:2 and a note", got.Position, got.Message)
+	if got.File != "base/idms-release.yaml" || got.Line != 2 || !got.elsewhere {
+		t.Errorf("unfound patch: %v (set elsewhere: %v), want the object at base/idms-release.yaml:2 and a note", got.Position, got.elsewhere)
 	}
 }

@@ -1,3 +1,29 @@
+// Package trace finds the line that wrote a value. A finding belongs on
+// the line that wrote the value it is about, which after a kustomize build
+// is in a base, an overlay or a patch, never in the build's output.
+//
+// For the clusters discovery builds in-process (package build), in two
+// steps:
+//
+//   - at build time (Remap, here): kustomize is asked to annotate every
+//     output object with the file it came from (WithOriginAnnotations),
+//     and each built object takes the place of that file's object, with
+//     the built content, so that Locate answers in the file;
+//   - once findings exist (Relocation.Place, patch.go): a value the file
+//     does not hold was written by a patch, which is searched, last
+//     applied first, for the node holding it (value.go matches values and
+//     JSON pointers; kustomization.InlineText places a node of a patch
+//     written inside a kustomization or transformer configuration).
+//
+// Objects read from a stream (`kustomize build | mirrorlint lint -`, a KRM
+// ResourceList) carry origin annotations that the loader reads
+// (manifest.Object.Origin); Remapper (origin.go) follows them, with the
+// same patch search (PatchFinder) and the same way of finding an object in
+// its file (SourceObject). A stream has no discovery, no kustomization
+// graph and no cluster: it needs only the files the annotations name.
+//
+// The package speaks of objects, paths and positions only; moving findings
+// is the caller's (check.Move).
 package trace
 
 import (
@@ -10,28 +36,6 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
-
-// Value tracing: a finding belongs on the line that wrote the value it is
-// about, which after a kustomize build is in a base, an overlay or a
-// patch, never in the build's output. The files trace*.go do it for the
-// clusters this package builds, in two steps:
-//
-//   - at build time (remap, here): kustomize is asked to annotate every
-//     output object with the file it came from (WithOriginAnnotations),
-//     and each built object takes the place of that file's object, with
-//     the built content, so that Locate answers in the file;
-//   - once findings exist (Cluster.Relocate, trace_patch.go): a value the
-//     file does not hold was written by a patch, which is searched, last
-//     applied first, for the node holding it (trace_value.go matches
-//     values and JSON pointers; trace_inline.go places a node of a patch
-//     written inside a kustomization or transformer configuration).
-//
-// Objects this package did not build, read from a stream (`kustomize
-// build | mirrorlint lint -`, a KRM ResourceList), carry origin
-// annotations that the loader reads (manifest.Object.Origin) and package
-// origin follows, with PatchFinder and SourceObject from here. It is a
-// package of its own because a stream has no discovery, no kustomization
-// graph and no cluster: it needs only the files the annotations name.
 
 // OriginOption is kustomize's buildMetadata switch that annotates every
 // output object with the file it came from.
