@@ -1,3 +1,8 @@
+// Package build runs kustomize builds in-process (krusty), each
+// kustomization once per discovery and in parallel, with fast builds of
+// overlays on a shared base where they provably give the same objects
+// (fastbuild.go), and reads the output back as objects positioned in the
+// files they came from (package trace).
 package build
 
 import (

@@ -68,21 +68,6 @@ func (d *env) kustProblem(k *kustomization.File, line, col int, msg string) mani
 	return manifest.Problem{Pos: manifest.Position{File: d.res.Display(k.Path), Line: line, Column: col}, Code: "kustomize-error", Message: msg}
 }
 
-// resourceFiles lists the files a closure takes objects from (resources,
-// bases and components' resources), not its patches: the objects of the
-// cluster before the build.
-func resourceFiles(kusts []*kustomization.File) []string {
-	var out []string
-	for i := len(kusts) - 1; i >= 0; i-- {
-		for _, r := range kusts[i].Local() {
-			if (r.Field == "resources" || r.Field == "bases") && !r.IsDir {
-				out = append(out, r.Abs)
-			}
-		}
-	}
-	return out
-}
-
 func workers(n int) int {
 	if n <= 0 {
 		return runtime.GOMAXPROCS(0)

@@ -145,7 +145,7 @@ func (bc *Cache) fastFS(dir string) (*fastPlan, bool) {
 	for _, k := range d.closureKusts(m) {
 		kusts[k.Path] = k
 	}
-	for _, f := range resourceFiles(d.closureKusts(m)) {
+	for _, f := range kustomization.ResourceFiles(d.closureKusts(m)) {
 		filter[f] = true
 	}
 	fs := &filteredFS{FileSystem: filesys.MakeFsOnDisk(), filter: filter, kusts: kusts, needs: own, u: d.opts.Load.Unmodelled, cache: bc.filtered(ownKey(own))}

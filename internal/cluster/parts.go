@@ -52,7 +52,7 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 	}
 	if !build {
 		l.problems = append(l.problems, d.missing(kusts)...)
-		for _, f := range resourceFiles(kusts) {
+		for _, f := range kustomization.ResourceFiles(kusts) {
 			l.objects = append(l.objects, d.res.Objects(f)...)
 		}
 		return l
@@ -105,21 +105,6 @@ func (d *discoverer) missing(kusts []*kustomization.File) []manifest.Problem {
 			if !r.Exists {
 				out = append(out, d.kustProblem(k, r.Line, r.Column,
 					fmt.Sprintf("%s entry %q does not exist: kustomize cannot build this", r.Field, r.Value)))
-			}
-		}
-	}
-	return out
-}
-
-// resourceFiles lists the files a closure takes objects from (resources,
-// bases and components' resources), not its patches: the objects of the
-// cluster before the build.
-func resourceFiles(kusts []*kustomization.File) []string {
-	var out []string
-	for i := len(kusts) - 1; i >= 0; i-- {
-		for _, r := range kusts[i].Local() {
-			if (r.Field == "resources" || r.Field == "bases") && !r.IsDir {
-				out = append(out, r.Abs)
 			}
 		}
 	}

@@ -1,8 +1,14 @@
+// Package kustomization reads kustomization files for what discovery,
+// builds and tracing need: the references each file writes, with their
+// positions, the graph of which kustomization reads which, and the index
+// of the files a run read (Resolver). kustomize itself does the builds
+// (package build).
 package kustomization
 
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -52,6 +58,7 @@ type Entry struct {
 	InlineAt InlineText
 }
 
+// PatchTarget is the kind and name a patch entry selects.
 type PatchTarget struct {
 	Kind, Name string
 }
@@ -103,6 +110,8 @@ type File struct {
 // listFields hold lists of paths (files or kustomization directories).
 var listFields = []string{"resources", "bases", "components", "crds", "generators", "transformers", "validators", "configurations"}
 
+// Parse reads the kustomization file at path; a file that does not parse
+// gives a File with Err set.
 func Parse(path string) *File {
 	kf := &File{Path: path, Dir: filepath.Dir(path)}
 	data, err := os.ReadFile(path)
@@ -129,7 +138,7 @@ func Parse(path string) *File {
 			}
 		}
 		switch {
-		case Contains(listFields, field) || field == "patchesStrategicMerge":
+		case slices.Contains(listFields, field) || field == "patchesStrategicMerge":
 			for _, n := range Seq(val) {
 				if n.Kind != yaml.ScalarNode {
 					continue
@@ -178,6 +187,7 @@ func Parse(path string) *File {
 	return kf
 }
 
+// Seq is the items of a sequence node, nil for anything else.
 func Seq(n *yaml.Node) []*yaml.Node {
 	if n == nil || n.Kind != yaml.SequenceNode {
 		return nil
@@ -185,6 +195,7 @@ func Seq(n *yaml.Node) []*yaml.Node {
 	return n.Content
 }
 
+// MapValue is the value of key in a mapping node, nil when absent.
 func MapValue(m *yaml.Node, key string) *yaml.Node {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
@@ -197,20 +208,12 @@ func MapValue(m *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
+// Scalar is the scalar value of key in a mapping node, "" otherwise.
 func Scalar(m *yaml.Node, key string) string {
 	if v := MapValue(m, key); v != nil && v.Kind == yaml.ScalarNode {
 		return v.Value
 	}
 	return ""
-}
-
-func Contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // DerefNode follows aliases, bounded in case of a malformed graph.

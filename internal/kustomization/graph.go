@@ -154,3 +154,18 @@ func (g *Graph) TopLevel(dirs []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// ResourceFiles lists the files a closure takes objects from (resources,
+// bases and components' resources), not its patches: the objects of the
+// cluster before the build.
+func ResourceFiles(kusts []*File) []string {
+	var out []string
+	for i := len(kusts) - 1; i >= 0; i-- {
+		for _, r := range kusts[i].Local() {
+			if (r.Field == "resources" || r.Field == "bases") && !r.IsDir {
+				out = append(out, r.Abs)
+			}
+		}
+	}
+	return out
+}
