@@ -239,7 +239,7 @@ func classify(apiVersion, kind string) (k Kind, known, keep bool) {
 		// misspelling of that group, is ours.
 		_, _, near := NearMiss(apiVersion, kind)
 		return k, false, strings.HasPrefix(apiVersion, "config.openshift.io/") || near
-	case KindMachineConfig, KindFeatureGate, KindClusterVersion:
+	case KindMachineConfig, KindFeatureGate, KindClusterVersion, KindMachineConfiguration:
 		return k, true, apiVersion == k.APIVersion()
 	case KindClusterImagePolicy, KindImagePolicy:
 		// Both apiVersions decode; whether the cluster serves the one

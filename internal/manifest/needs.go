@@ -80,7 +80,8 @@ func (n Needs) Has(kind string, u Unmodelled) bool {
 func modelledKind(kind string) bool {
 	switch Kind(kind) {
 	case KindICSP, KindIDMS, KindITMS, KindImage, KindMachineConfig,
-		KindClusterImagePolicy, KindImagePolicy, KindFeatureGate, KindClusterVersion:
+		KindClusterImagePolicy, KindImagePolicy, KindFeatureGate, KindClusterVersion,
+		KindMachineConfiguration:
 		return true
 	}
 	return false

@@ -11,6 +11,7 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -32,6 +33,9 @@ const (
 	KindImagePolicy        Kind = "ImagePolicy"
 	KindFeatureGate        Kind = "FeatureGate"
 	KindClusterVersion     Kind = "ClusterVersion"
+	// MachineConfiguration/cluster carries the node-disruption policies
+	// the daemon follows.
+	KindMachineConfiguration Kind = "MachineConfiguration"
 )
 
 // APIVersionV1Alpha1 is the apiVersion of ClusterImagePolicy and
@@ -50,6 +54,8 @@ func (k Kind) APIVersion() string {
 		return "config.openshift.io/v1"
 	case KindMachineConfig:
 		return "machineconfiguration.openshift.io/v1"
+	case KindMachineConfiguration:
+		return "operator.openshift.io/v1"
 	}
 	return ""
 }
@@ -177,10 +183,11 @@ type Object struct {
 	MachineConfig *mcfgv1.MachineConfig
 	// ClusterImagePolicy and ImagePolicy hold the config/v1 form, also for
 	// an object written as config.openshift.io/v1alpha1 (converted).
-	ClusterImagePolicy *configv1.ClusterImagePolicy
-	ImagePolicy        *configv1.ImagePolicy
-	FeatureGate        *configv1.FeatureGate
-	ClusterVersion     *configv1.ClusterVersion
+	ClusterImagePolicy   *configv1.ClusterImagePolicy
+	ImagePolicy          *configv1.ImagePolicy
+	FeatureGate          *configv1.FeatureGate
+	ClusterVersion       *configv1.ClusterVersion
+	MachineConfiguration *operatorv1.MachineConfiguration
 
 	// DecodeError is set when the object has the served apiVersion and kind
 	// but does not decode into the API type (a list where an object is

@@ -6,6 +6,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	configv1alpha1 "github.com/openshift/api/config/v1alpha1"
 	mcfgv1 "github.com/openshift/api/machineconfiguration/v1"
+	operatorv1 "github.com/openshift/api/operator/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -28,6 +29,8 @@ func newTyped(k Kind, apiVersion string) any {
 		return new(configv1.FeatureGate)
 	case KindClusterVersion:
 		return new(configv1.ClusterVersion)
+	case KindMachineConfiguration:
+		return new(operatorv1.MachineConfiguration)
 	case KindClusterImagePolicy:
 		if apiVersion == APIVersionV1Alpha1 {
 			return new(configv1alpha1.ClusterImagePolicy)
@@ -85,6 +88,8 @@ func (o *Object) decodeTyped() error {
 		o.FeatureGate = v
 	case *configv1.ClusterVersion:
 		o.ClusterVersion = v
+	case *operatorv1.MachineConfiguration:
+		o.MachineConfiguration = v
 	case *configv1.ClusterImagePolicy:
 		o.ClusterImagePolicy = v
 	case *configv1.ImagePolicy:
