@@ -22,6 +22,30 @@ var celRules = map[string]func(self any) bool{
 		return !(has(m, "blockedRegistries") && has(m, "allowedRegistries"))
 	},
 
+	// MachineConfiguration: managedBootImages selections
+	`has(self.mode) && self.mode == 'Partial' ?  has(self.partial) : !has(self.partial)`: func(self any) bool {
+		return requiredIff(obj(self), "mode", "Partial", "partial")
+	},
+	// MachineConfiguration: node-disruption policy actions and services
+	`has(self.type) && self.type == 'Reload' ? has(self.reload) : !has(self.reload)`: func(self any) bool {
+		return requiredIff(obj(self), "type", "Reload", "reload")
+	},
+	`has(self.type) && self.type == 'Restart' ? has(self.restart) : !has(self.restart)`: func(self any) bool {
+		return requiredIff(obj(self), "type", "Restart", "restart")
+	},
+	`self.exists(x, x.type=='None') ? size(self) == 1 : true`: func(self any) bool {
+		return standalone(self, "None")
+	},
+	`self.exists(x, x.type=='Reboot') ? size(self) == 1 : true`: func(self any) bool {
+		return standalone(self, "Reboot")
+	},
+	`self.matches('\\.(service|socket|device|mount|automount|swap|target|path|timer|snapshot|slice|scope)$')`: func(self any) bool {
+		return unitSuffix.MatchString(str(self))
+	},
+	`self.matches('^[a-zA-Z0-9:._\\\\-]+\\..')`: func(self any) bool {
+		return unitName.MatchString(str(self))
+	},
+
 	// ClusterImagePolicy / ImagePolicy: scopes
 	`size(self.split('/')[0].split('.')) == 1 ? self.split('/')[0].split('.')[0].split(':')[0] == 'localhost' : true`: func(self any) bool {
 		host, _, _ := strings.Cut(str(self), "/")
@@ -119,6 +143,8 @@ var (
 	endsWithTag      = regexp.MustCompile(`.*:([\w][\w.-]{0,127})$`)
 	localhostPort    = regexp.MustCompile(`^(localhost:[0-9]+)$`)
 	email            = regexp.MustCompile(`^\S+@\S+$`)
+	unitSuffix       = regexp.MustCompile(`\.(service|socket|device|mount|automount|swap|target|path|timer|snapshot|slice|scope)$`)
+	unitName         = regexp.MustCompile(`^[a-zA-Z0-9:._\\-]+\..`)
 	dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 )
 
@@ -144,4 +170,16 @@ func requiredIff(m map[string]any, discriminator, value, member string) bool {
 		return has(m, member)
 	}
 	return !has(m, member)
+}
+
+// standalone is "self.exists(x, x.type==T) ? size(self) == 1 : true" on a
+// list of actions: an action of type t must be the only one.
+func standalone(self any, t string) bool {
+	l, _ := self.([]any)
+	for _, x := range l {
+		if typ, _ := obj(x)["type"].(string); typ == t {
+			return len(l) == 1
+		}
+	}
+	return true
 }

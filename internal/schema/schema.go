@@ -46,23 +46,26 @@ var crdFiles embed.FS
 
 // Schema is the subset of a structural OpenAPI v3 schema these CRDs use.
 type Schema struct {
-	Type        string             `yaml:"type"`
-	Format      string             `yaml:"format"`
-	Properties  map[string]*Schema `yaml:"properties"`
-	Items       *Schema            `yaml:"items"`
-	Required    []string           `yaml:"required"`
-	Enum        []any              `yaml:"enum"`
-	Pattern     string             `yaml:"pattern"`
-	MaxLength   *int64             `yaml:"maxLength"`
-	MinLength   *int64             `yaml:"minLength"`
-	MinItems    *int64             `yaml:"minItems"`
-	MaxItems    *int64             `yaml:"maxItems"`
-	Minimum     *float64           `yaml:"minimum"`
-	MapKeys     []string           `yaml:"x-kubernetes-list-map-keys"`
-	Nullable    bool               `yaml:"nullable"`
-	ListType    string             `yaml:"x-kubernetes-list-type"`
-	Preserve    bool               `yaml:"x-kubernetes-preserve-unknown-fields"`
-	Validations []Validation       `yaml:"x-kubernetes-validations"`
+	Type       string             `yaml:"type"`
+	Format     string             `yaml:"format"`
+	Properties map[string]*Schema `yaml:"properties"`
+	// AdditionalProperties is the schema of every key of a map-like
+	// object (matchLabels): its keys are then never unknown fields.
+	AdditionalProperties *Schema      `yaml:"additionalProperties"`
+	Items                *Schema      `yaml:"items"`
+	Required             []string     `yaml:"required"`
+	Enum                 []any        `yaml:"enum"`
+	Pattern              string       `yaml:"pattern"`
+	MaxLength            *int64       `yaml:"maxLength"`
+	MinLength            *int64       `yaml:"minLength"`
+	MinItems             *int64       `yaml:"minItems"`
+	MaxItems             *int64       `yaml:"maxItems"`
+	Minimum              *float64     `yaml:"minimum"`
+	MapKeys              []string     `yaml:"x-kubernetes-list-map-keys"`
+	Nullable             bool         `yaml:"nullable"`
+	ListType             string       `yaml:"x-kubernetes-list-type"`
+	Preserve             bool         `yaml:"x-kubernetes-preserve-unknown-fields"`
+	Validations          []Validation `yaml:"x-kubernetes-validations"`
 
 	pattern *regexp.Regexp
 }
@@ -239,6 +242,9 @@ func (s *Schema) compile() error {
 		if err := p.compile(); err != nil {
 			return err
 		}
+	}
+	if err := s.AdditionalProperties.compile(); err != nil {
+		return err
 	}
 	return s.Items.compile()
 }
@@ -460,6 +466,9 @@ func (v *validator) object(s *Schema, m map[string]any, p manifest.Path, root bo
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		x := m[k]
 		prop := s.Properties[k]
+		if prop == nil {
+			prop = s.AdditionalProperties
+		}
 		if prop == nil {
 			if !s.Preserve {
 				v.add(Unknown, p.Child(k), x, "")

@@ -84,6 +84,11 @@ var knownKeywords = map[string]bool{
 	"pattern": true, "maxLength": true, "minLength": true, "minItems": true, "maxItems": true,
 	"nullable": true, "x-kubernetes-list-type": true, "x-kubernetes-preserve-unknown-fields": true,
 	"x-kubernetes-validations": true, "description": true, "minimum": true, "x-kubernetes-list-map-keys": true,
+	"additionalProperties": true,
+	// A default fills an absent field with a value the schema accepts, and
+	// a map type only tells server-side apply how to merge: neither ever
+	// refuses an object.
+	"default": true, "x-kubernetes-map-type": true,
 }
 
 func TestNoUnknownSchemaKeywords(t *testing.T) {
@@ -115,6 +120,8 @@ func TestNoUnknownSchemaKeywords(t *testing.T) {
 					}
 				case "items":
 					walk(v.(map[string]any), at+"[]")
+				case "additionalProperties":
+					walk(v.(map[string]any), at+".*")
 				}
 			}
 		}

@@ -39,6 +39,8 @@ var files = map[string]string{
 	"clusterimagepolicies-v1alpha1-techpreview.yaml": "config/v1alpha1/zz_generated.crd-manifests/0000_10_config-operator_01_clusterimagepolicies-TechPreviewNoUpgrade.crd.yaml",
 	"imagepolicies-v1alpha1.yaml":                    "config/v1alpha1/zz_generated.crd-manifests/0000_10_config-operator_01_imagepolicies-Default.crd.yaml",
 	"imagepolicies-v1alpha1-techpreview.yaml":        "config/v1alpha1/zz_generated.crd-manifests/0000_10_config-operator_01_imagepolicies-TechPreviewNoUpgrade.crd.yaml",
+
+	"machineconfigurations.yaml": "operator/v1/zz_generated.crd-manifests/0000_80_machine-config_01_machineconfigurations-Default.crd.yaml",
 }
 
 func main() {
