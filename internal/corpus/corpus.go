@@ -29,6 +29,7 @@ var (
 	SharedRender    = SharedRoot + "/corpus/public/render"
 	SharedDrain     = SharedRoot + "/corpus/public/drain"
 	SharedSignature = SharedRoot + "/corpus/public/signature"
+	SharedNDP       = SharedRoot + "/corpus/public/ndp"
 )
 
 // CorpusVersion is the release the render and drain corpora are run as:

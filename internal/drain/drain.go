@@ -35,6 +35,9 @@ type Verdict struct {
 	Reboot bool
 	// Reasons lists every change found, safe ones included (Drain false).
 	Reasons []Reason
+	// Policy is set when the verdict follows node-disruption policies
+	// (WithPolicies); nil for the legacy defaults.
+	Policy *Policy
 }
 
 // Reason is one change and its consequence.
@@ -49,6 +52,13 @@ type Reason struct {
 	Mirror  string
 	Message string
 	Drain   bool // whether this change on its own forces a drain
+	// Reboot is whether it also reboots the node (a file no
+	// node-disruption policy covers).
+	Reboot bool
+
+	// change is Message without its effect, for the reasons about a whole
+	// file, whose effect depends on the node-disruption policy.
+	change string
 }
 
 // Reason fields.
@@ -89,18 +99,17 @@ func Compare(old, new *render.Output) Verdict {
 		v.Reasons = append(v.Reasons, reasons...)
 	}
 
+	searchChange, searchEffect := "", "nodes drain and reboot"
 	switch {
 	case oldSearch == nil && newSearch != nil:
-		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Field: FieldSearchDropIn, Drain: true,
-			Message: "search-registries drop-in added: no NodeDisruptionPolicy covers it, so nodes drain and reboot"})
-		v.Reboot = true
+		searchChange, searchEffect = "search-registries drop-in added", "no NodeDisruptionPolicy covers it, so nodes drain and reboot"
 	case oldSearch != nil && newSearch == nil:
-		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Field: FieldSearchDropIn, Drain: true,
-			Message: "search-registries drop-in removed: nodes drain and reboot"})
-		v.Reboot = true
+		searchChange = "search-registries drop-in removed"
 	case !bytes.Equal(oldSearch, newSearch):
-		v.Reasons = append(v.Reasons, Reason{File: SearchDropInPath, Field: FieldSearchDropIn, Drain: true,
-			Message: "search-registries drop-in changed: nodes drain and reboot"})
+		searchChange = "search-registries drop-in changed"
+	}
+	if searchChange != "" {
+		v.Reasons = append(v.Reasons, fileReason(SearchDropInPath, FieldSearchDropIn, searchChange, searchEffect, true, true))
 		v.Reboot = true
 	}
 
@@ -109,14 +118,14 @@ func Compare(old, new *render.Output) Verdict {
 	// Without a generated file the node keeps the template, so a file
 	// written or dropped is a change too.
 	if oldPolicy, newPolicy := old.NodePolicyJSON(), new.NodePolicyJSON(); !bytes.Equal(oldPolicy, newPolicy) {
-		msg := "policy.json changed (blocked or allowed registries, signature policies): CRI-O is reloaded"
+		change := "policy.json changed (blocked or allowed registries, signature policies)"
 		switch {
 		case old == nil || old.PolicyJSON == nil:
-			msg = "policy.json written (blocked or allowed registries or signature policies set): CRI-O is reloaded"
+			change = "policy.json written (blocked or allowed registries or signature policies set)"
 		case new == nil || new.PolicyJSON == nil:
-			msg = "policy.json back to the template (no blocked or allowed registries or signature policies left): CRI-O is reloaded"
+			change = "policy.json back to the template (no blocked or allowed registries or signature policies left)"
 		}
-		v.Reasons = append(v.Reasons, Reason{File: PolicyJSONPath, Field: FieldPolicy, Message: msg})
+		v.Reasons = append(v.Reasons, fileReason(PolicyJSONPath, FieldPolicy, change, reloadEffect, false, false))
 	}
 	// registries.d and /etc/crio/policies have reload-crio policies of
 	// their own: written, changed or removed, the node is not drained.
@@ -128,6 +137,16 @@ func Compare(old, new *render.Output) Verdict {
 		}
 	}
 	return v
+}
+
+// reloadEffect is the default policy's effect on policy.json and the
+// signature files.
+const reloadEffect = "CRI-O is reloaded"
+
+// fileReason is a reason about a whole file: change says what changed,
+// effect what the node does about it.
+func fileReason(file, field, change, effect string, drain, reboot bool) Reason {
+	return Reason{File: file, Field: field, Message: change + ": " + effect, Drain: drain, Reboot: reboot, change: change}
 }
 
 // decoded is the registries.conf a node holds after o, decoded. Render only
@@ -153,11 +172,11 @@ func sigstoreChanges(old, new *render.Output) []Reason {
 		case bytes.Equal(a, b) && (a == nil) == (b == nil):
 			return
 		case a == nil:
-			out = append(out, Reason{File: file, Field: field, Message: what + " written: CRI-O is reloaded"})
+			out = append(out, fileReason(file, field, what+" written", reloadEffect, false, false))
 		case b == nil:
-			out = append(out, Reason{File: file, Field: field, Message: what + " removed: CRI-O is reloaded"})
+			out = append(out, fileReason(file, field, what+" removed", reloadEffect, false, false))
 		default:
-			out = append(out, Reason{File: file, Field: field, Message: what + " changed: CRI-O is reloaded"})
+			out = append(out, fileReason(file, field, what+" changed", reloadEffect, false, false))
 		}
 	}
 	change(SigstorePath, FieldSigstore, sigstoreOf(old), sigstoreOf(new), "sigstore-registries.yaml (where signatures are looked up)")

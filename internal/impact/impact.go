@@ -47,6 +47,10 @@ type Result struct {
 	Drain  bool   `json:"drain"`
 	Reboot bool   `json:"reboot"`
 	Action string `json:"action"`
+	// Actions is the daemon's action list when one cluster was compared
+	// and its release follows node-disruption policies (see
+	// ClusterResult.Actions).
+	Actions []string `json:"actions,omitempty"`
 	// Reasons lists every change to the node files, safe ones included.
 	Reasons []Reason `json:"reasons"`
 	// Files has one entry per node file (per cluster, "CLUSTER:PATH", when
@@ -74,11 +78,16 @@ type ClusterResult struct {
 	Name string `json:"name"`
 	// Action is ActionNone … ActionReboot, ActionRefused, or
 	// ActionUnreadable when the cluster could not be compared.
-	Action  string    `json:"action"`
-	Drain   bool      `json:"drain"`
-	Reboot  bool      `json:"reboot"`
-	Reasons []Reason  `json:"reasons"`
-	Refused []Refusal `json:"refused,omitempty"`
+	Action string `json:"action"`
+	// Actions is the daemon's action list as it logs it ("Reload -
+	// crio.service", "Special", "Reboot"), when the release follows
+	// node-disruption policies (4.17+); Policy says which entries decided.
+	Actions []string      `json:"actions,omitempty"`
+	Policy  *PolicyResult `json:"policy,omitempty"`
+	Drain   bool          `json:"drain"`
+	Reboot  bool          `json:"reboot"`
+	Reasons []Reason      `json:"reasons"`
+	Refused []Refusal     `json:"refused,omitempty"`
 	// Problems are the inputs that do not load, on either side, when the
 	// cluster could not be compared.
 	Problems []Problem `json:"problems,omitempty"`
@@ -192,6 +201,9 @@ func Compare(oldP, newP *project.Project, opts Options) *Result {
 		res.pairs = append(res.pairs, res.compareCluster(pair, label, newP))
 	}
 	res.Action = action(res)
+	if compared := comparedClusters(res); len(compared) == 1 {
+		res.Actions = compared[0].Actions
+	}
 	return res
 }
 
@@ -372,7 +384,7 @@ func (res *Result) compareCluster(pair clusterPair, label string, newP *project.
 		add(path, fileChange(path, a, b, presence(a), presence(b)))
 	}
 
-	v := drain.Compare(o, n)
+	v := verdict(pair.old, pair.new, o, n)
 	pr.verdict = v
 	res.Drain = res.Drain || v.Drain
 	res.Reboot = res.Reboot || v.Reboot
@@ -383,6 +395,10 @@ func (res *Result) compareCluster(pair clusterPair, label string, newP *project.
 		cr.Reasons = append(cr.Reasons, reason)
 	}
 	switch {
+	case v.Policy != nil:
+		cr.Action = v.Policy.Decision.Verdict()
+		cr.Actions = actionStrings(v.Policy.Decision.Actions)
+		cr.Policy = policyResult(v.Policy, res.old)
 	case v.Reboot:
 		cr.Action = ActionReboot
 	case v.Drain:
@@ -451,15 +467,26 @@ func action(res *Result) string {
 		return ActionRefused
 	case len(res.Clusters) > 0 && len(res.Unreadable) == len(res.Clusters):
 		return ActionUnreadable
-	case res.Reboot:
-		return ActionReboot
-	case res.Drain:
-		return ActionDrain
 	}
-	for _, f := range res.Files {
-		if f.Changed {
-			return ActionReload
+	worst := ActionNone
+	for _, cr := range res.Clusters {
+		if rank[cr.Action] > rank[worst] {
+			worst = cr.Action
 		}
 	}
-	return ActionNone
+	return worst
+}
+
+// rank orders the actions of compared clusters by disruption.
+var rank = map[string]int{ActionNone: 0, ActionReload: 1, ActionDrain: 2, ActionReboot: 3}
+
+// comparedClusters are the clusters that got a verdict.
+func comparedClusters(res *Result) []ClusterResult {
+	var out []ClusterResult
+	for _, cr := range res.Clusters {
+		if _, ok := rank[cr.Action]; ok {
+			out = append(out, cr)
+		}
+	}
+	return out
 }

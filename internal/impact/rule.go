@@ -59,7 +59,7 @@ func drainFindings(oldR, newR *project.Rendered, v drain.Verdict, at placer) []c
 			continue
 		}
 		effect := "nodes drain"
-		if r.File == drain.SearchDropInPath {
+		if r.Reboot {
 			effect = "nodes drain and reboot"
 		}
 		f := check.Finding{Rule: RuleID, Severity: check.Warning, Message: fmt.Sprintf("%s: %s", effect, r.Message)}
@@ -100,7 +100,7 @@ func drainAgainst(oldCl *check.Cluster, newR *project.Rendered, at placer) []che
 	if oldR.Refusal != nil {
 		return nil
 	}
-	return drainFindings(oldR, newR, drain.Compare(oldR.Output, newR.Output), at)
+	return drainFindings(oldR, newR, verdict(oldCl, newR.Cluster, oldR.Output, newR.Output), at)
 }
 
 // locate finds the value a reason is about in cl, preferring objects that
