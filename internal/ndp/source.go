@@ -7,7 +7,7 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/rules/schema"
+	"github.com/mirrorlint/mirrorlint/internal/schema"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
