@@ -42,6 +42,9 @@ type Context struct {
 	Input    *Input
 	Rendered *render.Output
 	Refusal  *render.Refusal
+	// Unfilled are the cluster's objects that still hold placeholders,
+	// left out of Cluster.Objects and of the render.
+	Unfilled []*manifest.Object
 
 	memoMu sync.Mutex
 	memo   map[any]*memoCell
@@ -55,7 +58,12 @@ func NewContext(cl *Cluster) *Context {
 	if cl.Settings.Version.IsZero() {
 		cl.Settings.Version = render.Newest
 	}
-	c := &Context{Cluster: cl, Settings: cl.Settings}
+	c := &Context{Cluster: withoutUnfilled(cl), Settings: cl.Settings}
+	for _, o := range cl.Objects {
+		if len(o.Placeholders) > 0 {
+			c.Unfilled = append(c.Unfilled, o)
+		}
+	}
 	c.Input = BuildInput(cl.Objects, cl.Settings)
 	out, err := render.Render(c.Input.Input)
 	if err != nil {
@@ -68,6 +76,25 @@ func NewContext(cl *Cluster) *Context {
 		c.Rendered = out
 	}
 	return c
+}
+
+// withoutUnfilled is the cluster the rules see: the objects still holding
+// placeholders are left out (the placeholder rule reports them, from
+// Input.Unfilled), since every other finding on them would only repeat
+// that they were not filled in.
+func withoutUnfilled(cl *Cluster) *Cluster {
+	var kept []*manifest.Object
+	for _, o := range cl.Objects {
+		if len(o.Placeholders) == 0 {
+			kept = append(kept, o)
+		}
+	}
+	if len(kept) == len(cl.Objects) {
+		return cl
+	}
+	c := *cl
+	c.Objects = kept
+	return &c
 }
 
 // Objects returns the known objects of one kind, in load order.

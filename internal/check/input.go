@@ -17,6 +17,10 @@ type Input struct {
 	// ClusterImagePolicy was assumed (Input.DefaultPolicy) or left out
 	// although the release installs one; "" when the release has none.
 	DefaultPolicyNote string
+	// Unfilled are the objects left out because they still hold a
+	// reference configuration's placeholders (manifest.Placeholder):
+	// what they will say once filled in is unknown.
+	Unfilled []*manifest.Object
 
 	icsps, idmss, itmss []*manifest.Object
 	cips, ips           []*manifest.Object
@@ -50,6 +54,10 @@ func BuildInput(objs []*manifest.Object, s Settings) *Input {
 	in.ReleaseImage = s.ReleaseImage
 	in.FeatureSet = EffectiveFeatureSet(objs, s)
 	for _, o := range Applied(objs) {
+		if len(o.Placeholders) > 0 {
+			in.Unfilled = append(in.Unfilled, o)
+			continue
+		}
 		switch o.Kind {
 		case manifest.KindICSP:
 			in.ICSPs = append(in.ICSPs, o.ICSP)

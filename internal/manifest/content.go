@@ -25,6 +25,7 @@ func (o *Object) setContent(content map[string]any, inferred bool) {
 		o.Name = name
 	}
 	o.Origin = originOf(content)
+	o.findPlaceholders()
 }
 
 // toContent converts an object's node into plain JSON-compatible data, the

@@ -197,6 +197,11 @@ type Object struct {
 	// "wrong apiVersion" apart should check APIVersion, not only Known.
 	DecodeError string
 
+	// Placeholders are the values still holding a placeholder of a
+	// reference configuration (<registry.example.com:8443>/x), sorted by
+	// path; see placeholder.go.
+	Placeholders []Placeholder
+
 	// src is the text of File, used to find where scalars end.
 	src *source
 	// spans locates the nodes that sit in another file than File: the

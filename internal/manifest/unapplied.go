@@ -1,7 +1,9 @@
 package manifest
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,6 +42,9 @@ func unappliedDir(osDir, display string, entries []fs.DirEntry) *unapplied {
 	}
 	var chart, templates bool
 	for _, e := range entries {
+		if e.Name() == kubeCompareMetadata && e.Type().IsRegular() && isKubeCompare(filepath.Join(osDir, e.Name())) {
+			return &unapplied{kind: "kube-compare", dir: display, osDir: osDir, anchor: filepath.ToSlash(filepath.Join(display, kubeCompareMetadata))}
+		}
 		switch {
 		case e.Name() == "Chart.yaml" && e.Type().IsRegular():
 			chart = true
@@ -64,6 +69,9 @@ func unappliedAncestor(real, display string) *unapplied {
 		if filepath.Base(dir) == ztpSourceCRs && isDir(dir) {
 			return &unapplied{kind: "ztp", dir: shown, osDir: dir}
 		}
+		if isKubeCompare(filepath.Join(dir, kubeCompareMetadata)) {
+			return &unapplied{kind: "kube-compare", dir: shown, osDir: dir, anchor: filepath.ToSlash(filepath.Join(shown, kubeCompareMetadata))}
+		}
 		if isDir(filepath.Join(dir, "templates")) {
 			if fi, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err == nil && fi.Mode().IsRegular() {
 				return &unapplied{kind: "helm", dir: shown, osDir: dir, anchor: filepath.ToSlash(filepath.Join(shown, "Chart.yaml"))}
@@ -74,6 +82,25 @@ func unappliedAncestor(real, display string) *unapplied {
 		}
 		up = filepath.Join(up, "..")
 	}
+}
+
+// kubeCompareMetadata is the file naming a kube-compare reference: its
+// parts and components list the Go-templated CRs a cluster is compared
+// with.
+const kubeCompareMetadata = "metadata.yaml"
+
+// isKubeCompare tells a kube-compare reference's metadata.yaml (top-level
+// parts holding components) from any other file of that name.
+func isKubeCompare(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	return (bytes.HasPrefix(head, []byte("parts:")) || bytes.Contains(head, []byte("\nparts:"))) && bytes.Contains(head, []byte("components:"))
 }
 
 func isDir(p string) bool {
@@ -115,6 +142,8 @@ func (u *unapplied) problem() *Problem {
 	switch u.kind {
 	case "helm":
 		msg = fmt.Sprintf("Helm chart %s: its templates are rendered by Helm, never applied as written; %s under templates/ not linted — lint the rendered output instead (helm template %s | mirrorlint lint -)", u.dir, n, u.dir)
+	case "kube-compare":
+		msg = fmt.Sprintf("kube-compare reference %s: templates that `oc cluster-compare` compares a live cluster with (metadata.yaml lists them in parts and components), never applied; %s not linted", u.dir, n)
 	default:
 		msg = fmt.Sprintf("ZTP source CRs %s: templates that PolicyGenTemplate/PolicyGenerator patch into policies, never applied as written; %s not linted — lint the generated policies instead", u.dir, n)
 	}

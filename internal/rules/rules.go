@@ -17,6 +17,7 @@ func All() []*check.Rule {
 		sourcePolicyEnum,
 		sourceFormat,
 		mirrorFormat,
+		placeholder,
 		repositoryLowercase,
 		mirrorDuplicate,
 		imageAllowedAndBlocked,
