@@ -5,6 +5,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -89,7 +90,7 @@ func imagePolicyScopes(c *check.Context) []policyScope {
 func policyScopeFindings(c *check.Context) []render.Finding { return policyScopeMemo.Get(c) }
 
 var policyScopeMemo = check.NewMemo("rules.policyScopeFindings", func(c *check.Context) []render.Finding {
-	return render.PolicyScopeFindings(c.Input.Input)
+	return mco.PolicyScopeFindings(c.Input.Input)
 })
 
 // policyScopeRefusalNote ends the findings of both policy scope rules.

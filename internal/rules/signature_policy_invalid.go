@@ -5,6 +5,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -22,14 +23,14 @@ var signaturePolicyInvalid = &check.Rule{
 		}
 		cips, ips := c.Input.PolicyObjects()
 		for _, o := range append(append([]*manifest.Object(nil), cips...), ips...) {
-			var p *render.Finding
+			var p *mco.Finding
 			if o.ClusterImagePolicy != nil {
 				if c.Input.DefaultPolicy && o.Name == render.DefaultPolicyName {
 					continue
 				}
-				p = render.PolicyProblem(o.ClusterImagePolicy.Spec.Policy, v)
+				p = mco.PolicyProblem(o.ClusterImagePolicy.Spec.Policy, v)
 			} else {
-				p = render.PolicyProblem(o.ImagePolicy.Spec.Policy, v)
+				p = mco.PolicyProblem(o.ImagePolicy.Spec.Policy, v)
 			}
 			if p != nil {
 				c.Report(o, manifest.ParsePath(p.Subject.Path), "MCO refuses to render: %s", p.Message)

@@ -27,6 +27,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/internal/randcluster"
 	"github.com/mirrorlint/mirrorlint/render"
@@ -265,7 +266,7 @@ func orderDependent(in render.Input, ref *render.Refusal, mcoError string) bool 
 	if ref.Prefix == "" || !strings.HasPrefix(mcoError, prefix) {
 		return false
 	}
-	for _, f := range render.PolicyScopeFindings(in) {
+	for _, f := range mco.PolicyScopeFindings(in) {
 		if f.Message == strings.TrimPrefix(mcoError, prefix) {
 			return true
 		}

@@ -1,4 +1,4 @@
-package render
+package mco
 
 import (
 	"fmt"
@@ -11,12 +11,21 @@ import (
 // entryTable is the list of [[registry]] entries being built, indexed by
 // scope. A scope is the entry's prefix when set (wildcards), else its
 // location; MCO creates every entry through one scope, so scopes are unique.
+// Beside each entry it keeps where it comes from, for the plan.
 type entryTable struct {
 	regs []sysregistriesv2.Registry
 	idx  map[string]int
+	// at is the value that created each entry; set is the index (into
+	// the digest-then-tag sets) of the set giving it mirrors of its own,
+	// -1 for none; copyFrom is the set MCO copies mirrors from (step 5
+	// below), -1 for none.
+	at       []Subject
+	set      []int
+	copyFrom []int
+	all      []mergedSet
 }
 
-func (t *entryTable) get(scope string) int {
+func (t *entryTable) get(scope string, at Subject) int {
 	if i, ok := t.idx[scope]; ok {
 		return i
 	}
@@ -27,6 +36,9 @@ func (t *entryTable) get(scope string) int {
 		r.Location = scope
 	}
 	t.regs = append(t.regs, r)
+	t.at = append(t.at, at)
+	t.set = append(t.set, -1)
+	t.copyFrom = append(t.copyFrom, -1)
 	t.idx[scope] = len(t.regs) - 1
 	return len(t.regs) - 1
 }
@@ -62,38 +74,53 @@ func (e *nestedWildcardError) Error() string {
 // MCO gets there with a linear scan per lookup and a scan over all entries
 // per insecure/blocked scope and per source; here every "inside" question is
 // a hash lookup over the candidates derived from the inner scope.
-func buildEntries(insecure, blocked []string, digest, tag []mergedSet) ([]sysregistriesv2.Registry, error) {
+func buildEntries(insecure, blocked []indexedScope, digest, tag []mergedSet) ([]sysregistriesv2.Registry, error) {
+	t := newEntryTable(insecure, blocked, digest, tag)
+	if err := t.copyNested(); err != nil {
+		return nil, err
+	}
+	return t.regs, nil
+}
+
+// newEntryTable is steps 1 to 4 of buildEntries, and finds for step 5 the
+// set each mirrorless entry copies from.
+func newEntryTable(insecure, blocked []indexedScope, digest, tag []mergedSet) *entryTable {
 	n := len(digest) + len(tag) + len(insecure) + len(blocked)
 	t := &entryTable{regs: make([]sysregistriesv2.Registry, 0, n), idx: make(map[string]int, n)}
+	t.all = make([]mergedSet, 0, len(digest)+len(tag))
+	t.all = append(append(t.all, digest...), tag...)
 
-	addSets := func(sets []mergedSet, pull string) {
-		for _, s := range sets {
-			i := t.get(s.source)
-			r := &t.regs[i]
-			if s.never {
-				r.Blocked = true
-			}
-			if r.Mirrors == nil {
-				r.Mirrors = make([]sysregistriesv2.Endpoint, 0, len(s.mirrors))
-			}
-			for _, m := range s.mirrors {
-				r.Mirrors = append(r.Mirrors, sysregistriesv2.Endpoint{Location: m, PullFromMirror: pull})
-			}
+	for k, s := range t.all {
+		i := t.get(s.source, s.first.subject(".source"))
+		r := &t.regs[i]
+		if t.set[i] < 0 {
+			t.set[i] = k
+		}
+		if s.never {
+			r.Blocked = true
+		}
+		if r.Mirrors == nil {
+			r.Mirrors = make([]sysregistriesv2.Endpoint, 0, len(s.mirrors))
+		}
+		pull := sysregistriesv2.MirrorByDigestOnly
+		if s.tag {
+			pull = sysregistriesv2.MirrorByTagOnly
+		}
+		for _, m := range s.mirrors {
+			r.Mirrors = append(r.Mirrors, sysregistriesv2.Endpoint{Location: m, PullFromMirror: pull})
 		}
 	}
-	addSets(digest, sysregistriesv2.MirrorByDigestOnly)
-	addSets(tag, sysregistriesv2.MirrorByTagOnly)
 	for _, s := range blocked {
-		t.get(s)
+		t.get(s.scope, imageSubject("blockedRegistries", s.index))
 	}
 	for _, s := range insecure {
-		t.get(s)
+		t.get(s.scope, imageSubject("insecureRegistries", s.index))
 	}
 
 	if len(insecure) > 0 {
 		ix := newScopeIndex(len(insecure))
 		for i, s := range insecure {
-			ix.add(s, i)
+			ix.add(s.scope, i)
 		}
 		for i := range t.regs {
 			r := &t.regs[i]
@@ -110,7 +137,7 @@ func buildEntries(insecure, blocked []string, digest, tag []mergedSet) ([]sysreg
 	if len(blocked) > 0 {
 		ix := newScopeIndex(len(blocked))
 		for i, s := range blocked {
-			ix.add(s, i)
+			ix.add(s.scope, i)
 		}
 		for i := range t.regs {
 			if _, in := ix.containing(scopeOf(&t.regs[i]), false); in {
@@ -118,58 +145,59 @@ func buildEntries(insecure, blocked []string, digest, tag []mergedSet) ([]sysreg
 			}
 		}
 	}
-
-	if len(t.regs) == 0 {
-		// MCO appends to a nil slice: no entries encode as nothing at all,
-		// not as "registry = []".
-		return nil, nil
+	if len(t.regs) == 0 || len(t.all) == 0 {
+		return t
 	}
-	all := make([]mergedSet, 0, len(digest)+len(tag))
-	all = append(append(all, digest...), tag...)
-	if len(all) == 0 {
-		return t.regs, nil
-	}
-	sources := newScopeIndex(len(all))
-	for i, s := range all {
+	sources := newScopeIndex(len(t.all))
+	for i, s := range t.all {
 		sources.add(s.source, i)
 	}
-	// Entries get their copy from the first enclosing set; MCO would fail at
-	// the first set (in processing order) that is a wildcard and is the
-	// first enclosing set of some mirrorless entry.
-	type copyJob struct{ entry, set int }
-	var jobs []copyJob
-	failAt := -1
 	for i := range t.regs {
 		if len(t.regs[i].Mirrors) > 0 {
 			continue
 		}
-		k, ok := sources.containing(scopeOf(&t.regs[i]), true)
-		if !ok {
-			continue
+		if k, ok := sources.containing(scopeOf(&t.regs[i]), true); ok {
+			t.copyFrom[i] = k
 		}
-		if scopes.IsWildcard(all[k].source) {
-			if failAt < 0 || k < failAt {
-				failAt = k
-			}
-			continue
+	}
+	return t
+}
+
+// copyNested is step 5 of buildEntries. MCO fails at the first set (in
+// processing order) that is a wildcard and is the first enclosing set of
+// some mirrorless entry.
+func (t *entryTable) copyNested() error {
+	if len(t.regs) == 0 {
+		// MCO appends to a nil slice: no entries encode as nothing at all,
+		// not as "registry = []".
+		t.regs = nil
+		return nil
+	}
+	failAt := -1
+	for _, k := range t.copyFrom {
+		if k >= 0 && scopes.IsWildcard(t.all[k].source) && (failAt < 0 || k < failAt) {
+			failAt = k
 		}
-		jobs = append(jobs, copyJob{i, k})
 	}
 	if failAt >= 0 {
-		return nil, &nestedWildcardError{source: all[failAt].source, from: all[failAt].first}
+		return &nestedWildcardError{source: t.all[failAt].source, from: t.all[failAt].first}
 	}
-	for _, j := range jobs {
-		src := &t.regs[t.idx[all[j.set].source]]
-		sub := scopeOf(&t.regs[j.entry])
-		suffix := sub[len(all[j.set].source):]
+	for i, k := range t.copyFrom {
+		if k < 0 {
+			continue
+		}
+		set := t.all[k]
+		src := &t.regs[t.idx[set.source]]
+		sub := scopeOf(&t.regs[i])
+		suffix := sub[len(set.source):]
 		copied := make([]sysregistriesv2.Endpoint, len(src.Mirrors))
 		for m, ep := range src.Mirrors {
 			ep.Location += suffix
 			copied[m] = ep
 		}
-		t.regs[j.entry].Mirrors = copied
+		t.regs[i].Mirrors = copied
 	}
-	return t.regs, nil
+	return nil
 }
 
 func scopeOf(r *sysregistriesv2.Registry) string {

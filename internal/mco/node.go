@@ -1,4 +1,4 @@
-package render
+package mco
 
 import "github.com/mirrorlint/mirrorlint/internal/nodefiles"
 

@@ -1,4 +1,4 @@
-package render
+package mco
 
 import (
 	"maps"
@@ -14,28 +14,36 @@ type origin struct {
 	path  string // of the entry, e.g. "spec.imageDigestMirrors[2]"
 }
 
+func (o origin) subject(field string) Subject {
+	return Subject{Kind: o.kind, Index: o.index, Path: o.path + field}
+}
+
 // mirrorSet is one source's collected lists, before merging.
 type mirrorSet struct {
-	source string
-	lists  [][]string
-	never  bool   // some entry asked for NeverContactSource
-	first  origin // first entry with a real mirror
+	source  string
+	lists   [][]string
+	never   bool   // some entry asked for NeverContactSource
+	first   origin // first entry with a real mirror
+	entries []int  // the entries (indexes into the flattened list) merged
 }
 
 // mergedSet is one source after merging.
 type mergedSet struct {
 	source  string
+	tag     bool
 	mirrors []string
 	never   bool
 	first   origin
+	entries []int
 }
 
 // setCollector groups entries by source in arrival order.
 type setCollector struct {
+	tag      bool
 	bySource map[string]*mirrorSet
 }
 
-func (c *setCollector) add(source string, mirrors []string, never bool, o origin) {
+func (c *setCollector) add(source string, mirrors []string, never bool, o origin, entry int) {
 	// Entries without a real mirror are dropped whole, their
 	// mirrorSourcePolicy included: that is what MCO does.
 	if !mirrororder.HasRealMirror(source, mirrors) {
@@ -50,6 +58,7 @@ func (c *setCollector) add(source string, mirrors []string, never bool, o origin
 		c.bySource[source] = s
 	}
 	s.lists = append(s.lists, mirrors)
+	s.entries = append(s.entries, entry)
 	if never {
 		s.never = true
 	}
@@ -61,7 +70,7 @@ func (c *setCollector) merged() []mergedSet {
 	out := make([]mergedSet, 0, len(sources))
 	for _, src := range sources {
 		s := c.bySource[src]
-		out = append(out, mergedSet{source: src, mirrors: mirrororder.Merge(src, s.lists), never: s.never, first: s.first})
+		out = append(out, mergedSet{source: src, tag: c.tag, mirrors: mirrororder.Merge(src, s.lists), never: s.never, first: s.first, entries: s.entries})
 	}
 	return out
 }

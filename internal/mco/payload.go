@@ -1,4 +1,4 @@
-package render
+package mco
 
 import (
 	"fmt"
@@ -97,7 +97,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 // payload reference has under the Image lists and digest mirrors, and
 // whether any of them lies outside every blocked scope.
 func payloadHasUnblockedMirror(payload reference.Named, blocked, insecure []string, digest []mergedSet, v Version) (bool, error) {
-	regs, err := buildEntries(insecure, blocked, digest, nil)
+	regs, err := buildEntries(indexed(insecure), indexed(blocked), digest, nil)
 	if err != nil {
 		return false, err
 	}
@@ -165,6 +165,15 @@ func payloadHasUnblockedMirror(payload reference.Named, blocked, insecure []stri
 		}
 	}
 	return false, nil
+}
+
+// indexed pairs each scope of an Image list with its index.
+func indexed(l []string) []indexedScope {
+	out := make([]indexedScope, len(l))
+	for i, s := range l {
+		out[i] = indexedScope{s, i}
+	}
+	return out
 }
 
 // withVerbatimMirrors returns a copy of reg whose mirror locations are the

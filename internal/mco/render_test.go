@@ -1,4 +1,4 @@
-package render
+package mco
 
 import (
 	"errors"
@@ -217,45 +217,45 @@ func TestRefusals(t *testing.T) {
 		sub  Subject
 	}{
 		{"invalid insecure", Input{Image: img(configv1.RegistrySources{InsecureRegistries: []string{"ok.io", "*.x.io/p"}})},
-			PrefixRegistries + `: invalid entry for insecure registries "*.x.io/p"`, Subject{kindImage, 0, "spec.registrySources.insecureRegistries[1]"}},
+			PrefixRegistries + `: invalid entry for insecure registries "*.x.io/p"`, Subject{KindImage, 0, "spec.registrySources.insecureRegistries[1]"}},
 		{"invalid blocked", Input{Image: img(configv1.RegistrySources{BlockedRegistries: []string{""}})},
-			PrefixRegistries + `: invalid entry for blocked registries ""`, Subject{kindImage, 0, "spec.registrySources.blockedRegistries[0]"}},
+			PrefixRegistries + `: invalid entry for blocked registries ""`, Subject{KindImage, 0, "spec.registrySources.blockedRegistries[0]"}},
 		{"source format, sorted objects", Input{IDMSs: []*configv1.ImageDigestMirrorSet{
 			idms("b", ent{src: "q.io/Bad", mirrors: []string{"m.io/x"}}),
 			idms("a", ent{src: "q.io/ok", mirrors: []string{"m.io/x"}}, ent{src: "q.io/x", mirrors: []string{"m.io/x", "M.io/Y"}}),
-		}}, PrefixRegistries + `: invalid format for mirror "M.io/Y"`, Subject{kindIDMS, 1, "spec.imageDigestMirrors[1].mirrors[1]"}},
+		}}, PrefixRegistries + `: invalid format for mirror "M.io/Y"`, Subject{KindIDMS, 1, "spec.imageDigestMirrors[1].mirrors[1]"}},
 		{"icsp source format", Input{ICSPs: []*operatorv1alpha1.ImageContentSourcePolicy{icsp("a", ent{src: "quay.io/Org", mirrors: []string{"m.io/x"}})}},
-			PrefixRegistries + `: invalid format for source "quay.io/Org"`, Subject{kindICSP, 0, "spec.repositoryDigestMirrors[0].source"}},
+			PrefixRegistries + `: invalid format for source "quay.io/Org"`, Subject{KindICSP, 0, "spec.repositoryDigestMirrors[0].source"}},
 		{"conflicting policy", Input{
 			IDMSs: []*configv1.ImageDigestMirrorSet{idms("a", ent{src: "q.io/a", policy: configv1.NeverContactSource})},
 			ITMSs: []*configv1.ImageTagMirrorSet{itms("a", ent{src: "q.io/a", mirrors: []string{"m.io/a"}})},
 		}, PrefixRegistries + `: conflicting mirrorSourcePolicy is set for the same source "q.io/a" in imagedigestmirrorsets, imagetagmirrorsets, or imagecontentsourcepolicies`,
-			Subject{kindITMS, 0, "spec.imageTagMirrors[0].source"}},
+			Subject{KindITMS, 0, "spec.imageTagMirrors[0].source"}},
 		{"never contact self", Input{IDMSs: []*configv1.ImageDigestMirrorSet{idms("a", ent{src: "q.io/a", mirrors: []string{"m.io/a", "q.io/a"}, policy: configv1.NeverContactSource})}},
-			PrefixRegistries + `: cannot set mirrorSourcePolicy: NeverContactSource if the source "q.io/a" is one of the mirrors`, Subject{kindIDMS, 0, "spec.imageDigestMirrors[0].mirrors[1]"}},
+			PrefixRegistries + `: cannot set mirrorSourcePolicy: NeverContactSource if the source "q.io/a" is one of the mirrors`, Subject{KindIDMS, 0, "spec.imageDigestMirrors[0].mirrors[1]"}},
 		{"wildcard source with nested scope", Input{
 			IDMSs: []*configv1.ImageDigestMirrorSet{idms("a", ent{src: "*.d.io", mirrors: []string{"m.io/d"}})},
 			Image: img(configv1.RegistrySources{InsecureRegistries: []string{"foo.d.io"}}),
-		}, PrefixRegistries + `: internal error: mirrorsAdjustedForNestedScope for a wildcard scope "*.d.io"`, Subject{kindIDMS, 0, "spec.imageDigestMirrors[0].source"}},
+		}, PrefixRegistries + `: internal error: mirrorsAdjustedForNestedScope for a wildcard scope "*.d.io"`, Subject{KindIDMS, 0, "spec.imageDigestMirrors[0].source"}},
 		{"unparseable release", Input{ReleaseImage: "Quay.io/UPPER:tag"}, ReasonReleaseImage, Subject{}},
 		{"allowed and blocked", Input{ReleaseImage: testRelease, Image: img(configv1.RegistrySources{BlockedRegistries: []string{"b.io"}, AllowedRegistries: []string{"a.io"}})},
-			PrefixPolicy + `: invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified`, Subject{kindImage, 0, "spec.registrySources.allowedRegistries[0]"}},
+			PrefixPolicy + `: invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified`, Subject{KindImage, 0, "spec.registrySources.allowedRegistries[0]"}},
 		{"allowed and blocked, release unknown", Input{Image: img(configv1.RegistrySources{BlockedRegistries: []string{"b.io"}, AllowedRegistries: []string{"a.io"}})},
-			PrefixPolicy + `: invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified`, Subject{kindImage, 0, "spec.registrySources.allowedRegistries[0]"}},
+			PrefixPolicy + `: invalid images config: only one of AllowedRegistries or BlockedRegistries may be specified`, Subject{KindImage, 0, "spec.registrySources.allowedRegistries[0]"}},
 		{"invalid allowed", Input{Image: img(configv1.RegistrySources{AllowedRegistries: []string{"a.io", "*.a.io:1"}})},
-			PrefixPolicy + `: invalid entry for allowed registries "*.a.io:1"`, Subject{kindImage, 0, "spec.registrySources.allowedRegistries[1]"}},
+			PrefixPolicy + `: invalid entry for allowed registries "*.a.io:1"`, Subject{KindImage, 0, "spec.registrySources.allowedRegistries[1]"}},
 		{"4.13 mix", Input{Version: Version{Minor: 13, Patch: 5},
 			ICSPs: []*operatorv1alpha1.ImageContentSourcePolicy{icsp("a", ent{src: "q.io/a", mirrors: []string{"m.io/a"}})},
 			ITMSs: []*configv1.ImageTagMirrorSet{itms("z"), itms("y")},
-		}, PrefixRegistries + ": error: both imagecontentsourcepolicy and imagetagmirrorset exist", Subject{kindITMS, 1, "metadata.name"}},
+		}, PrefixRegistries + ": error: both imagecontentsourcepolicy and imagetagmirrorset exist", Subject{KindITMS, 1, "metadata.name"}},
 		{"4.15 wildcard", Input{Version: Version{Minor: 15, Patch: -1}, IDMSs: []*configv1.ImageDigestMirrorSet{idms("a", ent{src: "*.q.io", mirrors: []string{"m.io/a"}})}},
-			PrefixRegistries + `: wildcard entries are not supported with mirror configuration "*.q.io"`, Subject{kindIDMS, 0, "spec.imageDigestMirrors[0].source"}},
+			PrefixRegistries + `: wildcard entries are not supported with mirror configuration "*.q.io"`, Subject{KindIDMS, 0, "spec.imageDigestMirrors[0].source"}},
 		{"4.14 empty mirror", Input{Version: Version{Minor: 14, Patch: -1}, ICSPs: []*operatorv1alpha1.ImageContentSourcePolicy{icsp("a", ent{src: "q.io/Any", mirrors: []string{""}})}},
-			PrefixRegistries + `: invalid empty entry for mirror configuration`, Subject{kindICSP, 0, "spec.repositoryDigestMirrors[0].mirrors[0]"}},
+			PrefixRegistries + `: invalid empty entry for mirror configuration`, Subject{KindICSP, 0, "spec.repositoryDigestMirrors[0].mirrors[0]"}},
 		{"4.14 conflict wording", Input{Version: Version{Minor: 14, Patch: -1},
 			IDMSs: []*configv1.ImageDigestMirrorSet{idms("a", ent{src: "q.io/a", policy: configv1.NeverContactSource}, ent{src: "q.io/a", policy: configv1.AllowContactingSource})}},
 			PrefixRegistries + `: conflicting mirrorSourcePolicy is set for the same source "q.io/a" in imagedigestmirrorsets and/or imagetagmirrorsets`,
-			Subject{kindIDMS, 0, "spec.imageDigestMirrors[1].mirrorSourcePolicy"}},
+			Subject{KindIDMS, 0, "spec.imageDigestMirrors[1].mirrorSourcePolicy"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Render(tc.in)
@@ -318,11 +318,11 @@ func TestICSPMixSkipsNilObjects(t *testing.T) {
 	}
 	_, err := Render(in)
 	var r *Refusal
-	if !errors.As(err, &r) || r.Subject != (Subject{kindIDMS, 1, "metadata.name"}) {
+	if !errors.As(err, &r) || r.Subject != (Subject{KindIDMS, 1, "metadata.name"}) {
 		t.Fatalf("got %v (%+v), want the mix refusal on the IDMS at index 1", err, r)
 	}
 	in.IDMSs = []*configv1.ImageDigestMirrorSet{nil}
-	if _, err := Render(in); !errors.As(err, &r) || r.Subject != (Subject{kindITMS, 1, "metadata.name"}) {
+	if _, err := Render(in); !errors.As(err, &r) || r.Subject != (Subject{KindITMS, 1, "metadata.name"}) {
 		t.Fatalf("got %v (%+v), want the mix refusal on the ITMS at index 1", err, r)
 	}
 }
@@ -350,7 +350,7 @@ func TestPayloadRule(t *testing.T) {
 		t.Fatalf("registries: %s", out.RegistriesConf)
 	}
 	if len(out.Warnings) != 1 || out.Warnings[0].Message != `error adding ["quay.io"] to blocked registries, cannot block the repository being used by the payload` ||
-		out.Warnings[0].Subject != (Subject{kindImage, 0, "spec.registrySources.blockedRegistries[0]"}) {
+		out.Warnings[0].Subject != (Subject{KindImage, 0, "spec.registrySources.blockedRegistries[0]"}) {
 		t.Fatalf("warnings: %+v", out.Warnings)
 	}
 	// With an unblocked digest mirror, quay.io stays blocked.

@@ -1,4 +1,4 @@
-package render
+package mco
 
 import (
 	"fmt"
@@ -11,11 +11,6 @@ import (
 // PrefixNamespacePolicy is how MCO wraps a refusal it gives while deriving
 // the per-namespace policy files from ImagePolicies.
 const PrefixNamespacePolicy = "could not update namespace policy JSON from imagepolicy"
-
-const (
-	kindCIP = "ClusterImagePolicy"
-	kindIP  = "ImagePolicy"
-)
 
 // The ImagePolicy condition MCO sets on a scope conflict.
 const (
@@ -126,19 +121,19 @@ func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refus
 			req, perr = requirementFor(c.obj.Spec.Policy, v)
 		}
 		if perr != nil {
-			return nil, &Refusal{Reason: perr.msg, Subject: Subject{Kind: kindCIP, Index: c.index, Path: perr.path}}
+			return nil, &Refusal{Reason: perr.msg, Subject: Subject{Kind: KindClusterImagePolicy, Index: c.index, Path: perr.path}}
 		}
 		for j, s := range c.obj.Spec.Scopes {
 			scope := string(s)
 			ps := sp.clusterIndex[scope]
 			if ps == nil {
-				ps = newScope(policyScope{scope: scope, at: scopeAt{kindCIP, c.index, j}, implicit: c.index < 0})
+				ps = newScope(policyScope{scope: scope, at: scopeAt{KindClusterImagePolicy, c.index, j}, implicit: c.index < 0})
 				sp.clusterIndex[scope] = ps
 				sp.cluster = append(sp.cluster, ps)
 			} else if ps.implicit && c.index >= 0 {
 				// The scope is in the tree too: refusals go there.
 				ps.implicit = false
-				ps.at = scopeAt{kindCIP, c.index, j}
+				ps.at = scopeAt{KindClusterImagePolicy, c.index, j}
 			}
 			ps.reqs = append(ps.reqs, req)
 		}
@@ -171,7 +166,7 @@ func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refus
 			req, perr = requirementFor(p.Spec.Policy, v)
 		}
 		if perr != nil {
-			return nil, &Refusal{Reason: perr.msg, Subject: Subject{Kind: kindIP, Index: i, Path: perr.path}, ImagePolicyStatuses: sp.sortedStatuses()}
+			return nil, &Refusal{Reason: perr.msg, Subject: Subject{Kind: KindImagePolicy, Index: i, Path: perr.path}, ImagePolicyStatuses: sp.sortedStatuses()}
 		}
 		var conflicts []string
 		var conflictAt []int
@@ -184,7 +179,7 @@ func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refus
 			}
 			ns := sp.nsIndex[scope]
 			if ns == nil {
-				ns = &nsScope{scope: scope, at: scopeAt{kindIP, i, j}, byNS: map[string][]any{}}
+				ns = &nsScope{scope: scope, at: scopeAt{KindImagePolicy, i, j}, byNS: map[string][]any{}}
 				sp.nsIndex[scope] = ns
 				sp.namespaced = append(sp.namespaced, ns)
 			}
@@ -285,13 +280,13 @@ func placeImplicit(r *Refusal, ps *policyScope) *Refusal {
 func (pr payloadResult) allowedSubject() Subject {
 	for _, i := range pr.allowedIndex {
 		if i >= 0 {
-			return Subject{Kind: kindImage, Path: "spec.registrySources.allowedRegistries"}
+			return Subject{Kind: KindImage, Path: "spec.registrySources.allowedRegistries"}
 		}
 	}
 	if pr.payloadEntry >= 0 {
 		return imageSubject("blockedRegistries", pr.payloadEntry)
 	}
-	return Subject{Kind: kindImage, Path: "spec.registrySources"}
+	return Subject{Kind: KindImage, Path: "spec.registrySources"}
 }
 
 // nsScopes views the ImagePolicy scopes as policyScopes for the checks.

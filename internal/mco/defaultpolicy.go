@@ -1,4 +1,4 @@
-package render
+package mco
 
 import (
 	"encoding/base64"
@@ -42,7 +42,7 @@ func DefaultPolicyInstalled(v Version, featureSet string) bool {
 func DefaultClusterImagePolicy() *configv1.ClusterImagePolicy {
 	key, err := base64.StdEncoding.DecodeString(redHatReleaseKey)
 	if err != nil {
-		panic("render: the embedded release key is not base64: " + err.Error())
+		panic("mco: the embedded release key is not base64: " + err.Error())
 	}
 	p := &configv1.ClusterImagePolicy{
 		Spec: configv1.ClusterImagePolicySpec{

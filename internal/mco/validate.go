@@ -1,4 +1,4 @@
-package render
+package mco
 
 import (
 	"fmt"
@@ -9,11 +9,14 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
+// The kinds a Subject names.
 const (
-	kindICSP  = "ImageContentSourcePolicy"
-	kindIDMS  = "ImageDigestMirrorSet"
-	kindITMS  = "ImageTagMirrorSet"
-	kindImage = "Image"
+	KindICSP               = "ImageContentSourcePolicy"
+	KindIDMS               = "ImageDigestMirrorSet"
+	KindITMS               = "ImageTagMirrorSet"
+	KindImage              = "Image"
+	KindClusterImagePolicy = "ClusterImagePolicy"
+	KindImagePolicy        = "ImagePolicy"
 )
 
 // specEntry is one source entry of an IDMS, ICSP or ITMS, flattened.
@@ -47,7 +50,7 @@ func scopeStrings(l []indexedScope) []string {
 }
 
 func imageSubject(list string, i int) Subject {
-	return Subject{Kind: kindImage, Index: 0, Path: fmt.Sprintf("spec.registrySources.%s[%d]", list, i)}
+	return Subject{Kind: KindImage, Index: 0, Path: fmt.Sprintf("spec.registrySources.%s[%d]", list, i)}
 }
 
 // validateScopes checks Image list entries the way MCO does before it edits

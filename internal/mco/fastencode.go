@@ -1,4 +1,4 @@
-package render
+package mco
 
 import (
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
