@@ -6,6 +6,7 @@ import (
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/render"
 )
@@ -37,9 +38,13 @@ type Cluster struct {
 type Context struct {
 	Cluster  *Cluster
 	Settings Settings
-	// Input is what the renderer was given; Rendered is nil when MCO
-	// refuses (Refusal then says why).
+	// Input is what the renderer was given; Plan is what MCO decides from
+	// it (the mirror sets, registry entries, payload rule and signature
+	// policies, each with where it was written), computed once and read by
+	// the rules; Rendered holds the files written from the plan, nil when
+	// MCO refuses (Refusal then says why).
 	Input    *Input
+	Plan     *mco.Plan
 	Rendered *render.Output
 	Refusal  *render.Refusal
 	// Unfilled are the cluster's objects that still hold placeholders,
@@ -65,7 +70,8 @@ func NewContext(cl *Cluster) *Context {
 		}
 	}
 	c.Input = BuildInput(cl.Objects, cl.Settings)
-	out, err := render.Render(c.Input.Input)
+	c.Plan = mco.NewPlan(c.Input.Input)
+	out, err := c.Plan.Render()
 	if err != nil {
 		if r, ok := err.(*render.Refusal); ok {
 			c.Refusal = r

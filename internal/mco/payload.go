@@ -20,6 +20,12 @@ type payloadResult struct {
 	allowedIndex      []int          // index into allowedRegistries, -1 for the payload repo MCO adds
 	payloadEntry      int            // first blocked entry that made MCO add the payload repo, -1 if none
 	warnings          []Finding
+	// dropped are the blocked entries (indexes) MCO drops because they
+	// block the payload, which has no mirror outside them; discarded is
+	// set when MCO's own check failed and it dropped every blocked and
+	// allowed entry.
+	dropped   []int
+	discarded bool
 }
 
 // applyPayloadRule reproduces how MCO keeps the release payload pullable:
@@ -52,7 +58,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 			var err error
 			hasMirror, err = payloadHasUnblockedMirror(payload, blocked, insecure, digest, v)
 			if err != nil {
-				return payloadResult{payloadEntry: -1, warnings: []Finding{{
+				return payloadResult{payloadEntry: -1, discarded: true, warnings: []Finding{{
 					Message: err.Error(),
 					Subject: imageSubject("blockedRegistries", i),
 				}}}
@@ -61,6 +67,7 @@ func applyPayloadRule(payload reference.Named, blocked, insecure, allowedRegs []
 		}
 		if !hasMirror {
 			blockErr = append(blockErr, reg)
+			res.dropped = append(res.dropped, i)
 			if firstErr < 0 {
 				firstErr = i
 			}

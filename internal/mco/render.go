@@ -27,14 +27,14 @@ const ReasonReleaseImage = "error parsing reference of release image"
 // Render computes what MCO's image-config sync writes for the cluster state
 // in, or the *Refusal with which it gives up (MCO then keeps the previous
 // MachineConfig).
-func Render(in Input) (*Output, error) {
-	v := in.Version
-	if v.IsZero() {
-		v = Newest
-	}
-	pp, ref := prepare(in, v)
-	if ref != nil {
-		return nil, ref
+func Render(in Input) (*Output, error) { return NewPlan(in).Render() }
+
+// Render writes the files of the plan, or returns the *Refusal with which
+// MCO gives up.
+func (p *Plan) Render() (*Output, error) {
+	in, v, pp := p.in, p.v, p.pp
+	if p.releaseRefusal != nil {
+		return nil, p.releaseRefusal
 	}
 	rs, entries, digest, tagC, pr := pp.rs, pp.entries, pp.digest, pp.tag, pp.pr
 
@@ -157,8 +157,9 @@ type prepared struct {
 }
 
 // prepare flattens and merges the mirror entries and applies the payload
-// rule when the release image is known (refusing an unparseable one, as
-// MCO does first of all).
+// rule when the release image is known. An unparseable one is what MCO
+// refuses first of all; the mirror sets are still prepared (for the rules)
+// and the Image lists are then taken as written.
 func prepare(in Input, v Version) (*prepared, *Refusal) {
 	spec := in.Image
 	if spec == nil {
@@ -179,13 +180,16 @@ func prepare(in Input, v Version) (*prepared, *Refusal) {
 
 	// The Image blocked/allowed lists, after the payload rule when the
 	// release image is known.
+	var refusal *Refusal
 	if in.ReleaseImage != "" {
 		ref, err := reference.ParseNamed(in.ReleaseImage)
-		if err != nil {
-			return nil, &Refusal{Reason: ReasonReleaseImage}
+		if err == nil {
+			pp.pr = applyPayloadRule(ref, rs.BlockedRegistries, rs.InsecureRegistries, rs.AllowedRegistries, pp.digest, v)
+			return pp, nil
 		}
-		pp.pr = applyPayloadRule(ref, rs.BlockedRegistries, rs.InsecureRegistries, rs.AllowedRegistries, pp.digest, v)
-	} else {
+		refusal = &Refusal{Reason: ReasonReleaseImage}
+	}
+	{
 		for i, b := range rs.BlockedRegistries {
 			pp.pr.registriesBlocked = append(pp.pr.registriesBlocked, indexedScope{b, i})
 			pp.pr.policyBlocked = append(pp.pr.policyBlocked, indexedScope{b, i})
@@ -195,7 +199,7 @@ func prepare(in Input, v Version) (*prepared, *Refusal) {
 			pp.pr.allowedIndex = append(pp.pr.allowedIndex, i)
 		}
 	}
-	return pp, nil
+	return pp, refusal
 }
 
 // entryAt is where the registries.conf entry of scope comes from: the

@@ -239,16 +239,30 @@ var remapRegexps = sync.OnceValue(func() struct{ domain, name, domainPrefix *reg
 	}
 })
 
-// PolicyProblem is the reason MCO of release v cannot turn a
-// ClusterImagePolicy or ImagePolicy policy into a signature requirement (it
-// then refuses the render before writing anything), with the path of the
-// offending field in Subject.Path; nil when it can.
-func PolicyProblem(p configv1.Policy, v Version) *Finding {
-	if v.IsZero() {
-		v = Newest
+// PolicyProblems lists, for every ClusterImagePolicy and ImagePolicy the
+// plan renders (in Input order; the default policy is MCO's own and has
+// none), the reason MCO cannot turn its policy into a signature
+// requirement, with the offending field as the subject. MCO refuses the
+// render at the first one, before writing anything.
+func (p *Plan) PolicyProblems() []Finding {
+	if !p.v.AtLeast(18) {
+		return nil
 	}
-	if _, err := requirementFor(p, v); err != nil {
-		return &Finding{Message: err.msg, Subject: Subject{Path: err.path}}
+	var out []Finding
+	add := func(kind string, i int, pol configv1.Policy) {
+		if _, err := requirementFor(pol, p.v); err != nil {
+			out = append(out, Finding{Message: err.msg, Subject: Subject{Kind: kind, Index: i, Path: err.path}})
+		}
 	}
-	return nil
+	for i, c := range p.in.ClusterImagePolicies {
+		if c != nil && !(p.in.DefaultPolicy && c.Name == DefaultPolicyName) {
+			add(KindClusterImagePolicy, i, c.Spec.Policy)
+		}
+	}
+	for i, ip := range p.in.ImagePolicies {
+		if ip != nil {
+			add(KindImagePolicy, i, ip.Spec.Policy)
+		}
+	}
+	return out
 }

@@ -299,7 +299,7 @@ func (sp *signaturePolicies) nsScopes() []*policyScope {
 }
 
 // PolicyScopeFindings lists every ClusterImagePolicy and ImagePolicy scope
-// of in that MCO refuses to render because of the Image lists: outside
+// that MCO refuses to render because of the Image lists: outside
 // allowedRegistries (when any is listed, the payload repository MCO adds
 // itself included) or inside blockedRegistries, both after the payload
 // rule. The renderer stops at the first such scope (MCO walks a map, so
@@ -309,13 +309,9 @@ func (sp *signaturePolicies) nsScopes() []*policyScope {
 // ClusterImagePolicy scope contains is dropped before the check and is not
 // listed. A release image that does not parse yields nothing (the render
 // is refused for that first).
-func PolicyScopeFindings(in Input) []Finding {
-	v := in.Version
-	if v.IsZero() {
-		v = Newest
-	}
-	pp, ref := prepare(in, v)
-	if ref != nil {
+func (p *Plan) PolicyScopeFindings() []Finding {
+	in, v, pp := p.in, p.v, p.pp
+	if p.releaseRefusal != nil {
 		return nil
 	}
 	sp, _ := collect(in, v, false)

@@ -102,7 +102,7 @@ type Subject struct {
 }
 
 // Finding is a message about a subject (a warning MCO logs, or a value
-// MCO refuses; see PolicyScopeFindings), with the other values involved.
+// MCO refuses; see Plan.PolicyScopeFindings), with the other values involved.
 type Finding struct {
 	Message string
 	Subject Subject

@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"github.com/containers/image/v5/docker/reference"
-
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -20,13 +18,7 @@ var allowedIncomplete = &check.Rule{
 			return
 		}
 		allowed := newScopeSet(spec.RegistrySources.AllowedRegistries)
-		need := []string{"quay.io/openshift-release-dev/ocp-release", "quay.io/openshift-release-dev/ocp-v4.0-art-dev"}
-		if ri := c.Settings.ReleaseImage; ri != "" {
-			if ref, err := reference.ParseNamed(ri); err == nil {
-				need = []string{ref.Name()}
-			}
-		}
-		need = append(need, "registry.redhat.io", "image-registry.openshift-image-registry.svc:5000")
+		need := append(c.Plan.ReleaseRepositories(), "registry.redhat.io", "image-registry.openshift-image-registry.svc:5000")
 		seen := map[string]bool{}
 		for _, e := range mirrorEntries(c.Context) {
 			for _, m := range e.mirrors {

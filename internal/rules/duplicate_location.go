@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/mco"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 var duplicateLocation = &check.Rule{
@@ -14,11 +16,11 @@ var duplicateLocation = &check.Rule{
 	Doc:      doc("duplicate-location"),
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
-		entries := registryEntries(c.Context, collectSets(mirrorEntries(c.Context)))
-		byTrim := map[string]*regEntry{}
-		for _, e := range entries {
-			t := strings.TrimRight(e.scope, "/")
-			if t == e.scope && byTrim[t] == nil {
+		byTrim := map[string]*mco.Registry{}
+		for i := range c.Plan.Registries {
+			e := &c.Plan.Registries[i]
+			t := strings.TrimRight(e.Scope, "/")
+			if t == e.Scope && byTrim[t] == nil {
 				byTrim[t] = e
 				continue
 			}
@@ -27,17 +29,17 @@ var duplicateLocation = &check.Rule{
 				byTrim[t] = e
 				continue
 			}
-			var f *check.Finding
 			switch {
-			case first.insecure != e.insecure:
-				f = c.Report(e.at.obj, e.at.path, "registry '%s' is defined multiple times with conflicting 'insecure' setting (%q and %q are one location to containers/image): every node rejects registries.conf; remove the trailing \"/\"", t, first.scope, e.scope)
-			case first.blocked != e.blocked:
-				f = c.Report(e.at.obj, e.at.path, "registry '%s' is defined multiple times with conflicting 'blocked' setting (%q and %q are one location to containers/image): every node rejects registries.conf; remove the trailing \"/\"", t, first.scope, e.scope)
+			case first.Insecure != e.Insecure:
+				reportSubject(c, e.At, []render.Subject{first.At}, "registry '%s' is defined multiple times with conflicting 'insecure' setting (%q and %q are one location to containers/image): every node rejects registries.conf; remove the trailing \"/\"", t, first.Scope, e.Scope)
+			case first.Blocked != e.Blocked:
+				reportSubject(c, e.At, []render.Subject{first.At}, "registry '%s' is defined multiple times with conflicting 'blocked' setting (%q and %q are one location to containers/image): every node rejects registries.conf; remove the trailing \"/\"", t, first.Scope, e.Scope)
 			default:
-				f = c.Report(e.at.obj, e.at.path, "%q and %q are one location to containers/image: the first entry wins and the other's mirrors are ignored; remove the trailing \"/\"", first.scope, e.scope)
-				f.AtMost(check.Warning)
+				f := reportSubject(c, e.At, []render.Subject{first.At}, "%q and %q are one location to containers/image: the first entry wins and the other's mirrors are ignored; remove the trailing \"/\"", first.Scope, e.Scope)
+				if f != nil {
+					f.AtMost(check.Warning)
+				}
 			}
-			f.Also(first.at.obj, first.at.path)
 		}
 	},
 }

@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -18,21 +18,18 @@ const (
 	allowContact = string(configv1.AllowContactingSource)
 )
 
-// entry is one source entry of an ICSP, IDMS or ITMS, flattened, with the
+// entry is one source entry of an ICSP, IDMS or ITMS (mco.Entry), with the
 // way back to the YAML it came from.
 type entry struct {
 	obj     *manifest.Object
-	list    string // the spec field holding the entries
-	index   int
+	at      manifest.Path // the entry, e.g. spec.imageDigestMirrors[2]
 	source  string
 	mirrors []string
 	policy  string // as written; always "" for ICSP, which has no such field
 	tag     bool   // from an ITMS
 }
 
-func (e *entry) path(elems ...any) manifest.Path {
-	return manifest.Path{"spec", e.list, e.index}.Child(elems...)
-}
+func (e *entry) path(elems ...any) manifest.Path { return e.at.Child(elems...) }
 
 func (e *entry) sourcePath() manifest.Path      { return e.path("source") }
 func (e *entry) mirrorPath(k int) manifest.Path { return e.path("mirrors", k) }
@@ -64,55 +61,32 @@ func (e *entry) realMirror() bool { return mirrororder.HasRealMirror(e.source, e
 
 func (e *entry) kind() manifest.Kind { return e.obj.Kind }
 
-// byName returns the known objects of kind the cluster keeps (the last of
-// several with one name) in MCO's processing order: the informer listers
-// hand them out sorted by name.
-func byName(c *check.Context, kind manifest.Kind) []*manifest.Object {
-	objs := c.Applied(kind)
-	sort.SliceStable(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
-	return objs
-}
-
-// mirrorEntries lists every entry in MCO's validation order: IDMS, then
-// ICSP, then ITMS, each kind sorted by object name. Many rules use it, so
-// it is flattened once per context (a check.Memo). The slice is shared
-// between rules: treat it as read-only.
+// mirrorEntries lists every entry of the plan (mco.Plan.Entries: IDMS,
+// then ICSP, then ITMS, each kind by object name) with its object. Many
+// rules use it, so it is built once per context (a check.Memo). The slice
+// is shared between rules: treat it as read-only.
 func mirrorEntries(c *check.Context) []entry { return entriesMemo.Get(c) }
 
-var entriesMemo = check.NewMemo("rules.mirrorEntries", flattenEntries)
-
-func flattenEntries(c *check.Context) []entry {
-	var out []entry
-	for _, o := range byName(c, manifest.KindIDMS) {
-		for i, d := range o.IDMS.Spec.ImageDigestMirrors {
-			out = append(out, entry{obj: o, list: "imageDigestMirrors", index: i, source: d.Source,
-				mirrors: scopes.Strings(d.Mirrors), policy: string(d.MirrorSourcePolicy)})
-		}
-	}
-	for _, o := range byName(c, manifest.KindICSP) {
-		for i, d := range o.ICSP.Spec.RepositoryDigestMirrors {
-			out = append(out, entry{obj: o, list: "repositoryDigestMirrors", index: i, source: d.Source,
-				mirrors: d.Mirrors})
-		}
-	}
-	for _, o := range byName(c, manifest.KindITMS) {
-		for i, d := range o.ITMS.Spec.ImageTagMirrors {
-			out = append(out, entry{obj: o, list: "imageTagMirrors", index: i, source: d.Source,
-				mirrors: scopes.Strings(d.Mirrors), policy: string(d.MirrorSourcePolicy), tag: true})
-		}
+var entriesMemo = check.NewMemo("rules.mirrorEntries", func(c *check.Context) []entry {
+	out := make([]entry, 0, len(c.Plan.Entries))
+	for _, e := range c.Plan.Entries {
+		out = append(out, entry{obj: c.SubjectObject(e.At), at: manifest.ParsePath(e.At.Path), source: e.Source,
+			mirrors: e.Mirrors, policy: string(e.Policy), tag: e.Tag})
 	}
 	return out
-}
+})
 
-// mirrorSet is one source's entries with real mirrors, of one pull type
-// (digest: IDMS and ICSP; tag: ITMS), as MCO groups them before merging.
+// mirrorSet is one of the plan's merged sets (mco.Plan.Sets) with its
+// entries.
 type mirrorSet struct {
 	source  string
 	tag     bool
 	entries []*entry // in MCO order; entries[0] is where MCO points
 	never   bool
+	mirrors []string // merged, as MCO writes them
 }
 
+// lists are the mirror lists of the set's entries, in MCO order.
 func (s *mirrorSet) lists() [][]string {
 	out := make([][]string, len(s.entries))
 	for i, e := range s.entries {
@@ -121,51 +95,38 @@ func (s *mirrorSet) lists() [][]string {
 	return out
 }
 
-// merged is the mirror order MCO writes for the set.
-func (s *mirrorSet) merged() []string { return mirrororder.Merge(s.source, s.lists()) }
+// merged is the mirror order MCO writes for the set, a copy the caller
+// may change.
+func (s *mirrorSet) merged() []string { return slices.Clone(s.mirrors) }
 
-// sets groups entries with real mirrors by source. The result lists digest
-// sets sorted by source, then tag sets sorted by source: MCO's processing
-// order, which decides which enclosing source a nested scope copies from.
+// sets are the plan's sets in MCO's processing order (digest sets sorted by
+// source, then tag sets), and by source per pull type.
 type sets struct {
 	all    []*mirrorSet
 	digest map[string]*mirrorSet
 	tag    map[string]*mirrorSet
 }
 
-func collectSets(es []entry) *sets {
+// mirrorSets returns the plan's sets, built once per context.
+func mirrorSets(c *check.Context) *sets { return setsMemo.Get(c) }
+
+var setsMemo = check.NewMemo("rules.mirrorSets", func(c *check.Context) *sets {
+	es := mirrorEntries(c)
 	s := &sets{digest: map[string]*mirrorSet{}, tag: map[string]*mirrorSet{}}
-	var dSrc, tSrc []string
-	for i := range es {
-		e := &es[i]
-		if !e.realMirror() {
-			continue
+	for _, ps := range c.Plan.Sets {
+		set := &mirrorSet{source: ps.Source, tag: ps.Tag, never: ps.Never, mirrors: ps.Mirrors}
+		for _, i := range ps.Entries {
+			set.entries = append(set.entries, &es[i])
 		}
-		m, src := s.digest, &dSrc
-		if e.tag {
-			m, src = s.tag, &tSrc
+		s.all = append(s.all, set)
+		if ps.Tag {
+			s.tag[ps.Source] = set
+		} else {
+			s.digest[ps.Source] = set
 		}
-		set := m[e.source]
-		if set == nil {
-			set = &mirrorSet{source: e.source, tag: e.tag}
-			m[e.source] = set
-			*src = append(*src, e.source)
-		}
-		set.entries = append(set.entries, e)
-		if e.never() {
-			set.never = true
-		}
-	}
-	sort.Strings(dSrc)
-	sort.Strings(tSrc)
-	for _, src := range dSrc {
-		s.all = append(s.all, s.digest[src])
-	}
-	for _, src := range tSrc {
-		s.all = append(s.all, s.tag[src])
 	}
 	return s
-}
+})
 
 // enclosing returns every scope that contains x under MCO's nesting rule
 // (scopes.IsNested), most specific first: x itself unless strict, x

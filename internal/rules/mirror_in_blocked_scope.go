@@ -13,7 +13,7 @@ var mirrorInBlockedScope = &check.Rule{
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
 		es := mirrorEntries(c.Context)
-		s := collectSets(es)
+		s := mirrorSets(c.Context)
 		var blocked scopeSet
 		if _, spec := imageCluster(c.Context); spec != nil {
 			blocked = newScopeSet(spec.RegistrySources.BlockedRegistries)

@@ -15,7 +15,7 @@ var mirrorOrderConflict = &check.Rule{
 	Doc:      doc("mirror-order-conflict"),
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
-		s := collectSets(mirrorEntries(c.Context))
+		s := mirrorSets(c.Context)
 		for _, set := range s.all {
 			if len(set.entries) < 2 {
 				continue

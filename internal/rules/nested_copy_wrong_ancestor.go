@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
@@ -13,57 +14,50 @@ var nestedCopyWrongAncestor = &check.Rule{
 	Doc:      doc("nested-copy-wrong-ancestor"),
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
-		img, spec := imageCluster(c.Context)
+		img, _ := imageCluster(c.Context)
 		if img == nil {
 			return
 		}
-		s := collectSets(mirrorEntries(c.Context))
+		s := mirrorSets(c.Context)
 		if len(s.all) < 2 {
 			return
 		}
-		first := make(map[string]int, len(s.all))
-		for i, set := range s.all {
-			if _, ok := first[set.source]; !ok {
-				first[set.source] = i
+		for _, r := range c.Plan.Registries {
+			if r.CopyFrom < 0 || r.At.Kind != string(manifest.KindImage) {
+				continue
 			}
-		}
-		rs := spec.RegistrySources
-		seen := map[string]bool{}
-		for _, l := range []scopeList{{"blockedRegistries", rs.BlockedRegistries}, {"insecureRegistries", rs.InsecureRegistries}} {
-			for i, scope := range l.values {
-				if _, isSource := first[scope]; isSource || seen[scope] {
-					continue
-				}
-				seen[scope] = true
-				cands := enclosing(scope, true) // most specific first
-				best, nearest := -1, -1
-				for _, cand := range cands {
-					k, ok := first[cand]
-					if !ok {
-						continue
-					}
-					if nearest < 0 {
-						nearest = k
-					}
-					if best < 0 || k < best {
-						best = k
-					}
-				}
-				if best < 0 || best == nearest || scopes.IsWildcard(s.all[best].source) {
-					continue
-				}
-				used, near := s.all[best], s.all[nearest]
-				suffix := scope[len(used.source):]
-				got := used.merged()
-				for j := range got {
-					got[j] += suffix
-				}
-				f := c.Report(img, l.path(i),
-					"%q has no mirrors of its own, so MCO copies them from the first-sorted enclosing source %q (giving %s), not from the nearest %q",
-					scope, used.source, quoteList(got, 3), near.source)
-				f.Also(used.entries[0].obj, used.entries[0].sourcePath())
-				f.Also(near.entries[0].obj, near.entries[0].sourcePath())
+			used := s.all[r.CopyFrom]
+			if scopes.IsWildcard(used.source) {
+				continue // wildcard-source-nested: MCO refuses
 			}
+			near := nearestSource(s, r.Scope)
+			if near == nil || near == used {
+				continue
+			}
+			suffix := r.Scope[len(used.source):]
+			got := used.merged()
+			for j := range got {
+				got[j] += suffix
+			}
+			f := c.Report(img, manifest.ParsePath(r.At.Path),
+				"%q has no mirrors of its own, so MCO copies them from the first-sorted enclosing source %q (giving %s), not from the nearest %q",
+				r.Scope, used.source, quoteList(got, 3), near.source)
+			f.Also(used.entries[0].obj, used.entries[0].sourcePath())
+			f.Also(near.entries[0].obj, near.entries[0].sourcePath())
 		}
 	},
+}
+
+// nearestSource is the most specific set whose source strictly encloses
+// scope (the digest set when a source has both), nil when none does.
+func nearestSource(s *sets, scope string) *mirrorSet {
+	for _, cand := range enclosing(scope, true) {
+		if set, ok := s.digest[cand]; ok {
+			return set
+		}
+		if set, ok := s.tag[cand]; ok {
+			return set
+		}
+	}
+	return nil
 }

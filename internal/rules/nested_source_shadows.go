@@ -12,7 +12,7 @@ var nestedSourceShadows = &check.Rule{
 	Doc:      doc("nested-source-shadows"),
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
-		s := collectSets(mirrorEntries(c.Context))
+		s := mirrorSets(c.Context)
 		type info struct {
 			never       bool
 			digest, tag *mirrorSet

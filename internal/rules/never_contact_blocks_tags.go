@@ -14,7 +14,7 @@ var neverContactBlocksTags = &check.Rule{
 	Doc:      doc("never-contact-blocks-tags"),
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
-		s := collectSets(mirrorEntries(c.Context))
+		s := mirrorSets(c.Context)
 		for _, set := range s.all {
 			if !set.never || payloadScope(set.source) {
 				continue // release payloads are only ever pulled by digest

@@ -5,7 +5,6 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -83,26 +82,25 @@ func imagePolicyScopes(c *check.Context) []policyScope {
 	return out
 }
 
-// policyScopeFindings is render.PolicyScopeFindings for the context's
-// input, computed once for the two rules that split it by message
-// (policy-scope-blocked, policy-scope-not-allowed): it flattens and merges
-// every mirror entry and may run the payload rule through containers/image.
+// policyScopeFindings is the plan's PolicyScopeFindings, computed once for
+// the two rules that split it by message (policy-scope-blocked,
+// policy-scope-not-allowed).
 func policyScopeFindings(c *check.Context) []render.Finding { return policyScopeMemo.Get(c) }
 
 var policyScopeMemo = check.NewMemo("rules.policyScopeFindings", func(c *check.Context) []render.Finding {
-	return mco.PolicyScopeFindings(c.Input.Input)
+	return c.Plan.PolicyScopeFindings()
 })
 
 // policyScopeRefusalNote ends the findings of both policy scope rules.
 const policyScopeRefusalNote = "MCO refuses to render and only logs it: the previous MachineConfig stays and every later registry change stops applying"
 
 // reportSubject reports at a render subject, with the render's related
-// values as related locations; false when the subject names nothing in
-// the tree.
-func reportSubject(c *check.Pass, s render.Subject, related []render.Subject, format string, args ...any) bool {
+// values as related locations; nil when the subject names nothing in the
+// tree.
+func reportSubject(c *check.Pass, s render.Subject, related []render.Subject, format string, args ...any) *check.Finding {
 	o := c.SubjectObject(s)
 	if o == nil {
-		return false
+		return nil
 	}
 	f := c.Report(o, manifest.ParsePath(s.Path), format, args...)
 	for _, r := range related {
@@ -110,5 +108,5 @@ func reportSubject(c *check.Pass, s render.Subject, related []render.Subject, fo
 			f.Also(ro, manifest.ParsePath(r.Path))
 		}
 	}
-	return true
+	return f
 }

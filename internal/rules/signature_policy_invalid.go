@@ -4,9 +4,6 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/mco"
-	"github.com/mirrorlint/mirrorlint/render"
 )
 
 var signaturePolicyInvalid = &check.Rule{
@@ -17,24 +14,8 @@ var signaturePolicyInvalid = &check.Rule{
 	Doc:      doc("signature-policy-invalid"),
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
-		v := c.Settings.Version
-		if !v.AtLeast(18) {
-			return
-		}
-		cips, ips := c.Input.PolicyObjects()
-		for _, o := range append(append([]*manifest.Object(nil), cips...), ips...) {
-			var p *mco.Finding
-			if o.ClusterImagePolicy != nil {
-				if c.Input.DefaultPolicy && o.Name == render.DefaultPolicyName {
-					continue
-				}
-				p = mco.PolicyProblem(o.ClusterImagePolicy.Spec.Policy, v)
-			} else {
-				p = mco.PolicyProblem(o.ImagePolicy.Spec.Policy, v)
-			}
-			if p != nil {
-				c.Report(o, manifest.ParsePath(p.Subject.Path), "MCO refuses to render: %s", p.Message)
-			}
+		for _, p := range c.Plan.PolicyProblems() {
+			reportSubject(c, p.Subject, nil, "MCO refuses to render: %s", p.Message)
 		}
 		// The registries.d step has no rule of its own: the renderer's
 		// verdict is reported where it points.

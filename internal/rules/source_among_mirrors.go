@@ -15,7 +15,7 @@ var sourceAmongMirrors = &check.Rule{
 	Doc:      doc("source-among-mirrors"),
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
-		s := collectSets(mirrorEntries(c.Context))
+		s := mirrorSets(c.Context)
 		for _, set := range s.all {
 			if set.never {
 				continue // never-contact-self-mirror reports those

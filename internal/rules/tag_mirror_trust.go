@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
 
@@ -30,7 +31,7 @@ var tagMirrorTrust = &check.Rule{
 
 // payloadRepos holds the OCP release repositories: the release image and
 // the images it references.
-const payloadRepos = "quay.io/openshift-release-dev"
+const payloadRepos = mco.ReleaseOrganization
 
 // payloadScope reports whether a scope contains or lies inside the OCP
 // release repositories.

@@ -266,7 +266,7 @@ func orderDependent(in render.Input, ref *render.Refusal, mcoError string) bool 
 	if ref.Prefix == "" || !strings.HasPrefix(mcoError, prefix) {
 		return false
 	}
-	for _, f := range mco.PolicyScopeFindings(in) {
+	for _, f := range mco.NewPlan(in).PolicyScopeFindings() {
 		if f.Message == strings.TrimPrefix(mcoError, prefix) {
 			return true
 		}
