@@ -103,9 +103,10 @@ func (h *HubMirrors) parse(conf string) {
 		if !okSource || !okMirrors {
 			continue
 		}
-		digest := DigestSource{Source: source, MirrorsSet: true, Path: manifest.Path{"registry", i}}
+		digest := DigestSource{Source: source, MirrorsSet: true, Path: manifest.Path{"registry", i},
+			At: h.at(i, -1, ""), SourceAt: h.at(i, -1, "location")}
 		tag := digest
-		for _, m := range mirrors {
+		for j, m := range mirrors {
 			loc, ok := m["location"].(string)
 			if !ok {
 				continue
@@ -113,8 +114,10 @@ func (h *HubMirrors) parse(conf string) {
 			switch pull, set := m["pull-from-mirror"].(string); {
 			case !set || pull == "digest-only":
 				digest.Mirrors = append(digest.Mirrors, loc)
+				digest.MirrorAt = append(digest.MirrorAt, h.at(i, j, "location"))
 			case pull == "tag-only":
 				tag.Mirrors = append(tag.Mirrors, loc)
+				tag.MirrorAt = append(tag.MirrorAt, h.at(i, j, "location"))
 			}
 		}
 		if len(digest.Mirrors) > 0 {

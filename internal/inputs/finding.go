@@ -37,3 +37,6 @@ func sortFindings(fs []Finding) {
 			cmp.Compare(a.Pos.Column, b.Pos.Column), cmp.Compare(a.Rule, b.Rule))
 	})
 }
+
+// RuleSiteLabels reports site labels that are not a map of strings.
+const RuleSiteLabels = "site-labels"

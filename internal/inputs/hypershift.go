@@ -46,6 +46,7 @@ func readHosted(o *manifest.Object, pools []*manifest.Object) *Hosted {
 	h.Namespace, _ = manifest.NestedString(o.Content, "metadata", "namespace")
 	spec, _ := o.Content["spec"].(map[string]any)
 	h.Sources = readSources(spec["imageContentSources"], manifest.Path{"spec", "imageContentSources"})
+	locate(o, h.Sources)
 	if img, ok := manifest.NestedString(o.Content, "spec", "release", "image"); ok {
 		h.Version = releaseTagVersion(img)
 	}
@@ -196,11 +197,8 @@ func readPoolManifests(cm *manifest.Object, text string, np *manifest.Object, fs
 		}
 		if !supportedPoolKinds[kind] {
 			typ := "*v1." + kind
-			if kind == "ImageTagMirrorSet" {
-				typ = "*v1.ImageTagMirrorSet"
-			}
 			fs.add(pos(kindNode), check.Error, RuleNodePoolConfigType, hypershiftOperator,
-				"NodePool %s config holds a %s: the NodePool controller refuses it (unsupported config type: %s; ValidMachineConfig false) and the NodePool stops updating; put tag mirrors in the HostedCluster instead (spec.imageContentSources gives digest mirrors only) or move the object out of the NodePool config", np.Name, kind, typ)
+				"NodePool %s config holds %s %s: the NodePool controller refuses it (unsupported config type: %s; ValidMachineConfig false) and the NodePool stops updating; move it out of the NodePool config (hosted nodes get digest mirrors from HostedCluster spec.imageContentSources, and no tag mirrors)", np.Name, article(kind), kind, typ)
 			continue
 		}
 		var raw map[string]any
@@ -239,6 +237,7 @@ func (h *Hosted) Cluster(cms []*manifest.Object, fs *findings) *Cluster {
 	if len(h.Sources) > 0 {
 		c.IDMSs = append(c.IDMSs, hypershiftIDMS(h.Sources))
 	}
+	c.derive([][]DigestSource{h.Sources})
 	idms, icsp := h.nodePoolConfig(cms, fs)
 	c.IDMSs, c.ICSPs = append(c.IDMSs, idms...), append(c.ICSPs, icsp...)
 	return c
@@ -287,4 +286,11 @@ func hasSegment(dir, name string) bool {
 		}
 	}
 	return false
+}
+
+func article(word string) string {
+	if word != "" && strings.ContainsRune("AEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }

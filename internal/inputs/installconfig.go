@@ -38,6 +38,22 @@ type DigestSource struct {
 	// override entry then keeps the hub's mirrors).
 	MirrorsSet bool
 	Path       manifest.Path
+	// At, SourceAt and MirrorAt place the entry, its source and each
+	// mirror in the input (zero when unknown): the objects made from the
+	// entry point there.
+	At, SourceAt manifest.Position
+	MirrorAt     []manifest.Position
+}
+
+// locate fills the positions of entries read from o.
+func locate(o *manifest.Object, list []DigestSource) {
+	for i := range list {
+		ds := &list[i]
+		ds.At, ds.SourceAt = o.Locate(ds.Path), o.Locate(ds.Path.Child("source"))
+		for j := range ds.Mirrors {
+			ds.MirrorAt = append(ds.MirrorAt, o.Locate(ds.Path.Child("mirrors", j)))
+		}
+	}
 }
 
 // InstallConfig is one install-config.yaml.
@@ -67,6 +83,8 @@ func readInstallConfig(o *manifest.Object, agentDirs map[string]bool) *InstallCo
 	_, ic.HasContent = o.Content["imageContentSources"]
 	ic.Digest = readSources(o.Content["imageDigestSources"], manifest.Path{"imageDigestSources"})
 	ic.Content = readSources(o.Content["imageContentSources"], manifest.Path{"imageContentSources"})
+	locate(o, ic.Digest)
+	locate(o, ic.Content)
 	return ic
 }
 

@@ -38,6 +38,12 @@ type Cluster struct {
 	// Unconfirmed says the objects follow a step not seen in the
 	// component's code (the ICSPs of imageContentSources).
 	Unconfirmed string
+	// Objects are IDMSs as loaded objects placed at the input values they
+	// come from, for the rules and the renderer; Inputs are the objects
+	// the cluster is declared by (its install-config, the site and the
+	// hub's objects, the HostedCluster and its NodePools).
+	Objects []*manifest.Object
+	Inputs  []*manifest.Object
 }
 
 // ObjectsYAML serializes the cluster's mirror objects as the installer and
@@ -177,6 +183,7 @@ func (ic *InstallConfig) Cluster(v render.Version) *Cluster {
 		}
 	}
 	c.Bootstrap = bootstrapConf(list)
+	c.derive([][]DigestSource{list})
 	return c
 }
 

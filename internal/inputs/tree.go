@@ -63,7 +63,7 @@ func Read(objs []*manifest.Object, v render.Version) *Result {
 	ss, probs := sites.From(objs)
 	res.Sites = ss
 	for _, p := range probs {
-		fs.add(p.Pos, check.Error, "site-declaration", "siteconfig", "%s", p.Message)
+		fs.add(p.Pos, check.Error, RuleSiteLabels, "siteconfig", "%s", p.Message)
 	}
 	for _, s := range ss {
 		c, f := spoke(s, hub, v)

@@ -71,13 +71,27 @@ func spoke(s *sites.Site, hub *HubMirrors, v render.Version) (*Cluster, []Findin
 		}
 	}
 	var entries []DigestSource
-	for _, e := range list {
-		entries = append(entries, DigestSource{Source: e.Source, Mirrors: e.Mirrors, MirrorsSet: true})
+	for i, e := range list {
+		ds := DigestSource{Source: e.Source, Mirrors: e.Mirrors, MirrorsSet: true}
+		ov := s.Overrides
+		entry := fmt.Sprintf("imageDigestSources[%d]", i)
+		switch {
+		case ov != nil && ov.Has(entry):
+			ds.At, ds.SourceAt = ov.Locate(entry, false), ov.Locate(entry+".source", false)
+			for j := range e.Mirrors {
+				ds.MirrorAt = append(ds.MirrorAt, ov.Locate(fmt.Sprintf("%s.mirrors[%d]", entry, j), false))
+			}
+		case i < len(hubEntries):
+			h := hubEntries[i]
+			ds.At, ds.SourceAt, ds.MirrorAt = h.At, h.SourceAt, h.MirrorAt
+		}
+		entries = append(entries, ds)
 	}
 	if len(entries) > 0 {
 		c.IDMSs = append(c.IDMSs, installerIDMS(entries))
 	}
 	c.Bootstrap = bootstrapConf(entries)
+	c.derive([][]DigestSource{entries})
 	return c, fs
 }
 

@@ -98,7 +98,7 @@ func KeepsAs(kind string, u Unmodelled) bool {
 		return kind != ""
 	case u == UnmodelledImages:
 		_, ok := imageKinds[kind]
-		return ok
+		return ok || inputKinds[kind]
 	}
 	return false
 }

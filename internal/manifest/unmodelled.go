@@ -191,7 +191,7 @@ func (fp *fileParse) unmodelled(n *yaml.Node, doc, item int, apiVersion, kind st
 		return // kustomization files are build instructions, not objects
 	}
 	o := &Object{APIVersion: apiVersion, Kind: Kind(kind), File: fp.name, Doc: doc, Item: item, Unmodelled: true}
-	if fp.keep == UnmodelledAll {
+	if fp.keep == UnmodelledAll || inputKinds[kind] {
 		o.Node, o.src = n, fp.source()
 	} else {
 		f, ok := imageFieldsOf(apiVersion, kind)

@@ -25,3 +25,13 @@ func (n Needs) MayHoldFile(name string, data []byte, u Unmodelled) bool {
 	}
 	return n.MayHold(data, u)
 }
+
+// inputKinds are the kinds of the mirror inputs that are not mirror
+// objects (install-config, the hub's AgentServiceConfig and its mirror
+// ConfigMap, ZTP sites, HostedCluster and NodePool): kept whole whenever
+// unmodelled kinds are kept at all (UnmodelledImages too), since the
+// checks of those inputs read them whole.
+var inputKinds = map[string]bool{
+	KindInstallConfig: true, "AgentConfig": true, "AgentServiceConfig": true, "ConfigMap": true,
+	"SiteConfig": true, "ClusterInstance": true, "HostedCluster": true, "NodePool": true,
+}
