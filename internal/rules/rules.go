@@ -9,7 +9,7 @@ import (
 
 // All returns the built-in rules, grouped by who acts on the finding.
 func All() []*check.Rule {
-	return []*check.Rule{
+	return append([]*check.Rule{
 		// API server: the object is refused on apply.
 		apiVersionKind,
 		requiredFields,
@@ -65,7 +65,7 @@ func All() []*check.Rule {
 		handWrittenSignatureFiles,
 		releaseSignaturesMirrored,
 		// This project's stance.
-	}
+	}, inputRules()...)
 }
 
 // Registry returns the built-in rules plus the engine's own: loading

@@ -1,0 +1,46 @@
+package rules
+
+import (
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/inputs"
+)
+
+// The mirror inputs that are not mirror objects (install-config, the hub's
+// mirror registries.conf, ZTP overrides, HostedCluster/NodePool) are read
+// and checked once per cluster by package inputs; each rule here reports
+// the findings of its id, at most at the severity the component gives
+// them (a check that only warns on an older release stays a warning).
+var inputsMemo = check.NewMemo("rules.inputs", func(c *check.Context) *inputs.Result {
+	return inputs.Read(c.Cluster.Objects, c.Settings.Version)
+})
+
+func inputRule(id string, sev check.Severity, origin check.Origin, summary string) *check.Rule {
+	return &check.Rule{
+		ID:       id,
+		Severity: sev,
+		Origin:   origin,
+		Summary:  summary,
+		Doc:      doc(id),
+		Reads:    inputs.Kinds,
+		Check: func(p *check.Pass) {
+			for _, f := range inputsMemo.Get(p.Context).Findings {
+				if f.Rule == id {
+					p.ReportAt(f.Pos, "%s", f.Message).AtMost(f.Severity)
+				}
+			}
+		},
+	}
+}
+
+// inputRules are the rules of the mirror inputs, in All's order.
+func inputRules() []*check.Rule {
+	return []*check.Rule{
+		installConfigMirrorFormat, installConfigBothLists, installConfigSourcePolicy, installConfigTrustBundlePolicy,
+		hubMirrorConfigMap, installConfigOverridesJSON, installConfigOverridesUnknownField, siteLabels,
+		nodePoolConfigType, nodePoolConfigConfigMap,
+		installConfigDuplicateMirror, hostedClusterDuplicateMirror, hostedClusterGuestMirrorObject,
+		installConfigConflictingPolicy,
+		installConfigImageContentSources, hubMirrorPrefixIgnored, hubMirrorNotForSpokes, hubMirrorV1Format,
+		installConfigOverridesReplacesHub, installConfigOverridesInherits,
+	}
+}

@@ -1,0 +1,10 @@
+package rules
+
+import (
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/inputs"
+)
+
+// siteLabels: see docs/site-labels.md; the check itself is in package inputs.
+var siteLabels = inputRule(inputs.RuleSiteLabels, check.Error, check.OriginTool,
+	"SiteConfig clusterLabels / ClusterInstance extraLabels.ManagedCluster that are not a map of strings.")
