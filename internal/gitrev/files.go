@@ -57,3 +57,43 @@ func Files(top string, untracked bool) ([]string, error) {
 	}
 	return out, nil
 }
+
+// Blobs gives the blob id of every regular file the index holds whose
+// work-tree copy git does not see as changed, by absolute path below top
+// with its symlinks resolved (as Files names them): the content's id
+// without reading the file. A file git sees as changed (`git diff-files`:
+// its content or only its stat data differ from the index's) is left out,
+// so its id is computed from what the work tree holds.
+func Blobs(top string) (map[string]string, error) {
+	real, err := filepath.EvalSymlinks(top)
+	if err != nil {
+		return nil, err
+	}
+	staged, err := git(real, "ls-files", "-z", "--stage", "--full-name")
+	if err != nil {
+		return nil, err
+	}
+	changed, err := git(real, "diff-files", "-z", "--name-only")
+	if err != nil {
+		return nil, err
+	}
+	skip := map[string]bool{}
+	for _, p := range bytes.Split(changed, []byte{0}) {
+		skip[string(p)] = true
+	}
+	out := map[string]string{}
+	for _, rec := range bytes.Split(staged, []byte{0}) {
+		meta, path, ok := strings.Cut(string(rec), "\t")
+		if !ok || skip[path] {
+			continue
+		}
+		// "<mode> <blob> <stage>": regular files only (not links or
+		// submodules), and only the merged stage (not a conflict's sides).
+		f := strings.Fields(meta)
+		if len(f) != 3 || (f[0] != "100644" && f[0] != "100755") || f[2] != "0" {
+			continue
+		}
+		out[filepath.Join(real, filepath.FromSlash(path))] = f[1]
+	}
+	return out, nil
+}

@@ -68,6 +68,11 @@ type Options struct {
 	// --no-default-cluster-image-policy.
 	FeatureSet      string
 	NoDefaultPolicy bool
+	// Cache and Blobs are the loader's per-file result cache and the blob
+	// ids git gives for unchanged files (manifest.Options); nil: every
+	// file is read and parsed.
+	Cache manifest.Cache
+	Blobs func(osPath string) (blob string, ok bool)
 }
 
 // Project is an opened tree.

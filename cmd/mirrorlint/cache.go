@@ -1,0 +1,50 @@
+package main
+
+import (
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/contentcache"
+	"github.com/mirrorlint/mirrorlint/internal/gitrev"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// noCacheFlag turns the content cache off (docs/performance.md).
+var noCacheFlag = &cli.BoolFlag{
+	Name: "no-cache",
+	Usage: "do not read or write the cache of per-file results ($" + contentcache.EnvDir + ", default mirrorlint under the user cache directory); " +
+		"a cached run reports exactly what an uncached one does",
+	EnvVars: []string{"MIRRORLINT_NO_CACHE"},
+}
+
+// openCache sets po's loader cache, unless --no-cache, and returns what
+// writes it back. In a repository the files git holds unchanged are looked
+// up by the index's blob ids without being read. A cache that cannot be
+// opened or written only makes the run slower: the results do not depend
+// on it, so nothing is reported.
+func openCache(c *cli.Context, po *project.Options, top string) (done func()) {
+	dir, version := contentcache.DefaultDir(), contentcache.Version()
+	if c.Bool(noCacheFlag.Name) || dir == "" || version == "" {
+		return func() {}
+	}
+	pack := contentcache.Open(dir, version, manifest.CacheFormat)
+	po.Cache = pack
+	if top != "" {
+		if blobs, err := gitrev.Blobs(top); err == nil {
+			po.Blobs = func(osPath string) (string, bool) {
+				abs, err := filepath.Abs(osPath)
+				if err != nil {
+					return "", false
+				}
+				if b, ok := blobs[abs]; ok {
+					return b, true
+				}
+				b, ok := blobs[manifest.RealPath(abs)]
+				return b, ok
+			}
+		}
+	}
+	return func() { _ = pack.Close() }
+}

@@ -1,0 +1,57 @@
+package gitrev
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// Blobs gives git's id for the files the work tree has not changed, the
+// same id manifest.BlobID computes from the content; a file edited after
+// it was added (staged or not) is left out, and so are links and
+// untracked files.
+func TestBlobs(t *testing.T) {
+	t.Parallel()
+	top, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	git := gittest.Runner(t, top)
+	git("init", "-q")
+	write := func(rel, body string) string {
+		p := filepath.Join(top, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	same := write("a/same.yaml", idmsV1)
+	write("a/edited.yaml", idmsV1)
+	write("a/staged.yaml", idmsV1)
+	if err := os.Symlink("same.yaml", filepath.Join(top, "a/link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	git("add", ".")
+	git("commit", "-q", "-m", "one")
+	write("a/edited.yaml", idmsV2)
+	write("a/staged.yaml", idmsV2)
+	git("add", "a/staged.yaml")
+	write("a/staged.yaml", idmsV1+"# again\n")
+	write("a/untracked.yaml", idmsV1)
+
+	got, err := Blobs(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{same: manifest.BlobID([]byte(idmsV1))}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Blobs = %v, want %v", got, want)
+	}
+}
