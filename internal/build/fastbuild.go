@@ -47,8 +47,9 @@ import (
 //	    when that other one is absent — unless the loader keeps only the
 //	    identity and image fields of objects of that kind (the
 //	    image-pulling kinds under manifest.UnmodelledImages), which no name
-//	    reference writes; and the loader does not keep every kind whole
-//	    (then nothing would be left out);
+//	    reference writes, or ConfigMap, only ever a referral, whose own
+//	    content no name reference writes; and the loader does not keep
+//	    every kind whole (then nothing would be left out);
 //	(6) M builds on its own (`kustomize build M` succeeds; once per M);
 //	(7) the fast build succeeds;
 //	(8) no kustomization of the closure writes sortOptions, and their
@@ -167,6 +168,13 @@ func (d *env) fastBase(dir string, needs manifest.Needs) (string, manifest.Needs
 		return no()
 	}
 	for _, k := range nameRefKinds {
+		// ConfigMaps are only referrals (renamed in place, referenced by
+		// others) and the loader keeps them whole only in openshift-*
+		// namespaces, so no name reference writes into what it keeps but
+		// their own name.
+		if k == manifest.KindConfigMap {
+			continue
+		}
 		if needs.Has(k, u) && !(u == manifest.UnmodelledImages && slices.Contains(imageKinds, k)) {
 			return no()
 		}

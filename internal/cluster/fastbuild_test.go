@@ -152,10 +152,10 @@ patches:
 		},
 		fast: true,
 	}, {
-		// The base copies a ConfigMap value into its mirror object: the
-		// fast build cannot find the source, fails, and the full build is
-		// used.
-		name: "replacement from a workload",
+		// The base copies a ConfigMap value into its mirror object:
+		// ConfigMaps stay in fast builds (the loader keeps the platform's
+		// own), so the replacement finds its source in the fast build too.
+		name: "replacement from a ConfigMap",
 		base: map[string]string{"idms.yaml": fbIDMS, "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: registry}\ndata: {host: mirror.corp.example/ocp/release}\n"},
 		baseKust: `resources: [idms.yaml, cm.yaml]
 replacements:
@@ -165,6 +165,7 @@ replacements:
     fieldPaths: [spec.imageDigestMirrors.0.mirrors.0]
 `,
 		site: jsonSite,
+		fast: true,
 	}, {
 		// The base does not build on its own (two Deployments with one
 		// id): every overlay reports the failure, as a full build would.

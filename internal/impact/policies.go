@@ -63,7 +63,7 @@ func verdict(oldCl, newCl *check.Cluster, o, n *render.Output) drain.Verdict {
 		return v
 	}
 	in := ndp.Resolve(ver, oldCl.Objects, newCl.Objects)
-	return drain.WithPolicies(v, drain.ChangedFiles(o, n), in, false)
+	return drain.WithPolicies(v, drain.ChangedFiles(o, n), in, ndp.DrainOverride(ver, newCl.Objects))
 }
 
 // policyResult is the JSON and text form of a verdict's policies; old

@@ -121,6 +121,9 @@ var wrapperKinds = map[string]bool{}
 // loader's own decision, asked by the prefilter, so a kind the loader
 // starts reading is never skipped.
 func Keeps(kind string) bool {
+	if kind == KindConfigMap {
+		return true // some of them: see IsPlatformConfigMap
+	}
 	for _, av := range []string{Kind(kind).APIVersion(), "config.openshift.io/v1", ""} {
 		if _, _, keep := classify(av, kind); keep {
 			return true

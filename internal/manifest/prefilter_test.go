@@ -23,7 +23,7 @@ func TestMayHoldShapes(t *testing.T) {
 		{"kind: \"ImageContentSourcePolicy\"\n", true},
 		{"- {apiVersion: v1, kind: Image}\n", true},
 		{`{"apiVersion":"config.openshift.io/v1","kind":"ImageDigestMirrorSet"}`, true},
-		{`{"kind" : "ConfigMap"}`, false},
+		{`{"kind" : "Secret"}`, false},
 		{"kind: ImageDigestMirrorSetList\nitems: [{spec: {}}]\n", true},
 		{"kind: List\nitems:\n- kind: MachineConfig\n", true},
 		{"kind: !!str ImageDigestMirrorSet\n", true},
@@ -41,8 +41,10 @@ func TestMayHoldShapes(t *testing.T) {
 		{"kind: Deployment\ndata: 'C:\\path'\n", true},
 		{"\xFF\xFEk\x00i\x00n\x00d\x00", true},
 		// "kind" that is no key, or another key.
-		{"apiVersion: v1\nkind: ConfigMap\ndata:\n  kindness: ImageDigestMirrorSet\n  app.kubernetes.io/kind: Image\n", false},
-		{"kind: ConfigMap\ndata: {x: \"kind of ImageDigestMirrorSet\"}\n", false},
+		{"apiVersion: v1\nkind: Secret\ndata:\n  kindness: ImageDigestMirrorSet\n  app.kubernetes.io/kind: Image\n", false},
+		{"kind: Secret\ndata: {x: \"kind of ImageDigestMirrorSet\"}\n", false},
+		// ConfigMaps are parsed: the platform's own are kept.
+		{"kind: ConfigMap\n", true},
 		{"", false},
 	} {
 		if got := need.MayHold([]byte(tc.doc), UnmodelledNone); got != tc.want {

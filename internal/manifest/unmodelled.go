@@ -187,11 +187,12 @@ func prune(n *yaml.Node, t fieldTrie, depth int) *yaml.Node {
 // kind, or the whole object. A kept object is never an error: what does
 // not convert is left out.
 func (fp *fileParse) unmodelled(n *yaml.Node, doc, item int, apiVersion, kind string, inferred bool) {
-	if fp.keep == UnmodelledNone || kind == "" || strings.HasPrefix(apiVersion, "kustomize.config.k8s.io/") {
+	platformCM := IsPlatformConfigMap(apiVersion, kind, namespaceOf(n))
+	if (fp.keep == UnmodelledNone && !platformCM) || kind == "" || strings.HasPrefix(apiVersion, "kustomize.config.k8s.io/") {
 		return // kustomization files are build instructions, not objects
 	}
 	o := &Object{APIVersion: apiVersion, Kind: Kind(kind), File: fp.name, Doc: doc, Item: item, Unmodelled: true}
-	if fp.keep == UnmodelledAll || inputKinds[kind] {
+	if fp.keep == UnmodelledAll || inputKinds[kind] || platformCM {
 		o.Node, o.src = n, fp.source()
 	} else {
 		f, ok := imageFieldsOf(apiVersion, kind)

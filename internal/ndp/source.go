@@ -171,3 +171,22 @@ func (in InForce) Describe(m FileMatch) string {
 func FilePath(i int) manifest.Path {
 	return manifest.Path{"spec", "nodeDisruptionPolicy", "files", i}
 }
+
+// DrainOverrideName is the ConfigMap whose mere existence in
+// openshift-machine-config-operator makes the 4.17–4.19 daemon skip the
+// drain of the Special action (constants.ImageRegistryDrainOverrideConfigmap).
+const DrainOverrideName = "image-registry-override-drain"
+
+// DrainOverride reports whether the daemon of release v skips the Special
+// drain because objs hold the override ConfigMap; 4.20 removed it.
+func DrainOverride(v render.Version, objs []*manifest.Object) bool {
+	if !v.AtLeast(17) || v.AtLeast(20) {
+		return false
+	}
+	for _, o := range objs {
+		if o.Kind == manifest.KindConfigMap && o.APIVersion == "v1" && o.Name == DrainOverrideName && o.Namespace() == manifest.NamespaceMCO {
+			return true
+		}
+	}
+	return false
+}
