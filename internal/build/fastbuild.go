@@ -169,10 +169,12 @@ func (d *env) fastBase(dir string, needs manifest.Needs) (string, manifest.Needs
 	}
 	for _, k := range nameRefKinds {
 		// ConfigMaps are only referrals (renamed in place, referenced by
-		// others) and the loader keeps them whole only in openshift-*
-		// namespaces, so no name reference writes into what it keeps but
-		// their own name.
-		if k == manifest.KindConfigMap {
+		// others): no name reference writes into what the loader keeps of
+		// them but their own name. Keeping no unmodelled kind, the loader
+		// keeps only the platform's (openshift-*), rarely generated; with
+		// the input kinds kept whole (UnmodelledImages) every ConfigMap
+		// is, generated ones too, which a fast build names after the base.
+		if k == manifest.KindConfigMap && u == manifest.UnmodelledNone {
 			continue
 		}
 		if needs.Has(k, u) && !(u == manifest.UnmodelledImages && slices.Contains(imageKinds, k)) {

