@@ -36,7 +36,8 @@ type built struct {
 // manifest loader under name. Objects of other kinds are not serialised:
 // nothing reads them, and turning every object into YAML is most of the
 // cost of a build. Callers hold the schema gate (see runBuild).
-func build(fsys filesys.FileSystem, kf *kustomization.File, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
+func build(fsys filesys.FileSystem, kf *kustomization.File, kusts []*kustomization.File, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
+	fsys = stripPlugins(fsys, kusts)
 	fs := fsys
 	real, err := filepath.EvalSymlinks(kf.Path)
 	if err == nil {
@@ -207,7 +208,7 @@ func (bc *Cache) build(dir string) *Result {
 	start := time.Now()
 	var r *Result
 	if plan, ok := bc.fastFS(dir); ok {
-		runBuild(false, func() { b, err = build(plan.fs, kf, name, d.opts.Load, plan.own) })
+		runBuild(false, func() { b, err = build(plan.fs, kf, nil, name, d.opts.Load, plan.own) })
 		if err == nil {
 			objs, origins := trace.Remap(b.Set, b.Origins, dir, d.res)
 			if merged, ok := mergeBase(plan.base.res, objs, origins, b.Set.Problems, plan.own); ok {
@@ -217,7 +218,7 @@ func (bc *Cache) build(dir string) *Result {
 	}
 	fast := r != nil
 	if !fast {
-		runBuild(d.customSchema(dir), func() { b, err = build(filesys.MakeFsOnDisk(), kf, name, d.opts.Load, needs) })
+		runBuild(d.customSchema(dir), func() { b, err = build(filesys.MakeFsOnDisk(), kf, d.closureKusts(dir), name, d.opts.Load, needs) })
 	}
 	d.statsMu.Lock()
 	d.stats.Builds++

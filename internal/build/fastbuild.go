@@ -126,7 +126,7 @@ type fastPlan struct {
 // qualifies (conditions 1–6 and 8).
 func (bc *Cache) fastFS(dir string) (*fastPlan, bool) {
 	d := bc.d
-	if d.opts.NoFast {
+	if d.opts.NoFast || hasPlugins(d.closureKusts(dir)) {
 		return nil, false
 	}
 	needs := d.needs()
@@ -317,7 +317,7 @@ func (bc *Cache) baseBuild(m string) *baseEntry {
 		var b *built
 		var err error
 		runBuild(d.customSchema(m), func() {
-			b, err = build(filesys.MakeFsOnDisk(), kf, "kustomize build "+d.res.Display(m), d.opts.Load, d.needs())
+			b, err = build(filesys.MakeFsOnDisk(), kf, d.closureKusts(m), "kustomize build "+d.res.Display(m), d.opts.Load, d.needs())
 		})
 		if e.ok = err == nil; e.ok {
 			e.res = &Result{Problems: b.Set.Problems}

@@ -42,6 +42,13 @@ var (
 		Summary:  "A PolicyGenTemplate or PolicyGenerator holds something its generator refuses, so none of its policies is delivered.",
 		Doc:      doc("generator-invalid"),
 	}
+	PluginNotRunRule = &Rule{
+		ID:       "plugin-not-run",
+		Severity: Info,
+		Origin:   OriginTool,
+		Summary:  "A kustomization names an external plugin (KSOPS, an exec or container function) that mirrorlint does not run; what it produces was not linted.",
+		Doc:      doc("plugin-not-run"),
+	}
 	// RefusedRule is what diff's CI formats report when MCO would refuse to
 	// render one side of a change. lint reports a refusal under the rule
 	// that explains it instead, so the rule has no Check; it is registered
@@ -63,11 +70,12 @@ const (
 	CodePolicyTemplate     = manifest.CodePolicyTemplate
 	CodeSourceCRMissing    = manifest.CodeSourceCRMissing
 	CodeGeneratorInvalid   = manifest.CodeGeneratorInvalid
+	CodePluginNotRun       = manifest.CodePluginNotRun
 )
 
 // ProblemRules are the rules loading problems are reported under.
 func ProblemRules() []*Rule {
-	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule, SourceCRMissingRule, GeneratorInvalidRule}
+	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule, SourceCRMissingRule, GeneratorInvalidRule, PluginNotRunRule}
 }
 
 // problemRule picks the rule and default severity of a loading problem: a
@@ -85,6 +93,8 @@ func problemRule(p manifest.Problem) (*Rule, Severity) {
 		return SourceCRMissingRule, SourceCRMissingRule.Severity
 	case CodeGeneratorInvalid:
 		return GeneratorInvalidRule, GeneratorInvalidRule.Severity
+	case CodePluginNotRun:
+		return PluginNotRunRule, PluginNotRunRule.Severity
 	}
 	if p.Warning {
 		return ProblemRule, Warning // a deliberate skip (a symlink leaving the tree...), nothing unreadable

@@ -50,11 +50,14 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 		l.problems = append(l.problems, blocked...)
 		return l
 	}
+	generated, notRun := d.pluginParts(kusts)
+	l.problems = append(l.problems, notRun...)
 	if !build {
 		l.problems = append(l.problems, d.missing(kusts)...)
 		for _, f := range kustomization.ResourceFiles(kusts) {
 			l.objects = append(l.objects, d.res.Objects(f)...)
 		}
+		l.objects = append(l.objects, generated...)
 		return l
 	}
 	b := d.builds.Get(dir)
@@ -62,7 +65,7 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 		l.problems = append(l.problems, d.buildProblem(b.Err, kusts))
 		return l
 	}
-	l.objects, l.origins = b.Objects, b.Origins
+	l.objects, l.origins = append(b.Objects, generated...), b.Origins
 	if len(l.problems) == 0 {
 		// Problems in the build output (a patch that breaks a type) have
 		// no source file of their own; when the inputs have problems

@@ -105,6 +105,9 @@ type File struct {
 
 	localOnce sync.Once
 	resolved  []Resolved
+
+	pluginsOnce sync.Once
+	plugins     []Plugin
 }
 
 // listFields hold lists of paths (files or kustomization directories).

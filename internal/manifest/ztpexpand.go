@@ -16,6 +16,10 @@ const (
 	CodeSourceCRMissing = ztp.CodeSourceMissing
 	// CodeGeneratorInvalid: the generator would refuse its input.
 	CodeGeneratorInvalid = ztp.CodeInvalid
+	// CodePluginNotRun: a kustomization names an external plugin (KSOPS,
+	// an exec or container function) that is not run; the build goes on
+	// without it (a warning problem; its rule reports it as info).
+	CodePluginNotRun = "plugin-not-run"
 )
 
 // nodeSpan is where a node of an expanded object sits when that is another

@@ -1,0 +1,155 @@
+package kustomization
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/ztp"
+)
+
+// Plugin is a generators or transformers entry that kustomize would run as
+// an external plugin (only with --enable-alpha-plugins, and by running a
+// program): a ZTP PolicyGenTemplate or ACM PolicyGenerator, which
+// mirrorlint expands itself (package ztp), or anything else (KSOPS, an exec
+// or container KRM function), which it does not run. Builds leave these
+// entries out (see Strip); what they would generate is either read from
+// the generator or reported as not run.
+type Plugin struct {
+	Entry Resolved
+	// Kinds names the plugin configurations of the file, "apiVersion
+	// kind" each.
+	Kinds []string
+	// Expanded is set when every configuration of the file is a generator
+	// mirrorlint expands.
+	Expanded bool
+}
+
+// What names the plugin for messages: its kinds, the function image or
+// program when the configuration says.
+func (p Plugin) What() string {
+	return strings.Join(p.Kinds, ", ")
+}
+
+// Plugins lists the entries of kf that name external plugins.
+func (kf *File) Plugins() []Plugin {
+	kf.pluginsOnce.Do(func() {
+		for _, r := range kf.Local() {
+			if (r.Field != "generators" && r.Field != "transformers") || r.IsDir || !r.Exists {
+				continue
+			}
+			if p, ok := pluginOf(r); ok {
+				kf.plugins = append(kf.plugins, p)
+			}
+		}
+	})
+	return kf.plugins
+}
+
+// pluginOf reads a plugin configuration file: external unless every
+// document is one of kustomize's builtin plugins (apiVersion builtin).
+func pluginOf(r Resolved) (Plugin, bool) {
+	p := Plugin{Entry: r, Expanded: true}
+	f, err := os.Open(r.Abs)
+	if err != nil {
+		return p, false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 4<<20))
+	if err != nil {
+		return p, false
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return p, false // kustomize reports the file
+		}
+		if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+			continue
+		}
+		n := doc.Content[0]
+		av, kind := Scalar(n, "apiVersion"), Scalar(n, "kind")
+		if av == "builtin" || av == "" && kind == "" {
+			continue
+		}
+		what := strings.TrimSpace(av + " " + kind)
+		if img := functionOf(n); img != "" {
+			what += ", " + img
+		}
+		if !slices.Contains(p.Kinds, what) {
+			p.Kinds = append(p.Kinds, what)
+		}
+		if ztp.Generator(av, kind) == "" {
+			p.Expanded = false
+		}
+	}
+	return p, len(p.Kinds) > 0
+}
+
+// functionOf names the container image or program a KRM function
+// configuration runs (the config.kubernetes.io/function annotation).
+func functionOf(n *yaml.Node) string {
+	ann := MapValue(MapValue(n, "metadata"), "annotations")
+	fn := Scalar(ann, "config.kubernetes.io/function")
+	if fn == "" {
+		return ""
+	}
+	var spec yaml.Node
+	if yaml.Unmarshal([]byte(fn), &spec) != nil || len(spec.Content) == 0 {
+		return ""
+	}
+	root := spec.Content[0]
+	if img := Scalar(MapValue(root, "container"), "image"); img != "" {
+		return "container function " + img
+	}
+	if p := Scalar(MapValue(root, "exec"), "path"); p != "" {
+		return "exec function " + p
+	}
+	return ""
+}
+
+// Strip returns the text of kf without the entries plugins name, nil when
+// it has none of them (or does not parse; the build says so).
+func Strip(kf *File, data []byte) []byte {
+	plugins := kf.Plugins()
+	if len(plugins) == 0 {
+		return nil
+	}
+	drop := map[[2]int]bool{}
+	for _, p := range plugins {
+		drop[[2]int{p.Entry.Line, p.Entry.Column}] = true
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return nil
+	}
+	root := doc.Content[0]
+	for _, field := range []string{"generators", "transformers"} {
+		list := MapValue(root, field)
+		if list == nil || list.Kind != yaml.SequenceNode {
+			continue
+		}
+		list.Content = slices.DeleteFunc(list.Content, func(n *yaml.Node) bool {
+			return drop[[2]int{n.Line, n.Column}]
+		})
+		list.Style = yaml.FlowStyle // an empty list stays a list
+		if len(list.Content) > 0 {
+			list.Style = 0
+		}
+	}
+	out, err := yaml.Marshal(&doc)
+	if err != nil {
+		return nil
+	}
+	return out
+}
