@@ -38,11 +38,15 @@ $(TOOLS)/staticcheck:
 
 # Packages that start goroutines (or whose API promises concurrent use)
 # also run under the race detector.
-RACE_PKGS := ./internal/manifest ./internal/gitrev ./internal/cluster ./lint
+# internal/pipeline checks clusters at once; internal/check and internal/mco
+# hold what rules share (memos, the plan); the rules themselves are run at
+# once on one context by their concurrency test.
+RACE_PKGS := ./internal/manifest ./internal/gitrev ./internal/cluster ./lint ./internal/check ./internal/mco ./internal/pipeline
 
 test: tools vet lint
 	$(GO) test -count=1 $(PKG)
 	$(GO) test -race -count=1 $(RACE_PKGS)
+	$(GO) test -race -count=1 -run 'Concurrent' ./internal/rules
 
 # Every integration driven by its real client (kustomize, pre-commit,
 # actionlint, action-validator); fails rather than skips when one is missing.

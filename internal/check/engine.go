@@ -55,8 +55,22 @@ var ProblemRule = &Rule{
 	Doc:      doc("unreadable-manifest"),
 }
 
-// Lint runs every enabled rule and the policies on one cluster.
+// Lint runs every enabled rule and the policies on one cluster, then
+// settles the findings (Check, then Settle).
 func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
+	fs, c, err := e.Check(cl)
+	if err != nil {
+		return nil, c, err
+	}
+	return e.Settle(cl, fs), c, nil
+}
+
+// Check runs every enabled rule and the policies on one cluster and
+// returns their findings as reported, unsorted and not yet settled. It
+// reads the engine and changes nothing shared, so several clusters may be
+// checked at once; Settle them afterwards, one at a time, in the order the
+// run reports them.
+func (e *Engine) Check(cl *Cluster) ([]Finding, *Context, error) {
 	c := NewContext(cl)
 	var findings []Finding
 	for _, p := range cl.Problems {
@@ -74,11 +88,11 @@ func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 		if sev == Off || r.Check == nil {
 			continue
 		}
-		pass := newPass(c, r, sev)
-		if err := runCheck(r, pass); err != nil {
+		fs, err := c.Run(r, sev)
+		if err != nil {
 			return nil, c, err
 		}
-		findings = append(findings, pass.Findings()...)
+		findings = append(findings, fs...)
 	}
 	if e.Policies != nil {
 		pf, err := e.Policies.Evaluate(c)
@@ -97,6 +111,14 @@ func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 			findings[i].Clusters = []string{cl.Name}
 		}
 	}
+	return findings, c, nil
+}
+
+// Settle moves a cluster's findings (from Check) to where their values are
+// written, matches suppressions and sorts them. It keeps the run's
+// suppression bookkeeping (which Finish reports on), so clusters are
+// settled one at a time, in order.
+func (e *Engine) Settle(cl *Cluster, findings []Finding) []Finding {
 	// An annotation suppression belongs to its object wherever the finding
 	// is relocated to, so remember each finding's file on the object.
 	var objFiles []string
@@ -112,7 +134,18 @@ func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 	}
 	findings = e.suppress(cl, findings, objFiles)
 	Sort(findings)
-	return findings, c, nil
+	return findings
+}
+
+// Run runs rule r on c in a pass of its own, at severity sev, and returns
+// what it reported. Rules only read the context, so several may run on one
+// context at once.
+func (c *Context) Run(r *Rule, sev Severity) ([]Finding, error) {
+	pass := newPass(c, r, sev)
+	if err := runCheck(r, pass); err != nil {
+		return nil, err
+	}
+	return pass.Findings(), nil
 }
 
 // runCheck isolates a rule: a panic in one rule is reported as an internal

@@ -64,18 +64,24 @@ func (c *Checks) lint(reg *check.Registry, p *project.Project, relocate func(*ch
 		return nil, nil, err
 	}
 	engine := &check.Engine{Rules: reg, Config: cfg, Policies: policies, Source: p.Source, Relocate: relocate, AllReadersLinted: p.AllReadersLinted}
-	var all [][]check.Finding
-	var contexts []*check.Context
-	for _, cl := range p.Clusters {
-		if err := canceled(); err != nil {
-			return nil, nil, err
+	// The clusters are checked at once (each only reads what the run
+	// shares); their findings are settled one at a time, in order, so the
+	// output and the suppression bookkeeping do not depend on scheduling.
+	n := len(p.Clusters)
+	raw := make([][]check.Finding, n)
+	contexts := make([]*check.Context, n)
+	errs := make([]error, n)
+	each(n, func(i int) {
+		if errs[i] = canceled(); errs[i] == nil {
+			raw[i], contexts[i], errs[i] = engine.Check(p.Clusters[i])
 		}
-		fs, ctx, err := engine.Lint(cl)
-		if err != nil {
-			return nil, nil, err
+	})
+	all := make([][]check.Finding, 0, n+1)
+	for i, cl := range p.Clusters {
+		if errs[i] != nil {
+			return nil, nil, errs[i]
 		}
-		all = append(all, fs)
-		contexts = append(contexts, ctx)
+		all = append(all, engine.Settle(cl, raw[i]))
 	}
 	all = append(all, engine.Finish())
 	return check.Merge(all...), contexts, nil
