@@ -21,6 +21,7 @@ var notRuleIDs = map[string]bool{
 	"unqualified-search-registries": true, "short-name-mode": true, "digest-only": true, "tag-only": true,
 	"ocp-release": true, "50-worker-registries": true, "99-worker-zz": true, "fetch-depth": true,
 	"object-templates-raw": true, "policy-templates": true, "object-templates": true,
+	"image-digest-mirror": true, // the ImageDigestMirrorSet openshift-install creates
 }
 
 // ruleMentions finds what text names as rule ids: backquoted hyphenated
