@@ -34,11 +34,12 @@ type Writer interface {
 
 // constructors maps format names to writers; a format adds one line here.
 var constructors = map[string]func() Writer{
-	"text":   func() Writer { return textWriter{} },
-	"json":   func() Writer { return jsonWriter{} },
-	"sarif":  func() Writer { return sarifWriter{} },
-	"github": func() Writer { return githubWriter{} },
-	"junit":  func() Writer { return junitWriter{} },
+	"text":        func() Writer { return textWriter{} },
+	"json":        func() Writer { return jsonWriter{} },
+	"sarif":       func() Writer { return sarifWriter{} },
+	"github":      func() Writer { return githubWriter{} },
+	"junit":       func() Writer { return junitWriter{} },
+	"codequality": func() Writer { return codeQualityWriter{} },
 }
 
 // New returns the writer for format.
