@@ -52,9 +52,41 @@ type Processor struct {
 	Roots []string
 }
 
-// Run reads a ResourceList from r and writes the result to w.
+// Run reads a ResourceList from r and writes the result to w: the items
+// exactly as they came (the same nodes, every annotation kept, none added),
+// then any item the function adds, and the results.
+//
+// framework.Execute is not used for this: it reconciles the runner's
+// path/index/id annotations on the way out, adding config.kubernetes.io/path
+// where only internal.config.kubernetes.io/path came in and dropping the
+// runner's annotations-migration-resource-id, so a pass-through function
+// would hand back resources that differ from its input.
 func (p *Processor) Run(r io.Reader, w io.Writer) error {
-	return framework.Execute(p, &kio.ByteReadWriter{Reader: r, Writer: w, KeepReaderAnnotations: true})
+	rw := &kio.ByteReadWriter{Reader: r, Writer: w, OmitReaderAnnotations: true, KeepReaderAnnotations: true}
+	items, err := rw.Read()
+	if err != nil {
+		return fmt.Errorf("reading the ResourceList: %w", err)
+	}
+	// The rules see copies: nothing they do can reach the output.
+	rl := &framework.ResourceList{FunctionConfig: rw.FunctionConfig}
+	for _, it := range items {
+		rl.Items = append(rl.Items, it.Copy())
+	}
+	procErr := p.Process(rl)
+	out := append(items[:len(items):len(items)], rl.Items[len(items):]...)
+	if len(rl.Results) > 0 {
+		b, err := yaml.Marshal(rl.Results)
+		if err != nil {
+			return err
+		}
+		if rw.Results, err = yaml.Parse(string(b)); err != nil {
+			return err
+		}
+	}
+	if err := rw.Write(out); err != nil {
+		return err
+	}
+	return procErr
 }
 
 // Process implements framework.ResourceListProcessor.

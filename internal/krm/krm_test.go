@@ -301,3 +301,61 @@ func TestFunctionAnnotationSuppression(t *testing.T) {
 		t.Errorf("stderr reports the suppressed finding or its suppression:\n%s", stderr)
 	}
 }
+
+// The items go out exactly as they came in: the runner's own annotations
+// (an internal path without its legacy twin, the annotation-migration id, a
+// kustomize resource id) are neither dropped nor completed, and nothing is
+// reformatted. A runner that compares its resources before and after the
+// function sees no change.
+func TestFunctionItemsExactlyAsGiven(t *testing.T) {
+	in := `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: config.openshift.io/v1
+  kind: ImageDigestMirrorSet
+  metadata:
+    annotations:
+      kustomize.config.k8s.io/id: |
+        group: config.openshift.io
+        kind: ImageDigestMirrorSet
+        name: mirrors
+        version: v1
+      internal.config.kubernetes.io/path: 'idms.yaml'
+      internal.config.kubernetes.io/annotations-migration-resource-id: '0'
+      internal.config.kubernetes.io/id: '1'
+    name: mirrors
+  spec:
+    imageDigestMirrors:
+    - mirrors:
+      - mirror.example.com/repo
+      source: quay.io/good/repo
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: no-annotations
+  data: {k: v}
+`
+	out, stderr, err := run(t, in)
+	if err != nil {
+		t.Fatalf("clean input failed: %v\n%s", err, stderr)
+	}
+	items := func(doc string) string {
+		rl, err := yaml.Parse(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := rl.Pipe(yaml.Lookup("items"))
+		if err != nil || n == nil {
+			t.Fatalf("no items in\n%s", doc)
+		}
+		return n.MustString()
+	}
+	if got, want := items(out), items(in); got != want {
+		t.Errorf("items changed:\n--- in\n%s\n--- out\n%s", want, got)
+	}
+	for _, added := range []string{"config.kubernetes.io/path:", "config.kubernetes.io/index"} {
+		if strings.Count(out, added) != strings.Count(in, added) {
+			t.Errorf("the output adds %s:\n%s", added, out)
+		}
+	}
+}
