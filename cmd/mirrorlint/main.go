@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -24,25 +23,6 @@ const (
 	exitFindings = 1 // findings at or above --fail-on / MCO refuses / drain
 	exitUsage    = 2 // usage error, unreadable input, internal error
 )
-
-// version is set at build time with -ldflags "-X main.version=..."; a
-// binary installed with `go install …@vX` reports its module version.
-var version = "dev"
-
-func init() {
-	bi, _ := debug.ReadBuildInfo()
-	version = moduleVersion(version, bi)
-}
-
-// moduleVersion is the version --version reports: the one set with
-// -ldflags, else the module version `go install …@vX` records in the
-// binary, else "dev" (a build from a checkout records "(devel)").
-func moduleVersion(ldflags string, bi *debug.BuildInfo) string {
-	if ldflags != "dev" || bi == nil || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
-		return ldflags
-	}
-	return bi.Main.Version
-}
 
 func main() {
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
@@ -184,7 +164,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:    "mirrorlint",
 		Usage:   "check OpenShift image-mirroring manifests before the cluster sees them",
-		Version: version,
+		Version: versionString(version, commit, buildInfo()),
 		Description: `mirrorlint reads a GitOps manifests tree (YAML and JSON, multi-document files,
 kind: List, kustomize trees, several clusters per repository) and finds what the API
 server or the Machine Config Operator would refuse, or do surprisingly, with
