@@ -12,7 +12,7 @@ KUSTOMIZE_VERSION  := v5.8.2
 ACTIONLINT_VERSION := v1.7.12
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all build install test tools test-integration bench fuzz lint vet fmt clean docs oracle
+.PHONY: all build install test tools test-integration bench fuzz lint vet fmt clean docs oracle dist image
 
 all: build
 
@@ -88,5 +88,29 @@ fuzz:
 docs:
 	$(GO) run ./cmd/mirrorlint rules --config none --format markdown > docs/rules.md
 
+# Release archives for every platform, reproducible: two runs on one commit
+# give the same dist/checksums.txt (scripts/dist/main.go says how).
+# PLATFORMS narrows the list, e.g. PLATFORMS=linux/amd64.
+VERSION   ?=
+PLATFORMS ?= linux/amd64,linux/arm64,darwin/amd64,darwin/arm64,windows/amd64,windows/arm64
+dist:
+	@test -n "$(VERSION)" || { echo "make dist VERSION=vX.Y.Z" >&2; exit 2; }
+	$(GO) run ./scripts/dist -version "$(VERSION)" -platforms "$(PLATFORMS)" -out dist
+
+# The container image localhost/mirrorlint:VERSION, FROM scratch with the
+# dist linux binary of this machine's architecture: no network during the
+# build. CONTAINER_ENGINE is docker or podman (any extra global flags it
+# needs can be part of it, e.g. "podman --storage-driver vfs").
+CONTAINER_ENGINE ?= podman
+IMAGE            ?= localhost/mirrorlint
+IMAGE_ARCH       ?= $(shell $(GO) env GOARCH)
+image:
+	@test -n "$(VERSION)" || { echo "make image VERSION=vX.Y.Z [CONTAINER_ENGINE=docker|podman]" >&2; exit 2; }
+	$(GO) run ./scripts/dist -version "$(VERSION)" -platforms "linux/$(IMAGE_ARCH)" -binaries-only -out dist
+	$(CONTAINER_ENGINE) build --network none -f Containerfile \
+	  --build-arg TARGETARCH=$(IMAGE_ARCH) --build-arg VERSION=$(VERSION) \
+	  --build-arg REVISION=$$(git rev-parse HEAD 2>/dev/null || echo unknown) \
+	  -t $(IMAGE):$(VERSION) .
+
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist
