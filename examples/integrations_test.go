@@ -46,6 +46,7 @@ func TestMain(m *testing.M) {
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
+	removeContainerStorage()
 	os.Exit(code)
 }
 
