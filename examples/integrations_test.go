@@ -384,6 +384,14 @@ func TestWorkflowActionlint(t *testing.T) {
 	copyFile(t, "github-workflow.yml", filepath.Join(dir, ".github", "workflows", "mirrorlint.yml"))
 	copyFile(t, "github-matrix-workflow.yml", filepath.Join(dir, ".github", "workflows", "mirrorlint-fleet.yml"))
 	copyFile(t, filepath.Join("..", "action.yml"), filepath.Join(dir, "action.yml"))
+	// The project's own workflows (CI, release) too.
+	own, err := filepath.Glob(filepath.Join("..", ".github", "workflows", "*.yml"))
+	if err != nil || len(own) < 2 {
+		t.Fatalf("the project's workflows: %v %v", own, err)
+	}
+	for _, f := range own {
+		copyFile(t, f, filepath.Join(dir, ".github", "workflows", "project-"+filepath.Base(f)))
+	}
 	git(t, dir, "init", "-q")
 	r := runIn(t, dir, nil, "", actionlint, "-no-color")
 	if r.code != 0 {

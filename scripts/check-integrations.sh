@@ -28,6 +28,7 @@ mkdir -p "$tmp/.github/workflows"
 cp examples/github-workflow.yml "$tmp/.github/workflows/mirrorlint.yml"
 cp examples/github-matrix-workflow.yml "$tmp/.github/workflows/mirrorlint-fleet.yml"
 cp action.yml "$tmp/action.yml"
+for f in .github/workflows/*.yml; do cp "$f" "$tmp/.github/workflows/project-${f##*/}"; done
 (cd "$tmp" && git init -q && actionlint -no-color)  # actionlint looks for the repository root
 npx --yes @action-validator/cli@0.6.0 action.yml
 echo "check-integrations: all integrations passed"
