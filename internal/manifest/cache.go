@@ -13,11 +13,11 @@ import (
 // stored under git's blob id of the content with those options.
 //
 // Only results that can be restored exactly are stored: a file that gave no
-// problems and whose objects are image-field extracts (Partial) or none at
-// all, which is what 95% of a cluster repository's files give. Mirror
-// objects, whole objects (kept for policies), problems and files whose
-// result depends on other files (a ZTP generator reads its source CRs) are
-// parsed again every run.
+// problems and whose objects are of kinds the loader has no type for
+// (image-field extracts, objects kept whole) or none at all, which is what
+// 95% of a cluster repository's files give. Mirror objects (typed),
+// problems and files whose result depends on other files (a ZTP generator
+// reads its source CRs) are parsed again every run.
 type Cache interface {
 	Get(key string) ([]byte, bool)
 	Put(key string, data []byte)
@@ -37,8 +37,15 @@ func BlobID(data []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (o Options) cacheKey(blob string) string {
-	return strconv.Itoa(int(o.Unmodelled)) + "/" + strconv.FormatInt(o.maxFileSize(), 10) + "/" + blob
+// cacheKey is the key of a file's result: the content's blob id, the
+// options that shape the result, and the one thing of its name the loader
+// reads (an install-config is known by its name).
+func (o Options) cacheKey(name, blob string) string {
+	class := "f"
+	if IsInstallConfigFile(name) {
+		class = "i"
+	}
+	return strconv.Itoa(int(o.Unmodelled)) + "/" + strconv.FormatInt(o.maxFileSize(), 10) + "/" + class + "/" + blob
 }
 
 // cached returns the stored result of the file whose content has the
@@ -46,7 +53,7 @@ func (o Options) cacheKey(blob string) string {
 // prefilter judges the kinds stored with it as it would judge the text: a
 // file it skips gives nothing, as when it is read.
 func (o Options) cached(it walkItem, blob string) (fileResult, bool) {
-	data, ok := o.Cache.Get(o.cacheKey(blob))
+	data, ok := o.Cache.Get(o.cacheKey(it.name, blob))
 	if !ok {
 		return fileResult{}, false
 	}
@@ -54,19 +61,19 @@ func (o Options) cached(it walkItem, blob string) (fileResult, bool) {
 	if err != nil {
 		return fileResult{}, false
 	}
-	if o.Prefilter != nil && (o.ParseAll == nil || !o.ParseAll(it.name)) && !o.Prefilter.mayHoldKinds(kinds, unsure, o.Unmodelled) {
+	if o.Prefilter != nil && (o.ParseAll == nil || !o.ParseAll(it.name)) && !o.Prefilter.mayHoldFileKinds(it.name, kinds, unsure, o.Unmodelled) {
 		return fileResult{}, true
 	}
 	return fileResult{objects: objs}, true
 }
 
 // store keeps the result of parsing data when it can be restored exactly.
-func (o Options) store(blob string, data []byte, res fileResult) {
+func (o Options) store(name, blob string, data []byte, res fileResult) {
 	if len(res.problems) > 0 || res.readOthers {
 		return
 	}
 	kinds, unsure := kindsIn(data)
 	if entry, ok := encodeResult(res.objects, kinds, unsure); ok {
-		o.Cache.Put(o.cacheKey(blob), entry)
+		o.Cache.Put(o.cacheKey(name, blob), entry)
 	}
 }

@@ -24,8 +24,10 @@ const (
 )
 
 // encodeResult encodes a file's objects and what the prefilter reads in
-// it (kindsIn), false when an object cannot be restored exactly (it is not
-// an image-field extract, or its tree has an alias to a node outside it).
+// it (kindsIn), false when an object cannot be restored exactly: it has a
+// typed form (a mirror object), a decode error, nodes from another file, or
+// a tree with an alias to a node outside it. Objects kept whole hold the
+// file's text (for the ends of positions): it is stored once, with them.
 func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 	e := &encoder{}
 	if unsure {
@@ -38,11 +40,34 @@ func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 	for _, k := range kinds {
 		e.str(k)
 	}
+	var src *source
+	for _, o := range objs {
+		if o.src != nil {
+			if src != nil && o.src != src {
+				return nil, false
+			}
+			src = o.src
+		}
+	}
+	if src != nil {
+		e.uint(1)
+		e.str(string(src.data))
+	} else {
+		e.uint(0)
+	}
 	e.uint(uint64(len(objs)))
 	for _, o := range objs {
-		if !o.Partial || !o.Unmodelled || o.Known || o.src != nil || o.DecodeError != "" || o.Node == nil || o.spans != nil || o.hasTyped() {
+		if !o.Unmodelled || o.Known || o.DecodeError != "" || o.Node == nil || o.spans != nil || o.hasTyped() {
 			return nil, false
 		}
+		flags := uint64(0)
+		if o.Partial {
+			flags |= 1
+		}
+		if o.src != nil {
+			flags |= 2
+		}
+		e.uint(flags)
 		for _, s := range []string{o.APIVersion, string(o.Kind), o.Name, o.Origin, o.DeliveredBy} {
 			e.str(s)
 		}
@@ -76,12 +101,27 @@ func decodeResult(name string, data []byte) (objs []*Object, kinds []string, uns
 	for i := range kinds {
 		kinds[i] = d.str()
 	}
+	var src *source
+	switch d.uint() {
+	case 0:
+	case 1:
+		src = newSource([]byte(d.str()))
+	default:
+		return nil, nil, false, errEntry
+	}
 	n := d.uint()
 	if n > uint64(len(data)) {
 		return nil, nil, false, errEntry
 	}
 	for range n {
-		o := &Object{File: name, Unmodelled: true, Partial: true}
+		flags := d.uint()
+		if flags > 3 || (flags&2 != 0 && src == nil) {
+			return nil, nil, false, errEntry
+		}
+		o := &Object{File: name, Unmodelled: true, Partial: flags&1 != 0}
+		if flags&2 != 0 {
+			o.src = src
+		}
 		var kind string
 		for _, s := range []*string{&o.APIVersion, &kind, &o.Name, &o.Origin, &o.DeliveredBy} {
 			*s = d.str()

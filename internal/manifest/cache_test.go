@@ -49,6 +49,9 @@ var cacheSnippets = []func(i int) string{
 	func(i int) string { return "" },
 	func(i int) string { return fmt.Sprintf("# only a comment %d\n", i) },
 	func(i int) string { return fmt.Sprintf("kind: Kustomization\nresources: [a-%d.yaml]\n", i) },
+	func(i int) string {
+		return fmt.Sprintf("apiVersion: v1\nbaseDomain: example.com\nmetadata:\n  name: c%d\nimageDigestSources:\n- source: quay.io/openshift-release-dev/ocp-release\n  mirrors: [mirror.example.com/ocp%d]\n", i, i)
+	},
 }
 
 // cacheTree is a random tree of files kept in memory, written to dir.
@@ -93,7 +96,17 @@ func (c *cacheTree) edit(t *testing.T) string {
 	case 3:
 		c.put(t, pick, strings.Replace(text, ":", "", 1))
 	case 4:
-		c.put(t, fmt.Sprintf("d%d/new-%d.yaml", c.rng.IntN(4), c.next), c.content())
+		name := fmt.Sprintf("d%d/new-%d.yaml", c.rng.IntN(4), c.next)
+		if c.rng.IntN(3) == 0 {
+			// The loader reads an install-config by its name: the same
+			// text under another name gives another result.
+			name = fmt.Sprintf("d%d/install-config.yaml", c.rng.IntN(4))
+			if c.rng.IntN(2) == 0 {
+				c.put(t, name, text)
+				break
+			}
+		}
+		c.put(t, name, c.content())
 	case 5:
 		if len(names) > 1 {
 			delete(c.files, pick)
@@ -134,6 +147,7 @@ func TestCachedLoadsEqualUncachedLoads(t *testing.T) {
 			for i := range 20 + rng.IntN(30) {
 				tree.put(t, fmt.Sprintf("d%d/f%d.yaml", i%4, i), tree.content())
 			}
+			tree.put(t, "d0/install-config.yaml", tree.content())
 			cacheDir := t.TempDir()
 			var hits atomic.Int64
 			for round := range 6 {
@@ -152,7 +166,7 @@ func TestCachedLoadsEqualUncachedLoads(t *testing.T) {
 				for _, keep := range []Unmodelled{UnmodelledNone, UnmodelledImages, UnmodelledAll} {
 					opts := Options{Unmodelled: keep}
 					if rng.IntN(2) == 0 {
-						needs := NeedKinds(string(KindIDMS), "Deployment")
+						needs := NeedKinds(string(KindIDMS), "Deployment", KindInstallConfig)
 						opts.Prefilter = &needs
 					}
 					want := mustLoad(t, []string{tree.dir}, opts)
@@ -262,7 +276,7 @@ func TestABadEntryIsIgnored(t *testing.T) {
 }
 
 // What cannot be restored exactly is not stored: mirror objects (their
-// typed form and source text), whole objects, files with problems.
+// typed form), files with problems.
 func TestOnlyExactResultsAreStored(t *testing.T) {
 	t.Parallel()
 	for name, c := range map[string]struct {
@@ -270,7 +284,7 @@ func TestOnlyExactResultsAreStored(t *testing.T) {
 		keep Unmodelled
 	}{
 		"mirror objects": {benchrepo.Mirror(1), UnmodelledImages},
-		"whole objects":  {benchrepo.Deployment(1), UnmodelledAll},
+		"a decode error": {"apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: x}\nspec:\n  imageDigestMirrors: {source: x}\n", UnmodelledImages},
 		"a parse error":  {"a: [\n", UnmodelledImages},
 	} {
 		dir := t.TempDir()
@@ -320,11 +334,11 @@ func TestAGeneratorIsNotStored(t *testing.T) {
 	// Even were it a result the cache could restore.
 	d := mustLoad(t, []string{writeTemp(t, benchrepo.Deployment(1))}, Options{Unmodelled: UnmodelledImages})
 	m := memCache{}
-	Options{Cache: m}.store(BlobID(data), data, fileResult{objects: d.Objects, readOthers: true})
+	Options{Cache: m}.store(gen, BlobID(data), data, fileResult{objects: d.Objects, readOthers: true})
 	if len(m) != 0 {
 		t.Errorf("%d entries stored for a generator", len(m))
 	}
-	Options{Cache: m}.store(BlobID(data), data, fileResult{objects: d.Objects})
+	Options{Cache: m}.store(gen, BlobID(data), data, fileResult{objects: d.Objects})
 	if len(m) != 1 {
 		t.Errorf("the control case stored %d entries", len(m))
 	}

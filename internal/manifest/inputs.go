@@ -26,6 +26,14 @@ func (n Needs) MayHoldFile(name string, data []byte, u Unmodelled) bool {
 	return n.MayHold(data, u)
 }
 
+// mayHoldFileKinds is MayHoldFile's verdict from what kindsIn read.
+func (n Needs) mayHoldFileKinds(name string, kinds []string, unsure bool, u Unmodelled) bool {
+	if IsInstallConfigFile(name) && n.Has(KindInstallConfig, u) {
+		return true
+	}
+	return n.mayHoldKinds(kinds, unsure, u)
+}
+
 // inputKinds are the kinds of the mirror inputs that are not mirror
 // objects (install-config, the hub's AgentServiceConfig and its mirror
 // ConfigMap, ZTP sites, HostedCluster and NodePool): kept whole whenever

@@ -183,7 +183,7 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	}
 	res = parseFileAt(it.name, it.osPath, buf.Bytes(), opts)
 	if caching {
-		opts.store(blob, buf.Bytes(), res)
+		opts.store(it.name, blob, buf.Bytes(), res)
 	}
 	return res
 }

@@ -1,0 +1,154 @@
+package project_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/contentcache"
+	"github.com/mirrorlint/mirrorlint/internal/gitrev"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// BenchmarkCache10k measures the runs the content cache serves on the
+// 10,000-file repository, made a git repository once (one commit), each
+// against the parse floor of the same run:
+//
+//   - Parse: manifest.Load of the tree, every file read and parsed on all
+//     cores: the floor.
+//   - Lint, LintCold, LintWarm: `mirrorlint lint .` without the cache,
+//     with an empty one (filled and written as it goes), and with the
+//     cache a run has filled, the unchanged files' blob ids asked of git
+//     (gitrev.Blobs, git's own cost included) so that they are not read.
+//   - PreCommit, PreCommitCold, PreCommitWarm: the same three for the
+//     pre-commit path on one workload file of apps/ (its cluster is every
+//     file outside the layouts: 9,960 files, 7,600 workloads whose images
+//     are checked).
+//
+// Ratios reports each over Parse, wall and CPU.
+func BenchmarkCache10k(b *testing.B) {
+	r := benchRepo(b)
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git not installed")
+	}
+	if _, err := os.Stat(filepath.Join(r.Dir, ".git")); err != nil {
+		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=b", "-c", "user.email=b@example.com", "commit", "-qm", "tree"}} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = r.Dir
+			cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("git %v: %v\n%s", args, err, out)
+			}
+		}
+	}
+	workload := filepath.Join(r.Dir, "apps/team-01/app-000/app-1-all.yaml")
+	if _, err := os.Stat(workload); err != nil {
+		b.Fatal(err)
+	}
+	type measure struct{ wall, cpu time.Duration }
+	m := map[string]measure{}
+	record := func(b *testing.B, name string, pm *peakMemory) {
+		m[name] = measure{b.Elapsed() / time.Duration(b.N), pm.cpuPerOp(b)}
+	}
+	version := contentcache.Version()
+	if version == "" {
+		b.Skip("no build ID: the cache is off")
+	}
+	run := func(b *testing.B, file, cacheDir string, blobs bool) int {
+		c, err := pipeline.LoadChecks(policy.Options{Builtin: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		req := pipeline.Request{Options: project.Options{Paths: []string{r.Dir}, Config: &config.Config{}, Root: r.Dir}}
+		if file != "" {
+			req.Paths, req.Context = []string{file}, r.Dir
+		}
+		var pack *contentcache.Pack
+		if cacheDir != "" {
+			pack = contentcache.Open(cacheDir, version, manifest.CacheFormat)
+			req.Cache = pack
+		}
+		if blobs {
+			ids, err := gitrev.Blobs(r.Dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			req.Blobs = func(p string) (string, bool) { id, ok := ids[p]; return id, ok }
+		}
+		res, err := pipeline.Run(context.Background(), c, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := pack.Close(); err != nil {
+			b.Fatal(err)
+		}
+		return len(res.Findings)
+	}
+
+	b.Run("Parse", func(b *testing.B) {
+		pm := startPeak(b)
+		for b.Loop() {
+			if _, err := manifest.Load([]string{r.Dir}, manifest.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		pm.stop(b)
+		record(b, "parse", pm)
+	})
+	for _, pc := range []struct{ name, file string }{{"Lint", ""}, {"PreCommit", workload}} {
+		var uncached int
+		b.Run(pc.name, func(b *testing.B) {
+			pm := startPeak(b)
+			for b.Loop() {
+				uncached = run(b, pc.file, "", false)
+			}
+			pm.stop(b)
+			record(b, pc.name, pm)
+			b.ReportMetric(float64(uncached), "findings")
+		})
+		b.Run(pc.name+"Cold", func(b *testing.B) {
+			dir := b.TempDir()
+			pm := startPeak(b)
+			var n int
+			for b.Loop() {
+				n = run(b, pc.file, filepath.Join(dir, time.Now().Format("150405.000000000")), true)
+			}
+			pm.stop(b)
+			record(b, pc.name+"Cold", pm)
+			if n != uncached {
+				b.Fatalf("%d findings with an empty cache, %d without", n, uncached)
+			}
+		})
+		b.Run(pc.name+"Warm", func(b *testing.B) {
+			dir := b.TempDir()
+			run(b, pc.file, dir, true)
+			pm := startPeak(b)
+			var n int
+			for b.Loop() {
+				n = run(b, pc.file, dir, true)
+			}
+			pm.stop(b)
+			record(b, pc.name+"Warm", pm)
+			if n != uncached {
+				b.Fatalf("%d findings from the cache, %d without", n, uncached)
+			}
+		})
+	}
+	b.Run("Ratios", func(b *testing.B) {
+		for b.Loop() {
+		}
+		for _, name := range []string{"Lint", "LintCold", "LintWarm", "PreCommit", "PreCommitCold", "PreCommitWarm"} {
+			if p := m["parse"]; p.wall > 0 && m[name].wall > 0 {
+				b.ReportMetric(float64(m[name].wall)/float64(p.wall), name+"/parse")
+				b.ReportMetric(float64(m[name].cpu)/float64(p.cpu), "cpu-"+name+"/parse")
+			}
+		}
+	})
+}
