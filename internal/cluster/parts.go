@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/trace"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -192,7 +193,7 @@ func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manife
 			}
 		}
 	}
-	text := "kustomize build failed: " + msg
+	text := "kustomize build failed: " + d.shortCause(msg)
 	if bestK == nil {
 		// Patch errors rarely name the patch file ("replace operation does
 		// not apply: doc is missing path"): blame the overlay's patch.
@@ -203,7 +204,15 @@ func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manife
 		}
 	}
 	e := bestK.Entries[best]
+	if e.Value != "" && !e.IsPatch() && !exists(filepath.Join(bestK.Dir, e.Value)) {
+		text = fmt.Sprintf("%s entry %q does not exist, so kustomize cannot build this cluster and it is not checked (kustomize: %s)", e.Field, e.Value, d.shortCause(msg))
+	}
 	return d.kustProblem(bestK, e.Line, e.Column, text)
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)

@@ -137,6 +137,7 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 		return nil, err
 	}
 	res.Findings, res.Contexts = sc.filter(findings), contexts
+	res.Findings = append(res.Findings, sc.unbuilt(p, findings, res.Findings)...)
 	return res, nil
 }
 

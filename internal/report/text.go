@@ -36,7 +36,11 @@ func (textWriter) Write(w io.Writer, r *Report) error {
 		}
 		bw.printf("\n")
 		for _, rel := range f.Related {
-			bw.printf("    also %s\n", Visible(fmt.Sprintf("%s (%s/%s %s)", rel.Position.String(), rel.Object.Kind, rel.Object.Name, rel.Path)))
+			what := ""
+			if rel.Object.Kind != "" || rel.Object.Name != "" {
+				what = fmt.Sprintf(" (%s/%s %s)", rel.Object.Kind, rel.Object.Name, rel.Path)
+			}
+			bw.printf("    also %s\n", Visible(rel.Position.String()+what))
 		}
 	}
 	c := check.Count(r.Findings)

@@ -1,0 +1,53 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/project"
+)
+
+// unbuilt repeats, on each given file, the errors that left a cluster
+// reading it unchecked (a kustomization that does not build, an entry that
+// is missing): on the pre-commit path the file is what is reported on, and
+// the error itself sits in a kustomization that is not being committed, so
+// without this the commit would pass as "no problems found" with the
+// cluster never checked. dropped are the findings filter left out.
+func (s *scope) unbuilt(p *project.Project, all, kept []check.Finding) []check.Finding {
+	if s.only == nil {
+		return nil
+	}
+	var out []check.Finding
+	for _, f := range all {
+		if f.Rule != check.ProblemRule.ID || f.Severity != check.Error || slices.ContainsFunc(kept, func(k check.Finding) bool { return sameFinding(k, f) }) {
+			continue
+		}
+		for _, cl := range p.Clusters {
+			if !slices.Contains(f.Clusters, cl.Name) && !(len(f.Clusters) == 0 && len(p.Clusters) == 1) {
+				continue
+			}
+			d := p.Discovered(cl)
+			if d == nil {
+				continue
+			}
+			for _, in := range d.Inputs {
+				if !s.covers(in) {
+					continue
+				}
+				c := f
+				c.Position = manifest.Position{File: in, Line: 1, Column: 1}
+				c.Message = fmt.Sprintf("cluster %s, which reads this file, is not checked: %s (at %s)", cl.Name, f.Message, f.Position)
+				c.Related = append([]check.Location{{Position: f.Position}}, f.Related...)
+				c.Clusters = []string{cl.Name}
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+func sameFinding(a, b check.Finding) bool {
+	return a.Rule == b.Rule && a.Position == b.Position && a.Message == b.Message
+}
