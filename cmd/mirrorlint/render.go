@@ -123,6 +123,10 @@ func reportRender(w io.Writer, r *project.Rendered) {
 	for _, wn := range r.Output.Warnings {
 		fmt.Fprintf(w, "%s%s: warning: MCO logs: %s\n", prefix, where(r.Where(wn.Subject)), wn.Message)
 	}
+	if n := len(r.Output.RegistryCAFiles); n > 0 {
+		fmt.Fprintf(w, "%smirrorlint: note: the machine-config-daemon writes %d registry CA file(s) under /etc/docker/certs.d from %s (no MachineConfig: changing them drains and reboots nothing)\n",
+			prefix, n, r.Input.RegistryCA().Ref())
+	}
 }
 
 func where(pos interface{ String() string }) string {

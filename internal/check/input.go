@@ -25,6 +25,7 @@ type Input struct {
 	icsps, idmss, itmss []*manifest.Object
 	cips, ips           []*manifest.Object
 	image               *manifest.Object
+	registryCA          *manifest.Object
 }
 
 // Feature sets that change which signature policy API a cluster serves.
@@ -86,7 +87,44 @@ func BuildInput(objs []*manifest.Object, s Settings) *Input {
 		}
 	}
 	in.DefaultPolicy, in.DefaultPolicyNote = defaultPolicy(objs, s, in.Version, in.FeatureSet)
+	if in.Image != nil && in.Image.AdditionalTrustedCA.Name != "" {
+		if cm := RegistryCAConfigMap(objs, in.Image.AdditionalTrustedCA.Name); cm != nil {
+			in.registryCA = cm
+			in.RegistryCAs = ConfigMapData(cm)
+		}
+	}
 	return in
+}
+
+// RegistryCA is the ConfigMap the registry CAs come from (see
+// RegistryCAConfigMap), nil when the tree does not hold it.
+func (in *Input) RegistryCA() *manifest.Object { return in.registryCA }
+
+// RegistryCAConfigMap is the ConfigMap name in openshift-config, where
+// Image/cluster spec.additionalTrustedCA is looked up (the last one, as
+// each apply replaces the one before); nil when the tree does not hold it.
+func RegistryCAConfigMap(objs []*manifest.Object, name string) *manifest.Object {
+	var last *manifest.Object
+	for _, o := range objs {
+		if o.Kind == manifest.KindConfigMap && o.APIVersion == "v1" && o.Name == name && o.Namespace() == manifest.NamespaceOpenShiftConfig && o.Content != nil {
+			last = o
+		}
+	}
+	return last
+}
+
+// ConfigMapData is a ConfigMap's data as the API server stores it: string
+// values only (a YAML number or boolean is refused there, and left out
+// here).
+func ConfigMapData(o *manifest.Object) map[string]string {
+	data, _ := o.Content["data"].(map[string]any)
+	out := make(map[string]string, len(data))
+	for k, v := range data {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		}
+	}
+	return out
 }
 
 // EffectiveFeatureSet is the settings' feature set, else the one

@@ -14,6 +14,7 @@ import (
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/render"
 )
@@ -79,6 +80,7 @@ const (
 	FieldPolicy         = "policy"           // policy.json
 	FieldSigstore       = "sigstore"         // registries.d/sigstore-registries.yaml
 	FieldCRIOPolicy     = "crio-policy"      // an /etc/crio/policies/<namespace>.json
+	FieldRegistryCA     = "registry-ca"      // an /etc/docker/certs.d/<host>/ca.crt
 )
 
 // Compare returns the verdict for a node moving from old to new; it
@@ -130,6 +132,7 @@ func Compare(old, new *render.Output) Verdict {
 	// registries.d and /etc/crio/policies have reload-crio policies of
 	// their own: written, changed or removed, the node is not drained.
 	v.Reasons = append(v.Reasons, sigstoreChanges(old, new)...)
+	v.Reasons = append(v.Reasons, caChanges(old, new)...)
 
 	for _, r := range v.Reasons {
 		if r.Drain {
@@ -210,6 +213,53 @@ func CRIONamespaces(outs ...*render.Output) []string {
 		}
 		for ns := range o.CRIOPolicies {
 			seen[ns] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// caEffect is why a registry CA change disrupts nothing.
+const caEffect = "the machine-config-daemon writes it from ControllerConfig, no MachineConfig changes, so nothing drains or reboots"
+
+// caChanges lists the registry CA files (additionalTrustedCA) written,
+// changed or removed.
+func caChanges(old, new *render.Output) []Reason {
+	var out []Reason
+	for _, dir := range RegistryCADirs(old, new) {
+		a, b := caOf(old, dir), caOf(new, dir)
+		what := "registry CA for " + dir
+		switch {
+		case bytes.Equal(a, b) && (a == nil) == (b == nil):
+			continue
+		case a == nil:
+			what += " written"
+		case b == nil:
+			what += " removed"
+		default:
+			what += " changed"
+		}
+		out = append(out, fileReason(mco.CertsDPath(dir), FieldRegistryCA, what, caEffect, false, false))
+	}
+	return out
+}
+
+func caOf(o *render.Output, dir string) []byte {
+	if o == nil {
+		return nil
+	}
+	return o.RegistryCAFiles[dir]
+}
+
+// RegistryCADirs lists, sorted, the registry directories with a CA on
+// either side.
+func RegistryCADirs(outs ...*render.Output) []string {
+	seen := map[string]bool{}
+	for _, o := range outs {
+		if o == nil {
+			continue
+		}
+		for d := range o.RegistryCAFiles {
+			seen[d] = true
 		}
 	}
 	return slices.Sorted(maps.Keys(seen))

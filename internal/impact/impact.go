@@ -14,6 +14,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/drain"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/textdiff"
@@ -383,6 +384,16 @@ func (res *Result) compareCluster(pair clusterPair, label string, newP *project.
 		a, b := o.CRIOPolicies[ns], n.CRIOPolicies[ns]
 		add(path, fileChange(path, a, b, presence(a), presence(b)))
 	}
+
+	// The registry CAs are listed with the node files, but no
+	// MachineConfig carries them: they make no cluster reload or drain.
+	mcChanged := changed
+	for _, dir := range drain.RegistryCADirs(o, n) {
+		path := mco.CertsDPath(dir)
+		a, b := o.RegistryCAFiles[dir], n.RegistryCAFiles[dir]
+		add(path, fileChange(path, a, b, presence(a), presence(b)))
+	}
+	changed = mcChanged
 
 	v := verdict(pair.old, pair.new, o, n)
 	pr.verdict = v

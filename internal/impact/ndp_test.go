@@ -99,3 +99,21 @@ spec:
 		t.Errorf("4.16: %s %+v", legacy.Action, legacy.Clusters[0].Policy)
 	}
 }
+
+// A registry CA change is listed with its diff and drains nothing.
+func TestRegistryCAChangeDrainsNothing(t *testing.T) {
+	image := "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata: {name: cluster}\nspec:\n  additionalTrustedCA: {name: cas}\n"
+	cm := func(pem string) string {
+		return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: openshift-config}\ndata:\n  mirror.example.com..5000: " + pem + "\n"
+	}
+	for _, version := range []string{"4.16", "4.21"} {
+		res := compareTrees(t, version, map[string]string{"image.yaml": image, "cm.yaml": cm("old")}, map[string]string{"image.yaml": image, "cm.yaml": cm("new")})
+		f := res.Files["/etc/docker/certs.d/mirror.example.com:5000/ca.crt"]
+		if res.Action != ActionNone || res.Drain || f == nil || !f.Changed {
+			t.Fatalf("%s: action %s drain %v file %+v", version, res.Action, res.Drain, f)
+		}
+		if len(res.Reasons) != 1 || res.Reasons[0].Drain || !strings.Contains(res.Reasons[0].Message, "registry CA for mirror.example.com:5000 changed: the machine-config-daemon writes it") {
+			t.Errorf("%s: reasons %+v", version, res.Reasons)
+		}
+	}
+}

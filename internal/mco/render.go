@@ -112,6 +112,7 @@ func (p *Plan) Render() (*Output, error) {
 	}
 
 	out.SearchRegistriesConf = searchDropIn(rs.ContainerRuntimeSearchRegistries, v)
+	out.RegistryCAFiles = CertsD(in)
 	return out, nil
 }
 

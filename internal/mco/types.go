@@ -32,6 +32,10 @@ type Input struct {
 	// ClusterImagePolicy of that name in ClusterImagePolicies, as the
 	// operator overwrites such an object.
 	DefaultPolicy bool
+	// RegistryCAs is the data of the ConfigMap in openshift-config that
+	// Image/cluster spec.additionalTrustedCA names (key → PEM bundle); nil
+	// when the spec names none or the tree does not hold it.
+	RegistryCAs map[string]string
 }
 
 // Output is what the nodes get.
@@ -68,6 +72,11 @@ type Output struct {
 	// took part in the render (Input.DefaultPolicy on a release that has
 	// signature policies).
 	DefaultPolicy bool
+	// RegistryCAFiles maps a registry directory (host or host:port) to
+	// the /etc/docker/certs.d/<dir>/ca.crt the daemon writes from
+	// Input.RegistryCAs (see CertsD); nil when there is none. They are no
+	// MachineConfig: changing them drains and reboots nothing.
+	RegistryCAFiles map[string][]byte
 }
 
 // ImagePolicyStatus is the status condition MCO writes on an ImagePolicy

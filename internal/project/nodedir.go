@@ -37,7 +37,31 @@ func WriteNodeFiles(dir string, out *render.Output) error {
 			return err
 		}
 	}
-	return removeStaleCRIOPolicies(dir, out)
+	if err := removeStaleCRIOPolicies(dir, out); err != nil {
+		return err
+	}
+	return removeStaleCAs(dir, out)
+}
+
+// removeStaleCAs removes the docker/certs.d/<dir>/ca.crt files (and their
+// then empty directories) of registries the render no longer has a CA
+// for, as the daemon deletes stale directories.
+func removeStaleCAs(dir string, out *render.Output) error {
+	cdir := filepath.Join(dir, "docker", "certs.d")
+	entries, err := os.ReadDir(cdir)
+	if err != nil {
+		return nil
+	}
+	for _, e := range entries {
+		if _, keep := out.RegistryCAFiles[e.Name()]; keep || !e.IsDir() {
+			continue
+		}
+		if err := os.Remove(filepath.Join(cdir, e.Name(), "ca.crt")); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		_ = os.Remove(filepath.Join(cdir, e.Name())) // only when empty
+	}
+	return nil
 }
 
 // removeStaleCRIOPolicies removes DIR/crio/policies/*.json files of

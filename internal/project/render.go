@@ -56,8 +56,9 @@ type NodeFile struct {
 }
 
 // NodeFiles lists the optional node files of out: policy.json, the search
-// drop-in, registries.d/sigstore-registries.yaml and one
-// crio/policies/<namespace>.json per namespace (sorted).
+// drop-in, registries.d/sigstore-registries.yaml, one
+// crio/policies/<namespace>.json per namespace and one
+// docker/certs.d/<host[:port]>/ca.crt per registry CA (both sorted).
 func NodeFiles(out *render.Output) []NodeFile {
 	files := []NodeFile{
 		{"policy.json", out.PolicyJSON},
@@ -73,8 +74,15 @@ func NodeFiles(out *render.Output) []NodeFile {
 		}
 		files = append(files, NodeFile{"crio/policies/" + ns + ".json", out.CRIOPolicies[ns]})
 	}
+	for _, dir := range slices.Sorted(maps.Keys(out.RegistryCAFiles)) {
+		files = append(files, NodeFile{CertsDFile(dir), out.RegistryCAFiles[dir]})
+	}
 	return files
 }
+
+// CertsDFile is where `render -o` writes the CA of a registry directory,
+// /etc/docker/certs.d/<dir>/ca.crt on the node.
+func CertsDFile(dir string) string { return "docker/certs.d/" + dir + "/ca.crt" }
 
 var namespaceName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$`)
 
