@@ -17,7 +17,10 @@ func TestNearest(t *testing.T) {
 		typed string
 		want  string
 	}{
-		{"sites/site-001", "sites/site-0001 sites/site-0010 sites/site-0101"},
+		// Names that start with what was typed come first.
+		{"sites/site-001", "sites/site-0010 sites/site-0001 sites/site-0101"},
+		{"sites/site-01", "sites/site-0100 sites/site-0101 sites/site-0001"},
+		{"overlays/prod", "overlays/prod-east overlays/prod-west clusters/hub"},
 		{"prod-east", "overlays/prod-east overlays/prod-west"},
 		{"overlays/prod-eats", "overlays/prod-east overlays/prod-west"},
 		{"hub", "clusters/hub"},
