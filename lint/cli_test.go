@@ -54,7 +54,7 @@ func TestLintMatchesCommandJSON(t *testing.T) {
 	if err != nil {
 		t.Skipf("not in a git repository: %v", err)
 	}
-	l, err := lint.New(lint.WithOpenShiftVersion("4.16"), lint.WithRoot(top))
+	l, err := lint.New(lint.WithOpenShiftVersion("4.16"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestLintMatchesCommandJSON(t *testing.T) {
 		"../internal/cluster/testdata/gitops", // several clusters, bases, patches
 	} {
 		t.Run(tree, func(t *testing.T) {
-			res, err := l.Lint(context.Background(), tree)
+			res, err := l.Lint(context.Background(), []string{tree}, lint.RootDir(top))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,7 +7,10 @@
 // A Linter is built once with New from options (the cluster's release
 // image and OpenShift version, a .mirrorlint.yaml file, Rego policy
 // directories and data files). It compiles every policy once and can then
-// lint any number of trees, from any number of goroutines.
+// lint any number of trees, from any number of goroutines: what varies per
+// tree is given to each call as a CallOption (RootDir, OnlyCluster,
+// ContextDir), the way OPA's rego separates preparing a query from
+// evaluating it.
 //
 // Lint reads a tree (YAML and JSON files, multi-document files, kind: List,
 // kustomize overlays, several clusters per repository) and finds the
@@ -18,7 +21,7 @@
 // cluster it renders what MCO would write to every node (package render) or
 // the refusal MCO would log, and runs the built-in rules and the policies on
 // the cluster's objects and render. LintReader does the same for a stream,
-// such as the output of kustomize build.
+// such as the output of kustomize build, under the name the call gives it.
 //
 // The Result holds every Finding, each pointing at the file, line and column
 // of the value it is about (a value set by a kustomize patch is reported on
@@ -30,7 +33,7 @@
 // The library reads only what it is given: it never looks up a config file
 // from the working directory or asks git anything. The mirrorlint command
 // decides those (the nearest .mirrorlint.yaml, the repository's top level,
-// which names the clusters: WithRoot) and passes them in.
+// which names the clusters: RootDir) and passes them in.
 //
 // # Stability
 //

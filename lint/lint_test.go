@@ -20,7 +20,7 @@ func TestConcurrentRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := l.Lint(context.Background(), "../testdata/examples/mistakes")
+	want, err := l.Lint(context.Background(), []string{"../testdata/examples/mistakes"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestConcurrentRuns(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got, err := l.Lint(context.Background(), "../testdata/examples/mistakes")
+			got, err := l.Lint(context.Background(), []string{"../testdata/examples/mistakes"})
 			if err == nil && !reflect.DeepEqual(got.Findings, want.Findings) {
 				err = errors.New("a concurrent run gave different findings")
 			}
@@ -53,7 +53,7 @@ func TestCanceledContext(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := l.Lint(ctx, "testdata/example"); !errors.Is(err, context.Canceled) {
+	if _, err := l.Lint(ctx, []string{"testdata/example"}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
@@ -67,7 +67,7 @@ func TestLintReader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := l.LintReader(context.Background(), strings.NewReader(string(data)))
+	res, err := l.LintReader(context.Background(), "mirrors.yaml", strings.NewReader(string(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ spec:
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := l.Lint(context.Background(), dir)
+		res, err := l.Lint(context.Background(), []string{dir})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,7 +38,7 @@ func New(opts ...Option) (*Linter, error) {
 		}
 	}
 	l.config = cfg
-	if _, err := project.ResolveSettings(l.projectOptions(), cfg); err != nil {
+	if _, err := project.ResolveSettings(l.projectOptions(call{}), cfg); err != nil {
 		return nil, err
 	}
 	po, err := policy.OptionsFrom(cfg)
@@ -52,15 +52,19 @@ func New(opts ...Option) (*Linter, error) {
 	if l.opts.policyTimeout > 0 {
 		po.Timeout = l.opts.policyTimeout
 	}
-	if l.checks, err = pipeline.LoadChecks(po); err != nil {
+	if l.checks, err = loadChecks(po); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
+// loadChecks compiles the policies: once per Linter, in New (a test counts
+// the calls).
+var loadChecks = pipeline.LoadChecks
+
 // projectOptions are the settings every run of l reads the tree with; Lint
-// and LintReader add what they read.
-func (l *Linter) projectOptions() project.Options {
+// and LintReader add what they read and the call's options.
+func (l *Linter) projectOptions(c call) project.Options {
 	return project.Options{
 		Config:           l.config,
 		ReleaseImage:     l.opts.releaseImage,
@@ -68,44 +72,70 @@ func (l *Linter) projectOptions() project.Options {
 		FeatureSet:       l.opts.featureSet,
 		NoDefaultPolicy:  l.opts.noDefaultPolicy,
 		MaxFileSize:      l.opts.maxFileSize,
-		Cluster:          l.opts.cluster,
-		Root:             l.opts.root,
+		Cluster:          c.cluster,
+		Root:             c.root,
 	}
 }
 
-// Lint lints the files and directories at paths (none means "."). Problems
-// in the tree (a file that does not parse, a kustomization that does not
-// build) are findings, not errors; an error means the run itself could not
-// happen (a path that does not exist, a config that names a rule that does
-// not exist, ctx canceled).
-func (l *Linter) Lint(ctx context.Context, paths ...string) (*Result, error) {
-	req := pipeline.Request{Options: l.projectOptions(), Context: l.opts.context}
+// Lint lints the files and directories at paths (none means "."), with
+// the call's options. Problems in the tree (a file that does not parse, a
+// kustomization that does not build) are findings, not errors; an error
+// means the run itself could not happen (a path that does not exist, a
+// config that names a rule that does not exist, ctx canceled).
+func (l *Linter) Lint(ctx context.Context, paths []string, opts ...CallOption) (*Result, error) {
+	c := callOf(opts)
+	req := pipeline.Request{Options: l.projectOptions(c), Context: c.context}
 	req.Paths = paths
-	return l.run(ctx, req)
+	return l.run(ctx, req, "")
 }
 
 // LintReader lints a stream of manifests, such as the output of kustomize
-// build, as one cluster. Objects carrying kustomize's origin annotations
-// (buildMetadata: [originAnnotations]) are reported at their source files
-// when those can be read.
-func (l *Linter) LintReader(ctx context.Context, r io.Reader) (*Result, error) {
-	req := pipeline.Request{Options: l.projectOptions()}
-	req.Paths, req.Stdin = []string{"-"}, r
-	return l.run(ctx, req)
+// build, as one cluster; name is what findings and positions call the
+// stream (a file name, "kustomize build overlays/prod"). Objects carrying
+// kustomize's origin annotations (buildMetadata: [originAnnotations]) are
+// reported at their source files when those can be read (from the context
+// directory, when the call sets one, else the working directory).
+func (l *Linter) LintReader(ctx context.Context, name string, r io.Reader, opts ...CallOption) (*Result, error) {
+	c := callOf(opts)
+	req := pipeline.Request{Options: l.projectOptions(c), Context: c.context}
+	req.Paths, req.Stdin = []string{stdinPath}, r
+	return l.run(ctx, req, name)
 }
 
-// run runs req and converts the pipeline's result into the public types.
-func (l *Linter) run(ctx context.Context, req pipeline.Request) (*Result, error) {
+// stdinPath is how the pipeline names the stream it reads.
+const stdinPath = "-"
+
+func callOf(opts []CallOption) call {
+	var c call
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// run runs req and converts the pipeline's result into the public types;
+// stream, when set, names the stream in positions.
+func (l *Linter) run(ctx context.Context, req pipeline.Request, stream string) (*Result, error) {
 	res, err := pipeline.Run(ctx, l.checks, req)
 	if err != nil {
 		return nil, err
 	}
+	name := func(p Position) Position {
+		if stream != "" && p.File == stdinPath {
+			p.File = stream
+		}
+		return p
+	}
 	out := &Result{Findings: make([]Finding, 0, len(res.Findings))}
 	for _, f := range res.Findings {
-		out.Findings = append(out.Findings, finding(f))
+		out.Findings = append(out.Findings, finding(f, name))
 	}
 	for _, o := range res.Outcomes() {
-		out.Clusters = append(out.Clusters, Cluster{Name: o.Name, Output: o.Output, Refusal: o.Refusal, Unreadable: o.Unreadable})
+		c := Cluster{Name: o.Name, Output: o.Output, Refusal: o.Refusal}
+		if o.Unreadable != nil {
+			c.Unreadable = &Problem{Position: name(Position(o.Unreadable.Pos)), Message: o.Unreadable.Message}
+		}
+		out.Clusters = append(out.Clusters, c)
 	}
 	return out, nil
 }
@@ -121,18 +151,18 @@ func (l *Linter) Rules() []Rule {
 	return out
 }
 
-func finding(f check.Finding) Finding {
+func finding(f check.Finding, name func(Position) Position) Finding {
 	out := Finding{
 		Rule:     f.Rule,
 		Severity: severity(f.Severity),
 		Message:  f.Message,
-		Position: Position(f.Position),
+		Position: name(Position(f.Position)),
 		Object:   ObjectRef(f.Object),
 		Path:     f.Path,
 		Clusters: f.Clusters,
 	}
 	for _, r := range f.Related {
-		out.Related = append(out.Related, Location{Position: Position(r.Position), Object: ObjectRef(r.Object), Path: r.Path})
+		out.Related = append(out.Related, Location{Position: name(Position(r.Position)), Object: ObjectRef(r.Object), Path: r.Path})
 	}
 	if f.Suppressed != nil {
 		out.Suppressed = &Suppression{Kind: f.Suppressed.Kind, Reason: f.Suppressed.Reason}

@@ -2,7 +2,10 @@ package lint
 
 import "time"
 
-// Option configures a Linter.
+// Option configures a Linter when New compiles it: what every call lints
+// with (the cluster's release and settings, the config file, the
+// policies). What varies per call (the tree's root, a context directory,
+// one cluster) is a CallOption.
 type Option func(*options)
 
 type options struct {
@@ -13,9 +16,6 @@ type options struct {
 	data             []string
 	allowNet         bool
 	policyTimeout    time.Duration
-	cluster          string
-	context          string
-	root             string
 	maxFileSize      int64
 	featureSet       string
 	noDefaultPolicy  bool
@@ -56,27 +56,9 @@ func WithNetwork() Option { return func(o *options) { o.allowNet = true } }
 // WithPolicyTimeout bounds one policy evaluation (per cluster).
 func WithPolicyTimeout(d time.Duration) Option { return func(o *options) { o.policyTimeout = d } }
 
-// WithCluster lints only the cluster with this name (see Cluster.Name).
-func WithCluster(name string) Option { return func(o *options) { o.cluster = name } }
-
-// WithContext loads the whole tree under dir, so that rules comparing
-// objects see every object, but reports only findings touching the paths
-// given to Lint, and lints only the clusters that read them: the way a
-// commit hook checks the files of one commit. The paths must lie inside
-// dir.
-func WithContext(dir string) Option { return func(o *options) { o.context = dir } }
-
 // WithMaxFileSize skips (and reports) manifest files larger than n bytes;
 // the default is 8 MiB.
 func WithMaxFileSize(n int64) Option { return func(o *options) { o.maxFileSize = n } }
-
-// WithRoot sets the repository's top level: cluster names are paths from
-// it ("overlays/prod-east" whatever the paths given to Lint), and the
-// cluster layouts (clusters/<name>, sites/<name>...) are recognised from
-// it. The command line passes the git top level (or the config file's
-// directory, which wins when a config file is read). Without it, names are
-// relative to the paths given.
-func WithRoot(dir string) Option { return func(o *options) { o.root = dir } }
 
 // WithFeatureSet sets the cluster's feature set ("Default",
 // "TechPreviewNoUpgrade", "DevPreviewNoUpgrade", "CustomNoUpgrade"), which
@@ -94,3 +76,32 @@ func WithoutDefaultClusterImagePolicy() Option { return func(o *options) { o.noD
 // into an error of the run, at the call's position, instead of leaving the
 // rule quietly undefined as Rego does.
 func WithStrict() Option { return func(o *options) { o.strict = true } }
+
+// CallOption configures one call of Lint or LintReader. A Linter compiled
+// once lints any tree, root or cluster this way, without compiling its
+// policies again.
+type CallOption func(*call)
+
+type call struct {
+	cluster string
+	context string
+	root    string
+}
+
+// RootDir sets the repository's top level for this call: cluster names
+// are paths from it ("overlays/prod-east" whatever the paths given to
+// Lint), and the cluster layouts (clusters/<name>, sites/<name>...) are
+// recognised from it. The command line passes the git top level (or the
+// config file's directory, which wins when a config file is read). Without
+// it, names are relative to the paths given.
+func RootDir(dir string) CallOption { return func(c *call) { c.root = dir } }
+
+// OnlyCluster lints only the cluster with this name (see Cluster.Name).
+func OnlyCluster(name string) CallOption { return func(c *call) { c.cluster = name } }
+
+// ContextDir loads the whole tree under dir, so that rules comparing
+// objects see every object, but reports only findings touching the paths
+// given to Lint, and lints only the clusters that read them: the way a
+// commit hook checks the files of one commit. The paths must lie inside
+// dir.
+func ContextDir(dir string) CallOption { return func(c *call) { c.context = dir } }

@@ -22,10 +22,19 @@ type Cluster struct {
 	Output *render.Output
 	// Refusal is MCO's refusal, nil when it renders.
 	Refusal *render.Refusal
-	// Unreadable names the first input of the cluster that did not load
-	// (file:line:col and why), "" when all did. The findings say more.
-	Unreadable string
+	// Unreadable is the first input of the cluster that did not load
+	// (where, and why), nil when all did. The findings say more.
+	Unreadable *Problem
 }
+
+// Problem is an input that did not load: where it is and why.
+type Problem struct {
+	Position
+	Message string
+}
+
+// String is "file:line:column: message".
+func (p Problem) String() string { return p.Position.String() + ": " + p.Message }
 
 // Fails reports whether an unsuppressed finding is at or above threshold.
 func (r *Result) Fails(threshold Severity) bool {

@@ -106,8 +106,8 @@ func runLint(c *cli.Context) error {
 	rep := &report.Report{Rules: res.Rules.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}, Unreadable: map[string]string{}}
 	for _, o := range res.Outcomes() {
 		switch {
-		case o.Unreadable != "":
-			rep.Unreadable[o.Name] = o.Unreadable
+		case o.Unreadable != nil:
+			rep.Unreadable[o.Name] = o.Unreadable.String()
 		case o.Output != nil:
 			rep.Rendered[o.Name] = o.Output.RegistriesConf
 		case o.Refusal != nil:

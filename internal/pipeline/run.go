@@ -206,8 +206,8 @@ type Outcome struct {
 	Name    string
 	Output  *render.Output  // nil unless rendered from the whole input
 	Refusal *render.Refusal // nil unless MCO refuses the whole input
-	// Unreadable is the first input that did not load, "" when all did.
-	Unreadable string
+	// Unreadable is the first input that did not load, nil when all did.
+	Unreadable *manifest.Problem
 }
 
 // Outcomes lists each linted cluster's outcome, in the clusters' order.
@@ -217,7 +217,7 @@ func (r *Result) Outcomes() []Outcome {
 		o := Outcome{Name: cl.Name}
 		switch ctx := r.Contexts[i]; {
 		case len(manifest.Errors(cl.Problems)) > 0:
-			o.Unreadable = manifest.Errors(cl.Problems)[0].String()
+			o.Unreadable = &manifest.Errors(cl.Problems)[0]
 		case ctx.Rendered != nil:
 			o.Output = ctx.Rendered
 		default:
