@@ -26,6 +26,8 @@ func All() []*check.Rule {
 		objectName,
 		hostedCluster,
 		signaturePolicySchema,
+		machineConfigurationInvalid,
+		registryCAKey,
 		// MCO: rendering is refused, the old configuration stays.
 		icspFormat,
 		conflictingSourcePolicy,
@@ -64,6 +66,11 @@ func All() []*check.Rule {
 		reservedPolicyName,
 		handWrittenSignatureFiles,
 		releaseSignaturesMirrored,
+		machineConfigurationName,
+		nodeDisruptionPathNeverMatches,
+		registryCAKeyNotHost,
+		registryCANamespace,
+		registryCAMissing,
 		// This project's stance.
 	}, inputRules()...)
 }
