@@ -135,6 +135,17 @@ func describe(p *project.Project, cl *check.Cluster) clusterInfo {
 		ci.Paths = append(ci.Paths, d.Paths...)
 		ci.Inputs = append(ci.Inputs, d.Inputs...)
 	}
+	if c := p.Created(cl); c != nil {
+		ci.Source, ci.Reason = "input", c.Reason()
+		ci.Paths = append(ci.Paths, c.From.File)
+		seen := map[string]bool{}
+		for _, o := range c.Inputs {
+			if !seen[o.File] {
+				seen[o.File] = true
+				ci.Inputs = append(ci.Inputs, o.File)
+			}
+		}
+	}
 	return ci
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -8,8 +9,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/inputs"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/textdiff"
 )
 
 func renderCommand() *cli.Command {
@@ -72,6 +75,9 @@ Example:
 				}
 				r := project.Render(cl)
 				reportRender(c.App.ErrWriter, r)
+				if r.Output != nil {
+					noteBootstrap(c.App.ErrWriter, p.Created(cl), cl.Name, r.Output.RegistriesConf)
+				}
 				switch {
 				case len(manifest.Errors(cl.Problems)) > 0:
 					unreadable++
@@ -180,5 +186,20 @@ func warnNothingRead(w io.Writer, p *project.Project, paths []string) {
 		fmt.Fprintf(w, "mirrorlint: warning: no YAML or JSON files found under %s\n", where)
 	} else if where == "-" {
 		fmt.Fprintf(w, "mirrorlint: warning: the stream on stdin held no mirror objects\n")
+	}
+}
+
+// noteBootstrap says where an installer cluster's bootstrap node gets
+// another registries.conf than the one rendered: openshift-install writes
+// it from its own template (one table per source and policy, no search
+// registries, mirror-by-digest-only on the registry), not through MCO.
+func noteBootstrap(w io.Writer, c *inputs.Cluster, name string, nodes []byte) {
+	if c == nil || c.Bootstrap == nil || bytes.Equal(c.Bootstrap, nodes) {
+		return
+	}
+	prefix := clusterPrefix(name)
+	fmt.Fprintf(w, "%smirrorlint: note: the bootstrap node's /etc/containers/registries.conf differs from this file: openshift-install writes it from its own template, not through MCO; the masters and workers get this one once MCO runs:\n", prefix)
+	for _, l := range strings.Split(strings.TrimRight(textdiff.Unified("nodes", "bootstrap", nodes, c.Bootstrap, 1), "\n"), "\n") {
+		fmt.Fprintf(w, "%s  %s\n", prefix, l)
 	}
 }

@@ -120,7 +120,7 @@ func hypershiftIDMS(list []DigestSource) *configv1.ImageDigestMirrorSet {
 // "config", YAML manifests) as the NodePool controller does: the mirror
 // objects they hold join the hosted nodes' inputs; an ImageTagMirrorSet
 // or a kind outside the supported ones stops the NodePool.
-func (h *Hosted) nodePoolConfig(cms []*manifest.Object, fs *findings) (idms []*configv1.ImageDigestMirrorSet, icsp []*operatorv1alpha1.ImageContentSourcePolicy) {
+func (h *Hosted) nodePoolConfig(cms []*manifest.Object, fs *findings) (idms []*configv1.ImageDigestMirrorSet, icsp []*operatorv1alpha1.ImageContentSourcePolicy, objs []*manifest.Object) {
 	for _, np := range h.NodePools {
 		spec, _ := np.Content["spec"].(map[string]any)
 		refs, _ := spec["config"].([]any)
@@ -140,11 +140,11 @@ func (h *Hosted) nodePoolConfig(cms []*manifest.Object, fs *findings) (idms []*c
 					"ConfigMap %s named by NodePool %s spec.config[%d] has no key \"config\": the NodePool controller cannot read it (ValidMachineConfig false, the NodePool stops); put the manifest under data.config", name, np.Name, i)
 				continue
 			}
-			d, c := readPoolManifests(cm, text, np, fs)
-			idms, icsp = append(idms, d...), append(icsp, c...)
+			d, c, o := readPoolManifests(cm, text, np, fs)
+			idms, icsp, objs = append(idms, d...), append(icsp, c...), append(objs, o...)
 		}
 	}
-	return idms, icsp
+	return idms, icsp, objs
 }
 
 var supportedPoolKinds = map[string]bool{
@@ -152,7 +152,7 @@ var supportedPoolKinds = map[string]bool{
 	"ImageContentSourcePolicy": true, "ImageDigestMirrorSet": true, "ClusterImagePolicy": true,
 }
 
-func readPoolManifests(cm *manifest.Object, text string, np *manifest.Object, fs *findings) (idms []*configv1.ImageDigestMirrorSet, icsp []*operatorv1alpha1.ImageContentSourcePolicy) {
+func readPoolManifests(cm *manifest.Object, text string, np *manifest.Object, fs *findings) (idms []*configv1.ImageDigestMirrorSet, icsp []*operatorv1alpha1.ImageContentSourcePolicy, objs []*manifest.Object) {
 	var et *embedded.Text
 	if n := cm.ValueNode(manifest.Path{"data", "config"}); n != nil {
 		et = embedded.Of(cm.Text(), n)
@@ -209,6 +209,21 @@ func readPoolManifests(cm *manifest.Object, text string, np *manifest.Object, fs
 		if err != nil {
 			continue
 		}
+		// The object as loaded, every value placed at the ConfigMap line
+		// it is written on.
+		nodeAt := func(p manifest.Path) manifest.Position {
+			if n := nodeAtPath(root, p); n != nil {
+				return pos(n)
+			}
+			return manifest.Position{}
+		}
+		switch {
+		case kind == "ImageDigestMirrorSet" && apiVersion == "config.openshift.io/v1",
+			kind == "ImageContentSourcePolicy" && apiVersion == "operator.openshift.io/v1alpha1":
+			if o, err := manifest.Derived(b, cm.File, pos(root), nodeAt); err == nil {
+				objs = append(objs, o)
+			}
+		}
 		switch {
 		case kind == "ImageDigestMirrorSet" && apiVersion == "config.openshift.io/v1":
 			var o configv1.ImageDigestMirrorSet
@@ -222,7 +237,35 @@ func readPoolManifests(cm *manifest.Object, text string, np *manifest.Object, fs
 			}
 		}
 	}
-	return idms, icsp
+	return idms, icsp, objs
+}
+
+// nodeAtPath follows p (keys and indexes) from n.
+func nodeAtPath(n *yaml.Node, p manifest.Path) *yaml.Node {
+	for _, e := range p {
+		switch e := e.(type) {
+		case string:
+			if n.Kind != yaml.MappingNode {
+				return nil
+			}
+			var next *yaml.Node
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == e {
+					next = n.Content[i+1]
+				}
+			}
+			if next == nil {
+				return nil
+			}
+			n = next
+		case int:
+			if n.Kind != yaml.SequenceNode || e >= len(n.Content) {
+				return nil
+			}
+			n = n.Content[e]
+		}
+	}
+	return n
 }
 
 // Cluster returns the hosted cluster: the IDMS HyperShift writes from
@@ -238,8 +281,8 @@ func (h *Hosted) Cluster(cms []*manifest.Object, fs *findings) *Cluster {
 		c.IDMSs = append(c.IDMSs, hypershiftIDMS(h.Sources))
 	}
 	c.derive([][]DigestSource{h.Sources})
-	idms, icsp := h.nodePoolConfig(cms, fs)
-	c.IDMSs, c.ICSPs = append(c.IDMSs, idms...), append(c.ICSPs, icsp...)
+	idms, icsp, objs := h.nodePoolConfig(cms, fs)
+	c.IDMSs, c.ICSPs, c.Objects = append(c.IDMSs, idms...), append(c.ICSPs, icsp...), append(c.Objects, objs...)
 	return c
 }
 

@@ -195,3 +195,18 @@ func dropPolicies(list []DigestSource) []DigestSource {
 	}
 	return out
 }
+
+// Reason says in a line what creates the cluster, for `mirrorlint clusters`.
+func (c *Cluster) Reason() string {
+	switch c.Kind {
+	case "install-config":
+		return "openshift-install: the IDMS image-digest-mirror from install-config.yaml imageDigestSources"
+	case "agent-installer":
+		return "agent-based installer: install-config.yaml beside agent-config.yaml"
+	case "ztp-spoke":
+		return "ZTP spoke: assisted-service's imageDigestSources from the hub's mirror registries.conf and the site's installConfigOverrides"
+	case "hosted-cluster":
+		return "HyperShift: the IDMS cluster from HostedCluster spec.imageContentSources, and the NodePool configs"
+	}
+	return c.Kind
+}

@@ -46,6 +46,7 @@ func Read(objs []*manifest.Object, v render.Version) *Result {
 		f := ic.Check(v)
 		fs = append(fs, f...)
 		c := ic.Cluster(v)
+		c.Inputs = append([]*manifest.Object{o}, besideInstallConfig(o, objs)...)
 		// openshift-install stops before writing any manifest.
 		c.Refused = c.Refused || slices.ContainsFunc(f, func(f Finding) bool { return f.Severity == check.Error && f.Component == installer })
 		res.Clusters = append(res.Clusters, c)
@@ -65,15 +66,24 @@ func Read(objs []*manifest.Object, v render.Version) *Result {
 	for _, p := range probs {
 		fs.add(p.Pos, check.Error, RuleSiteLabels, "siteconfig", "%s", p.Message)
 	}
+	var hubObjs []*manifest.Object
+	if hub != nil {
+		hubObjs = append(hubObjs, hub.ASC)
+		if hub.ConfigMap != nil {
+			hubObjs = append(hubObjs, hub.ConfigMap)
+		}
+	}
 	for _, s := range ss {
 		c, f := spoke(s, hub, v)
 		fs = append(fs, f...)
+		c.Inputs = append([]*manifest.Object{s.Object}, hubObjs...)
 		res.Clusters = append(res.Clusters, c)
 	}
 	if len(ss) == 0 && hub != nil && hub.ConfigMap != nil && hub.Err == "" {
 		// No site in the tree: the spokes this hub installs get its
 		// mirrors as they are.
-		c, _ := spoke(&sites.Site{Name: "spokes of AgentServiceConfig/" + hub.ASC.Name, Object: hub.ASC, Path: manifest.Path{"spec", "mirrorRegistryRef"}}, hub, v)
+		c, _ := spoke(&sites.Site{Name: "spokes-of-" + hub.ASC.Name, Object: hub.ASC, Path: manifest.Path{"spec", "mirrorRegistryRef"}}, hub, v)
+		c.Inputs = hubObjs
 		res.Clusters = append(res.Clusters, c)
 	}
 
@@ -82,10 +92,46 @@ func Read(objs []*manifest.Object, v render.Version) *Result {
 		h := readHosted(o, byKind["NodePool"])
 		hosted = append(hosted, h)
 		fs = append(fs, h.Check()...)
-		res.Clusters = append(res.Clusters, h.Cluster(byKind["ConfigMap"], &fs))
+		c := h.Cluster(byKind["ConfigMap"], &fs)
+		c.Inputs = append([]*manifest.Object{o}, h.NodePools...)
+		for _, np := range h.NodePools {
+			c.Inputs = append(c.Inputs, poolConfigMaps(np, byKind["ConfigMap"], h.Namespace)...)
+		}
+		res.Clusters = append(res.Clusters, c)
 	}
 	fs = append(fs, guestObjects(hosted, objs, v)...)
 	sortFindings(fs)
 	res.Findings = fs
 	return res
+}
+
+// besideInstallConfig returns the mirror objects an installer directory
+// adds to the cluster: the manifests/ and openshift/ directories beside
+// install-config.yaml, which openshift-install applies with its own.
+func besideInstallConfig(ic *manifest.Object, objs []*manifest.Object) []*manifest.Object {
+	dir := path.Dir(ic.File)
+	var out []*manifest.Object
+	for _, o := range objs {
+		d := path.Dir(o.File)
+		if o.Unmodelled || (d != path.Join(dir, "manifests") && d != path.Join(dir, "openshift")) {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// poolConfigMaps are the ConfigMaps a NodePool's spec.config names.
+func poolConfigMaps(np *manifest.Object, cms []*manifest.Object, ns string) []*manifest.Object {
+	spec, _ := np.Content["spec"].(map[string]any)
+	refs, _ := spec["config"].([]any)
+	var out []*manifest.Object
+	for _, r := range refs {
+		m, _ := r.(map[string]any)
+		name, _ := m["name"].(string)
+		if cm := pickConfigMap(cms, name, ns); cm != nil {
+			out = append(out, cm)
+		}
+	}
+	return out
 }

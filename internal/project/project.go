@@ -11,6 +11,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/inputs"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/shard"
 	"github.com/mirrorlint/mirrorlint/render"
@@ -84,6 +85,8 @@ type Project struct {
 	Discovery *cluster.Result
 
 	found map[*check.Cluster]*cluster.Cluster
+	// created holds the clusters the tree's mirror inputs create.
+	created map[*check.Cluster]*inputs.Cluster
 }
 
 // UsageError marks errors that are the caller's to fix (exit code 2).
@@ -185,7 +188,8 @@ func Open(opts Options) (*Project, error) {
 	if err := load(res, opts); err != nil {
 		return nil, err
 	}
-	p := &Project{Config: cfg, Set: res.Set, Discovery: res, found: map[*check.Cluster]*cluster.Cluster{}}
+	p := &Project{Config: cfg, Set: res.Set, Discovery: res, found: map[*check.Cluster]*cluster.Cluster{},
+		created: map[*check.Cluster]*inputs.Cluster{}}
 	for _, d := range res.Clusters {
 		s, err := clusterSettings(opts, cfg, d)
 		if err != nil {
@@ -194,6 +198,9 @@ func Open(opts Options) (*Project, error) {
 		cl := &check.Cluster{Name: d.Name, Objects: d.Objects, Problems: d.Problems, Settings: s}
 		p.Clusters = append(p.Clusters, cl)
 		p.found[cl] = d
+	}
+	if err := p.addCreated(opts, cfg, res); err != nil {
+		return nil, err
 	}
 	if !opts.Shard.Whole() {
 		// The shard was chosen before loading; the clusters of the

@@ -60,7 +60,9 @@ func reportedFile(only []string) func(name string) bool {
 // those the shard's; builds unless Static.
 func load(res *cluster.Result, opts Options) error {
 	sel := res.Clusters
-	if opts.Cluster != "" {
+	if createdName(opts.Cluster) {
+		sel = nil // a cluster an input creates: none of the tree's (see addCreated)
+	} else if opts.Cluster != "" {
 		c, err := byName(res.Clusters, opts.Cluster)
 		if err != nil {
 			return err

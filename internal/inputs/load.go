@@ -1,0 +1,48 @@
+package inputs
+
+import (
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
+
+// triggerKinds are the kinds that declare a cluster here; a tree without
+// any is read no further.
+var triggerKinds = []string{manifest.KindInstallConfig, "SiteConfig", "ClusterInstance", "AgentServiceConfig", "HostedCluster"}
+
+// Load reads the input objects of files (those a tree's load read) whole,
+// with base's limits: first only the files that may declare a cluster (a
+// byte test, so a tree without inputs costs one read of its files), then,
+// when one does, every file that may hold an input kind or a mirror
+// object. A stream ("-") cannot be read twice and gives nothing.
+func Load(files []string, base manifest.Options) []*manifest.Object {
+	for _, f := range files {
+		if f == "-" {
+			return nil
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	o := base
+	o.Unmodelled, o.ParseAll = manifest.UnmodelledAll, nil
+	trigger := manifest.NeedKinds(triggerKinds...)
+	o.Prefilter = &trigger
+	set, err := manifest.Load(files, o)
+	if err != nil {
+		return nil
+	}
+	found := false
+	for _, obj := range set.Objects {
+		for _, k := range triggerKinds {
+			found = found || string(obj.Kind) == k
+		}
+	}
+	if !found {
+		return nil
+	}
+	all := manifest.NeedKinds(Kinds...)
+	o.Prefilter = &all
+	if set, err = manifest.Load(files, o); err != nil {
+		return nil
+	}
+	return set.Objects
+}

@@ -1,0 +1,119 @@
+package project
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/inputs"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+// Clusters that a mirror input creates (an install-config's cluster, a ZTP
+// spoke, a hosted cluster) are named "<kind>/<name>": install-config/,
+// agent-installer/, ztp-spoke/, hosted-cluster/.
+var createdPrefixes = []string{"install-config/", "agent-installer/", "ztp-spoke/", "hosted-cluster/"}
+
+func createdName(name string) bool {
+	for _, p := range createdPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Created returns the input that created cl, nil for a cluster of the tree
+// itself.
+func (p *Project) Created(cl *check.Cluster) *inputs.Cluster { return p.created[cl] }
+
+// addCreated adds the clusters the tree's mirror inputs create, each with
+// the objects the component writes (placed at the input values) and the
+// input objects themselves, so that every rule and the renderer see them
+// as they see a tree's cluster.
+func (p *Project) addCreated(opts Options, cfg *config.Config, res *cluster.Result) error {
+	global, err := ResolveSettings(opts, cfg)
+	if err != nil {
+		return err
+	}
+	objs := inputs.Load(res.Set.Files, loadOptions(opts, cfg))
+	if len(objs) == 0 {
+		if createdName(opts.Cluster) {
+			return usage("no cluster named %q: the tree creates none (`mirrorlint clusters` lists them)", opts.Cluster)
+		}
+		return nil
+	}
+	flagVersion := opts.OpenShiftVersion != "" || cfg.OpenShiftVersion != ""
+	r := inputs.Read(objs, versionIf(flagVersion, global))
+	want := selection(opts)
+	found := false
+	for _, c := range r.Clusters {
+		if c.Refused {
+			continue
+		}
+		name := c.Kind + "/" + c.Name
+		if !want(name, c) {
+			continue
+		}
+		s := global
+		if !flagVersion && !c.Version.IsZero() {
+			s.Version = c.Version
+		}
+		if c.Kind == "hosted-cluster" {
+			// HyperShift guests have no default ClusterImagePolicy.
+			s.NoDefaultPolicy = true
+		}
+		cl := &check.Cluster{Name: name, Objects: append(append([]*manifest.Object(nil), c.Objects...), c.Inputs...), Settings: s}
+		p.Clusters = append(p.Clusters, cl)
+		p.created[cl] = c
+		found = true
+	}
+	if createdName(opts.Cluster) && !found {
+		return usage("no cluster named %q (`mirrorlint clusters` lists the clusters the tree's inputs create)", opts.Cluster)
+	}
+	return nil
+}
+
+// versionIf is the release the inputs are read as: the one the flags or
+// the config give, else none (each input's own, or the newest behaviour).
+func versionIf(set bool, s check.Settings) render.Version {
+	if !set {
+		return render.Version{}
+	}
+	return s.Version
+}
+
+// selection says which created clusters a run loads, as load does for
+// the tree's: --cluster, Select (the other side of a comparison), Only
+// (the clusters reading a committed file).
+func selection(opts Options) func(string, *inputs.Cluster) bool {
+	switch {
+	case opts.Cluster != "":
+		return func(name string, _ *inputs.Cluster) bool { return name == opts.Cluster }
+	case opts.Select != nil:
+		want := map[string]bool{}
+		for _, n := range opts.Select {
+			want[n] = true
+		}
+		return func(name string, _ *inputs.Cluster) bool { return want[name] }
+	case opts.Only != nil:
+		only := map[string]bool{}
+		for _, f := range opts.Only {
+			only[f] = true
+		}
+		return func(_ string, c *inputs.Cluster) bool {
+			for _, o := range c.Inputs {
+				if abs, err := filepath.Abs(o.File); err == nil {
+					if real, err := filepath.EvalSymlinks(abs); err == nil && only[real] {
+						return true
+					}
+				}
+			}
+			return false
+		}
+	}
+	return func(string, *inputs.Cluster) bool { return true }
+}
