@@ -100,6 +100,7 @@ func runDiff(c *cli.Context) error {
 		if err != nil {
 			return fail(exitUsage, "%v", err)
 		}
+		opts.Access.Allow(snap.Dir) // the snapshot is ours
 		defer snap.Close()
 		oldOpts.Paths, oldLabel = snap.Paths, rev
 		for _, m := range snap.Missing {

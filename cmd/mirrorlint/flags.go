@@ -2,12 +2,14 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/shard"
 )
 
@@ -76,6 +78,7 @@ func treeFlags() []cli.Flag {
 
 func projectOptions(c *cli.Context) project.Options {
 	return project.Options{
+		Access:           accessRoot(c),
 		Paths:            c.Args().Slice(),
 		ConfigPath:       c.String(configFlag.Name),
 		ReleaseImage:     c.String(releaseImageFlag.Name),
@@ -87,6 +90,36 @@ func projectOptions(c *cli.Context) project.Options {
 		FeatureSet:       c.String(featureSetFlag.Name),
 		NoDefaultPolicy:  c.Bool(noDefaultPolicyFlag.Name),
 	}
+}
+
+// accessRoot is what a run may read: the repository (the git top level,
+// else the working directory), the paths the command line names, a config
+// file named with --config and what it names, under --max-file-size per
+// file and the run's byte budget. Nothing a tree contains can widen it.
+func accessRoot(c *cli.Context) *safefs.Root {
+	top := gitTopLevel()
+	if top == "" {
+		top, _ = os.Getwd()
+	}
+	r := safefs.New(c.Int64(maxFileSizeFlag.Name), top)
+	r.Budget = &safefs.Budget{Max: safefs.DefaultBudget}
+	r.Allow(c.Args().Slice()...)
+	if p := c.String(configFlag.Name); p != "" && p != "none" {
+		r.Allow(p)
+	}
+	// Directories and files named by flags: the --context a pre-commit
+	// check reads, policy directories and data files.
+	for _, f := range c.Command.Flags {
+		switch name := f.Names()[0]; name {
+		case "context":
+			if v := c.String(name); v != "none" {
+				r.Allow(v)
+			}
+		case "policy", "data":
+			r.Allow(c.StringSlice(name)...)
+		}
+	}
+	return r
 }
 
 // stdinAlone refuses "-" (a stream on standard input) next to other paths:

@@ -89,6 +89,7 @@ func runLint(c *cli.Context) error {
 			return err
 		}
 		defer snap.Close()
+		req.Options.Access.Allow(snap.Dir) // the snapshot is ours
 		cfg, err := baseConfig(snap, req.Config)
 		if err != nil {
 			return err

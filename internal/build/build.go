@@ -19,6 +19,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/trace"
 )
 
@@ -36,7 +37,21 @@ type built struct {
 // manifest loader under name. Objects of other kinds are not serialised:
 // nothing reads them, and turning every object into YAML is most of the
 // cost of a build. Callers hold the schema gate (see runBuild).
-func build(fsys filesys.FileSystem, kf *kustomization.File, kusts []*kustomization.File, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
+//
+// Every file kustomize reads comes through guard (the access layer: inside
+// the root, regular, bounded, no URL), which fsys wraps or is. A panic
+// inside kustomize (its plugin configuration re-panics on
+// `patchesJson6902: [{}]`) is this build's error, so the other clusters
+// are still checked.
+func build(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomization.File, kusts []*kustomization.File, name string, opts manifest.Options, needs manifest.Needs) (b *built, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, err = nil, fmt.Errorf("kustomize failed on this kustomization (it panicked: %v); check its patch and generator entries", r)
+		}
+		if err != nil {
+			err = guard.Explain(err)
+		}
+	}()
 	fsys = stripPlugins(fsys, kusts)
 	fs := fsys
 	real, err := filepath.EvalSymlinks(kf.Path)
@@ -51,6 +66,9 @@ func build(fsys filesys.FileSystem, kf *kustomization.File, kusts []*kustomizati
 	o.LoadRestrictions = types.LoadRestrictionsRootOnly
 	m, err := krusty.MakeKustomizer(o).Run(fs, kf.Dir)
 	if err != nil {
+		return nil, err
+	}
+	if err := guard.Expired(); err != nil {
 		return nil, err
 	}
 	return readBuilt(m, name, opts, needs)
@@ -208,7 +226,7 @@ func (bc *Cache) build(dir string) *Result {
 	start := time.Now()
 	var r *Result
 	if plan, ok := bc.fastFS(dir); ok {
-		runBuild(false, func() { b, err = build(plan.fs, kf, nil, name, d.opts.Load, plan.own) })
+		runBuild(false, func() { b, err = build(plan.fs, plan.guard, kf, nil, name, d.opts.Load, plan.own) })
 		if err == nil {
 			objs, origins := trace.Remap(b.Set, b.Origins, dir, d.res)
 			if merged, ok := mergeBase(plan.base.res, objs, origins, b.Set.Problems, plan.own); ok {
@@ -218,7 +236,10 @@ func (bc *Cache) build(dir string) *Result {
 	}
 	fast := r != nil
 	if !fast {
-		runBuild(d.customSchema(dir), func() { b, err = build(filesys.MakeFsOnDisk(), kf, d.closureKusts(dir), name, d.opts.Load, needs) })
+		runBuild(d.customSchema(dir), func() {
+			g := d.guard()
+			b, err = build(g, g, kf, d.closureKusts(dir), name, d.opts.Load, needs)
+		})
 	}
 	d.statsMu.Lock()
 	d.stats.Builds++
@@ -241,6 +262,18 @@ func (bc *Cache) build(dir string) *Result {
 	d.stats.Remap += time.Since(start)
 	d.statsMu.Unlock()
 	return r
+}
+
+// guard is a fresh access-layer filesystem for one build, with its time
+// limit.
+func (d *env) guard() *safefs.KustomizeFS {
+	g := safefs.NewKustomizeFS(d.opts.Load.Access)
+	limit := d.opts.BuildTimeout
+	if limit == 0 {
+		limit = DefaultBuildTimeout
+	}
+	g.Deadline = time.Now().Add(limit)
+	return g
 }
 
 // needs is what the run reads: Options.Needs, or every kind the loader

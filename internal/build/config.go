@@ -24,7 +24,14 @@ type Config struct {
 	Stats *Stats
 	// NoFast turns fast builds off; tests compare them against full builds.
 	NoFast bool
+	// BuildTimeout bounds one kustomize build; 0 is DefaultBuildTimeout.
+	BuildTimeout time.Duration
 }
+
+// DefaultBuildTimeout bounds one kustomize build: real ones take
+// milliseconds, a hostile one (a patch explosion) is stopped at its next
+// file read past the limit and reported on its cluster.
+const DefaultBuildTimeout = 60 * time.Second
 
 // Stats is the cost of the builds. Durations of work done in parallel are
 // summed over the workers.

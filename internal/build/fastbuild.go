@@ -16,6 +16,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/trace"
 )
 
@@ -117,9 +118,10 @@ type baseEntry struct {
 // fastPlan is how to build an overlay fast: on fs, keeping only O's kinds
 // (own), the other needed objects coming from the base's build.
 type fastPlan struct {
-	fs   filesys.FileSystem
-	own  manifest.Needs
-	base *baseEntry
+	fs    filesys.FileSystem
+	guard *safefs.KustomizeFS // what fs reads through
+	own   manifest.Needs
+	base  *baseEntry
 }
 
 // fastFS returns the plan of a fast build of dir, and whether dir
@@ -149,8 +151,9 @@ func (bc *Cache) fastFS(dir string) (*fastPlan, bool) {
 	for _, f := range kustomization.ResourceFiles(d.closureKusts(m)) {
 		filter[f] = true
 	}
-	fs := &filteredFS{FileSystem: filesys.MakeFsOnDisk(), filter: filter, kusts: kusts, needs: own, u: d.opts.Load.Unmodelled, cache: bc.filtered(ownKey(own))}
-	return &fastPlan{fs: fs, own: own, base: base}, true
+	guard := d.guard()
+	fs := &filteredFS{FileSystem: guard, filter: filter, kusts: kusts, needs: own, u: d.opts.Load.Unmodelled, cache: bc.filtered(ownKey(own))}
+	return &fastPlan{fs: fs, guard: guard, own: own, base: base}, true
 }
 
 // ownKey names a set of kinds, to share filtered files between overlays
@@ -265,9 +268,9 @@ func (d *env) fastBase(dir string, needs manifest.Needs) (string, manifest.Needs
 // of a needed kind that takes no part in name references (condition 2),
 // and returns their kinds.
 func (d *env) allNeeded(abs string, needs manifest.Needs, u manifest.Unmodelled) ([]string, bool) {
-	data, err := filesys.MakeFsOnDisk().ReadFile(abs)
+	data, err := safefs.NewKustomizeFS(d.opts.Load.Access).ReadFile(abs)
 	if err != nil {
-		return nil, false
+		return nil, false // the full build meets the same refusal and reports it
 	}
 	return docsNeeded(data, needs, u, true)
 }
@@ -317,7 +320,8 @@ func (bc *Cache) baseBuild(m string) *baseEntry {
 		var b *built
 		var err error
 		runBuild(d.customSchema(m), func() {
-			b, err = build(filesys.MakeFsOnDisk(), kf, d.closureKusts(m), "kustomize build "+d.res.Display(m), d.opts.Load, d.needs())
+			g := d.guard()
+			b, err = build(g, g, kf, d.closureKusts(m), "kustomize build "+d.res.Display(m), d.opts.Load, d.needs())
 		})
 		if e.ok = err == nil; e.ok {
 			e.res = &Result{Problems: b.Set.Problems}

@@ -1,8 +1,9 @@
 package build
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
+
 	"fmt"
-	"os"
 	"reflect"
 	"regexp"
 	"strings"
@@ -58,7 +59,7 @@ func (d *env) shapeProblem(err error, kusts []*kustomization.File) (manifest.Pro
 // readKustRoot returns the top mapping of a kustomization file, nil when
 // it cannot be read as one (the build error then is not about shapes).
 func readKustRoot(path string) *yaml.Node {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadRegular(path)
 	if err != nil {
 		return nil
 	}

@@ -1,9 +1,10 @@
 package impact
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
+
 	"bufio"
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -125,7 +126,7 @@ func (p placer) kustomization(newFile string, cl *check.Cluster) string {
 // listLine is the line of the first list of references in a kustomization
 // (resources, components, bases), where a dropped entry was; 1 when none.
 func listLine(file string) int {
-	data, err := os.ReadFile(file)
+	data, err := safefs.ReadRegular(file)
 	if err != nil {
 		return 1
 	}

@@ -6,6 +6,8 @@
 package kustomization
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
+
 	"os"
 	"path/filepath"
 	"slices"
@@ -117,7 +119,7 @@ var listFields = []string{"resources", "bases", "components", "crds", "generator
 // gives a File with Err set.
 func Parse(path string) *File {
 	kf := &File{Path: path, Dir: filepath.Dir(path)}
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadRegular(path)
 	if err != nil {
 		kf.Err = err
 		return kf

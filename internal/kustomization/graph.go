@@ -134,24 +134,110 @@ func (g *Graph) computeClosure(dir string) (kusts []*File, files []string) {
 // TopLevel returns the kustomization directories among dirs that no other
 // kustomization among dirs references. dirs holds every kustomization found
 // in the tree, so direct references are enough.
+//
+// A kustomization in a reference cycle cannot be built, so its references
+// do not make anything a base: a kustomization only a cycle references is
+// top-level, linted on its own, as `kustomize build` would build it. Each
+// cycle nobody outside it references gives one entry (its first
+// directory), whose build fails with kustomize's cycle error, so the cycle
+// is reported instead of making its members nobody's cluster.
 func (g *Graph) TopLevel(dirs []string) []string {
+	cyclic := g.cyclic(dirs)
 	referenced := map[string]bool{}
 	for _, d := range dirs {
 		if kf := g.Get(d); kf != nil {
 			for _, c := range g.Children(kf) {
-				if c != d {
-					referenced[c] = true
+				if c == d {
+					continue
 				}
+				if cyclic[d] != 0 && cyclic[d] != cyclic[c] {
+					continue // a cycle's reference out of it
+				}
+				if cyclic[d] != 0 && cyclic[d] == cyclic[c] {
+					continue // inside the cycle: its entry is chosen below
+				}
+				referenced[c] = true
 			}
 		}
 	}
 	var out []string
+	entry := map[int]bool{}
+	sorted := append([]string(nil), dirs...)
+	sort.Strings(sorted)
+	for _, d := range sorted {
+		if referenced[d] {
+			continue
+		}
+		if c := cyclic[d]; c != 0 {
+			if entry[c] {
+				continue
+			}
+			entry[c] = true
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// cyclic numbers the reference cycles among dirs (strongly connected
+// components of more than one kustomization, Tarjan's algorithm): 0 for a
+// directory in none.
+func (g *Graph) cyclic(dirs []string) map[string]int {
+	in := map[string]bool{}
 	for _, d := range dirs {
-		if !referenced[d] {
-			out = append(out, d)
+		in[d] = true
+	}
+	index, low := map[string]int{}, map[string]int{}
+	onStack := map[string]bool{}
+	var stack []string
+	out := map[string]int{}
+	next, comp := 0, 0
+	var visit func(d string)
+	visit = func(d string) {
+		index[d], low[d] = next, next
+		next++
+		stack = append(stack, d)
+		onStack[d] = true
+		if kf := g.Get(d); kf != nil {
+			for _, c := range g.Children(kf) {
+				if !in[c] || c == d {
+					continue
+				}
+				if _, seen := index[c]; !seen {
+					visit(c)
+					low[d] = min(low[d], low[c])
+				} else if onStack[c] {
+					low[d] = min(low[d], index[c])
+				}
+			}
+		}
+		if low[d] != index[d] {
+			return
+		}
+		var members []string
+		for {
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			onStack[top] = false
+			members = append(members, top)
+			if top == d {
+				break
+			}
+		}
+		if len(members) > 1 {
+			comp++
+			for _, m := range members {
+				out[m] = comp
+			}
 		}
 	}
-	sort.Strings(out)
+	sorted := append([]string(nil), dirs...)
+	sort.Strings(sorted)
+	for _, d := range sorted {
+		if _, seen := index[d]; !seen {
+			visit(d)
+		}
+	}
 	return out
 }
 

@@ -1,7 +1,8 @@
 package kustomization
 
 import (
-	"os"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
+
 	"path/filepath"
 	"sync"
 
@@ -42,7 +43,7 @@ func (r *Resolver) Text(abs string) []byte {
 	if t, ok := r.heldLocked(abs); ok {
 		return t
 	}
-	t, _ := os.ReadFile(abs)
+	t, _ := safefs.ReadRegular(abs)
 	r.texts[abs] = t
 	return t
 }

@@ -4,6 +4,8 @@
 package project
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
+
 	"fmt"
 	"io"
 	"os"
@@ -62,6 +64,10 @@ type Options struct {
 	// manifest.Options.Files): what git holds, so that a scratch or
 	// ignored file is not part of the tree. The caller asks git.
 	Files *manifest.FileSet
+	// Access, when set, confines every read of the run (walks, builds,
+	// suppression comments) to the repository and the paths the command
+	// line names (see safefs.Root); nil reads what the paths reach.
+	Access *safefs.Root
 	// Unmodelled says which objects of kinds other than the mirror kinds
 	// are kept: lint keeps what its rules and policies read.
 	Unmodelled manifest.Unmodelled
@@ -343,7 +349,7 @@ func (p *Project) Source(file string) ([]byte, error) {
 			return t, nil
 		}
 	}
-	return os.ReadFile(file)
+	return safefs.ReadRegular(file)
 }
 
 func (p *Project) unionSet() *manifest.Set {

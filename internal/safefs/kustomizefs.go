@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
@@ -16,8 +17,24 @@ type KustomizeFS struct {
 	Root *Root
 	disk filesys.FileSystem
 
+	// Deadline, when set, ends the build: every read after it fails, so
+	// a build that runs too long stops at its next file and is reported.
+	Deadline time.Time
+
 	mu      sync.Mutex
 	refusal error
+}
+
+// ErrBuildTimeout is a build stopped at its Deadline.
+var ErrBuildTimeout = errors.New("the kustomize build took too long and was stopped")
+
+// Expired is ErrBuildTimeout once the deadline has passed.
+func (k *KustomizeFS) Expired() error {
+	if k == nil || k.Deadline.IsZero() || time.Now().Before(k.Deadline) {
+		return nil
+	}
+	k.refused(ErrBuildTimeout)
+	return ErrBuildTimeout
 }
 
 // NewKustomizeFS is a read-only kustomize filesystem over root.
@@ -115,6 +132,9 @@ func (k *KustomizeFS) Walk(p string, fn filepath.WalkFunc) error {
 
 // ReadFile reads through the Root and checks what kustomize will parse.
 func (k *KustomizeFS) ReadFile(p string) ([]byte, error) {
+	if err := k.Expired(); err != nil {
+		return nil, err
+	}
 	data, err := k.Root.ReadFile(p)
 	if err == nil && IsKustomization(p) {
 		err = CheckKustomization(p, data)
@@ -135,7 +155,7 @@ func (k *KustomizeFS) ReadFile(p string) ([]byte, error) {
 func (k *KustomizeFS) refused(err error) {
 	var r *Refusal
 	var pe *PositionedError
-	if !errors.As(err, &r) && !errors.As(err, &pe) {
+	if !errors.As(err, &r) && !errors.As(err, &pe) && !errors.Is(err, ErrBuildTimeout) {
 		return // a missing file: kustomize's own message says it
 	}
 	k.mu.Lock()
@@ -149,8 +169,8 @@ func (k *KustomizeFS) refused(err error) {
 // caused it, when there was one (positioned for a URL or a bounds
 // refusal); other errors are returned as they are.
 func (k *KustomizeFS) Explain(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || k == nil {
+		return err
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()

@@ -137,3 +137,11 @@ func (r *Root) Check(p string) error {
 	}
 	return nil
 }
+
+// ReadRegular reads p if it is a regular file under DefaultMaxFileSize,
+// wherever it is: for readers that hold no Root but must never read a
+// device or an endless file a link leads to.
+func ReadRegular(p string) ([]byte, error) {
+	var r *Root
+	return r.ReadFile(p)
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// Hostile trees, each built the way a pull request would commit it and
+// linted through the command.
+
+const badIDMS = "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/Org/app, mirrors: [m.io/Org/app]}\n"
+
+func tree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if target, ok := strings.CutPrefix(content, "->"); ok {
+			if err := os.Symlink(target, p); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// prodTree is a base with two errors and the overlay prod over it.
+func prodTree(extra map[string]string) map[string]string {
+	files := map[string]string{
+		"base/kustomization.yaml":          "resources: [idms.yaml]\n",
+		"base/idms.yaml":                   badIDMS,
+		"overlays/prod/kustomization.yaml": "resources: [../../base]\n",
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	return files
+}
+
+func lintTree(t *testing.T, dir string, args ...string) mlResult {
+	t.Helper()
+	t.Chdir(dir)
+	return mlRun(t, "", append([]string{"lint", "--config", "none"}, append(args, ".")...)...)
+}
+
+// A kustomization cycle beside a real overlay: the cycle is an error at
+// the entry that closes it, prod is still linted, the run fails.
+func TestHostileKustomizationCycle(t *testing.T) {
+	dir := tree(t, prodTree(map[string]string{
+		"overlays/x/kustomization.yaml": "resources: [../prod, ../y]\n",
+		"overlays/y/kustomization.yaml": "resources: [../x]\n",
+	}))
+	r := lintTree(t, dir)
+	if r.code != exitFindings || strings.Count(r.stdout, "repository-lowercase") < 2 || !strings.Contains(r.stdout, "[cluster overlays/prod]") {
+		t.Fatalf("exit %d, want 1 with prod's errors:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "overlays/y/kustomization.yaml:1:13: error") || !strings.Contains(r.stdout, "cycle") {
+		t.Errorf("the cycle should be an error at y's entry ../x:\n%s", r.stdout)
+	}
+}
+
+// A patch that makes kustomize panic fails its own cluster only.
+func TestHostileKustomizePanic(t *testing.T) {
+	for _, patch := range []string{"[{}]", "[null]", "[{path: p.json}]"} {
+		dir := tree(t, prodTree(map[string]string{
+			"overlays/bad/kustomization.yaml": "resources: [../../base]\npatchesJson6902: " + patch + "\n",
+			"overlays/bad/p.json":             "[]",
+		}))
+		r := lintTree(t, dir)
+		if r.code != exitFindings || !strings.Contains(r.stdout, "[cluster overlays/prod]") || !strings.Contains(r.stdout, "overlays/bad/kustomization.yaml:") {
+			t.Errorf("%s: exit %d, want 1, prod checked, bad reported:\n%s%s", patch, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+// No kustomize field makes the run reach a server the tree names.
+func TestHostileKustomizeNeverFetches(t *testing.T) {
+	var requests atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		fmt.Fprint(w, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {leak: FETCHED}\n")
+	}))
+	defer srv.Close()
+	u := srv.URL
+	dir := tree(t, prodTree(map[string]string{
+		"overlays/a/kustomization.yaml": "resources: [../../base]\npatchesStrategicMerge:\n- " + u + "/p.yaml\n",
+		"overlays/b/kustomization.yaml": "resources: [../../base]\nconfigMapGenerator:\n- name: g\n  files: [" + u + "/f]\n",
+		"overlays/c/kustomization.yaml": "resources: [../../base]\nsecretGenerator:\n- name: g\n  envs: [" + u + "/e.env]\n",
+		"overlays/d/kustomization.yaml": "resources: [../../base]\nreplacements:\n- path: " + u + "/r.yaml\n",
+		"overlays/e/kustomization.yaml": "resources: [../../base]\nopenapi:\n  path: " + u + "/s.json\n",
+		"overlays/f/kustomization.yaml": "resources:\n- ../../base\n- " + u + "/r.yaml\n",
+	}))
+	r := lintTree(t, dir)
+	if n := requests.Load(); n != 0 {
+		t.Fatalf("%d requests reached the loopback server", n)
+	}
+	if r.code != exitFindings || strings.Contains(r.stdout+r.stderr, "FETCHED") || !strings.Contains(r.stdout, "[cluster overlays/prod]") {
+		t.Errorf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, o := range []string{"a", "b", "c", "d", "e", "f"} {
+		if !strings.Contains(r.stdout, "overlays/"+o+"/kustomization.yaml:") {
+			t.Errorf("overlay %s: no refusal reported:\n%s", o, r.stdout)
+		}
+	}
+}
+
+// Links to /dev/zero and to files outside the repository are never read,
+// by the walk, kustomize or the suppression step; the run ends.
+func TestHostileLinksOutOfTheTree(t *testing.T) {
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.yaml")
+	if err := os.WriteFile(secret, []byte(strings.Replace(badIDMS, "quay.io/Org/app", "quay.io/SECRET-TOKEN/x", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "kustomization.yaml"), []byte("resources: [secret.yaml]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := tree(t, prodTree(map[string]string{
+		"overlays/prod/zero.yaml":          "->/dev/zero",
+		"overlays/z/kustomization.yml":     "->/dev/zero",
+		"overlays/p/kustomization.yaml":    "resources: [../../base]\npatches: [{path: zero.yaml}]\n",
+		"overlays/p/zero.yaml":             "->/dev/zero",
+		"overlays/s/kustomization.yaml":    "resources: [../../base]\npatchesStrategicMerge: [secret.yaml]\n",
+		"overlays/s/secret.yaml":           "->" + secret,
+		"overlays/o/kustomization.yaml":    "resources: [../../base, linked]\n",
+		"overlays/o/linked":                "->" + outside,
+		"overlays/o2/kustomization.yaml":   "resources: [../../base, ../../../" + filepath.Base(outside) + "]\n",
+		"clusters/x/secret-link.yaml":      "->" + secret,
+		"clusters/x/idms.yaml":             badIDMS,
+		"overlays/prod/ignored-note.yaml~": "x",
+	}))
+	r := lintTree(t, dir)
+	if strings.Contains(r.stdout+r.stderr, "SECRET-TOKEN") {
+		t.Fatalf("bytes of a file outside the repository in the output:\n%s%s", r.stdout, r.stderr)
+	}
+	if r.code != exitFindings || !strings.Contains(r.stdout, "[cluster overlays/prod") {
+		t.Errorf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A directory name cannot forge a workflow command, on stdout or stderr.
+func TestHostileDirectoryNamesForgeNothing(t *testing.T) {
+	dir := tree(t, map[string]string{
+		"clusters/a\n::error file=README.md,line=1::FORGED/idms.yaml":   badIDMS,
+		"clusters/::stop-commands::x/idms.yaml":                         badIDMS,
+		"clusters/b\n## ✅ all good <img src=x>/kustomization.yaml": "resources: [idms.yaml]\n",
+		"clusters/b\n## ✅ all good <img src=x>/idms.yaml":          badIDMS,
+	})
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	r := lintTree(t, dir, "--format", "github", "--format", "text", "--summary", summary)
+	for _, l := range strings.Split(r.stdout+r.stderr, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "::") && !strings.HasPrefix(l, "::error file=") && !strings.HasPrefix(l, "::warning file=") && !strings.HasPrefix(l, "::notice") {
+			t.Errorf("forged command: %q", l)
+		}
+		if strings.HasPrefix(l, "::error file=README.md") {
+			t.Errorf("forged annotation: %q", l)
+		}
+	}
+	if b, err := os.ReadFile(summary); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "#") && l != "## mirrorlint" || strings.Contains(l, "<img") {
+				t.Errorf("forged summary line: %q", l)
+			}
+		}
+	}
+}
