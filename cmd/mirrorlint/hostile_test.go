@@ -154,10 +154,10 @@ func TestHostileLinksOutOfTheTree(t *testing.T) {
 // A directory name cannot forge a workflow command, on stdout or stderr.
 func TestHostileDirectoryNamesForgeNothing(t *testing.T) {
 	dir := tree(t, map[string]string{
-		"clusters/a\n::error file=README.md,line=1::FORGED/idms.yaml":   badIDMS,
-		"clusters/::stop-commands::x/idms.yaml":                         badIDMS,
-		"clusters/b\n## ✅ all good <img src=x>/kustomization.yaml": "resources: [idms.yaml]\n",
-		"clusters/b\n## ✅ all good <img src=x>/idms.yaml":          badIDMS,
+		"clusters/a\n::error file=README.md,line=1::FORGED/idms.yaml": badIDMS,
+		"clusters/::stop-commands::x/idms.yaml":                       badIDMS,
+		"clusters/b\n## ✅ all good <img src=x>/kustomization.yaml":    "resources: [idms.yaml]\n",
+		"clusters/b\n## ✅ all good <img src=x>/idms.yaml":             badIDMS,
 	})
 	summary := filepath.Join(t.TempDir(), "summary.md")
 	r := lintTree(t, dir, "--format", "github", "--format", "text", "--summary", summary)
