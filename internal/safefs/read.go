@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"sync/atomic"
-	"syscall"
 )
 
 // Budget caps the bytes a whole run reads, across every file and reader:
@@ -69,7 +68,7 @@ func (r *Root) readReal(p, real string, buf *bytes.Buffer) error {
 }
 
 func (r *Root) readCapped(p, real string, buf *bytes.Buffer, max int64) error {
-	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(real, os.O_RDONLY|noFollowNoBlock, 0)
 	if err != nil {
 		return err
 	}
