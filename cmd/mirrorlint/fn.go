@@ -26,6 +26,8 @@ Options come from the functionConfig, either
   metadata: {name: mirrorlint}
   spec:                  # the same keys as .mirrorlint.yaml, plus:
     emitRendered: true   # add the rendered registries.conf as a ConfigMap item
+                         # (transformers:, generators:, fn run; a validator
+                         # may add nothing)
 
 or a ConfigMap with data keys releaseImage, openshiftVersion, failOn, emitRendered
 (what ` + "`kustomize fn run ... -- key=value`" + ` builds).
@@ -34,7 +36,10 @@ With kustomize, wire it as a transformer with an exec function config:
   config.kubernetes.io/function: |
     exec: {path: /usr/local/bin/mirrorlint, args: [fn]}
 and build with --enable-alpha-plugins --enable-exec: without --enable-exec
-kustomize skips the function silently and exits 0.
+kustomize skips the function silently and exits 0. The image is the same
+function: container: {image: ghcr.io/mirrorlint/mirrorlint:vX.Y.Z}. Under
+validators: kustomize v5.8.2 fails every clean build ("validator shouldn't
+modify the resource map") whatever a function returns: use transformers:.
 
 Exit codes: 0 nothing at or above failOn; 1 findings at or above failOn (the
 runner fails the build); 2 bad input or functionConfig.`,
