@@ -150,7 +150,8 @@ func (p *Pack) Get(key string) ([]byte, bool) {
 	return v, ok
 }
 
-// Put stores data under key for the next runs.
+// Put stores data under key for the next runs; the pack keeps data, which
+// the caller must not change afterwards.
 func (p *Pack) Put(key string, data []byte) {
 	if p == nil {
 		return
@@ -161,7 +162,7 @@ func (p *Pack) Put(key string, data []byte) {
 		p.used[key] = true
 		return
 	}
-	p.entries[key] = bytes.Clone(data)
+	p.entries[key] = data
 	p.used[key] = true
 	p.dirty = true
 }
