@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 )
 
 // A kustomization listing a ZTP PolicyGenTemplate and a KSOPS generator:
@@ -51,4 +53,22 @@ func TestGeneratorsInKustomization(t *testing.T) {
 	}) {
 		t.Errorf("clusters:\n%s", strings.Join(clusters, "\n"))
 	}
+}
+
+// `clusters` says which managed clusters a generated policy is bound to.
+func TestGeneratedPolicyBinding(t *testing.T) {
+	res, err := cluster.Discover(cluster.Options{Paths: []string{"testdata/ztp-generators"}, Root: "testdata/ztp-generators"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Load(res.Clusters, cluster.LoadOptions{})
+	for _, c := range res.Clusters {
+		if c.Name == "site-policies/Policy/ztp-common/common-config-policy" {
+			if !strings.HasSuffix(c.Reason, "; bound to the managed clusters labelled common=true") {
+				t.Errorf("reason %q", c.Reason)
+			}
+			return
+		}
+	}
+	t.Error("no policy cluster")
 }

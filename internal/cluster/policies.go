@@ -44,7 +44,11 @@ func (d *discoverer) splitPolicies(c *Cluster) []*Cluster {
 		if c.Name != "" {
 			name = c.Name + "/" + g
 		}
-		pc := &Cluster{Name: name, Source: FromPolicy, Reason: "the objects " + g + " delivers, from " + c.displayName(),
+		reason := "the objects " + g + " delivers, from " + c.displayName()
+		if b := byGroup[g][0].BoundTo; b != "" {
+			reason += "; " + b
+		}
+		pc := &Cluster{Name: name, Source: FromPolicy, Reason: reason,
 			Objects: byGroup[g], ReleaseImage: c.ReleaseImage, OpenShiftVersion: c.OpenShiftVersion,
 			origins: c.origins, patches: c.patches, res: c.res, d: d, loaded: true}
 		for _, o := range pc.Objects {

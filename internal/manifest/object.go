@@ -165,6 +165,10 @@ type Object struct {
 	// clusters ("Policy/<namespace>/<name>", see acm.go); empty for an
 	// object applied as it is.
 	DeliveredBy string
+	// BoundTo says in words which managed clusters that policy is bound
+	// to ("bound to the managed clusters labelled common=true"), when the
+	// generator that wrote it says (package ztp); "" when unknown.
+	BoundTo string
 	// Doc is the 0-based index of the YAML document in File; Item the index
 	// inside a List (-1 when not from a List).
 	Doc  int

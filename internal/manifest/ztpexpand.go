@@ -79,13 +79,13 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 	}
 	pols, probs := ztp.Expand(fp.name, n, rec)
 	for _, p := range pols {
-		group := ""
+		group, bound := "", ""
 		if p.Name != "" {
-			group = p.Ref()
+			group, bound = p.Ref(), p.Selector.Describe()
 		}
 		for _, o := range p.Objects {
 			if o.ComplianceType != "mustnothave" {
-				fp.expanded(o, doc, group, rec)
+				fp.expanded(o, doc, group, bound, rec)
 			}
 		}
 	}
@@ -147,7 +147,7 @@ func walkNodes(n *yaml.Node, f func(*yaml.Node)) {
 // expanded reads one object a generator delivers. Its root is placed on
 // the entry's fileName/path line, so that a finding about the object as a
 // whole sits in the generator.
-func (fp *fileParse) expanded(o *ztp.Object, doc int, group string, rec *recorder) {
+func (fp *fileParse) expanded(o *ztp.Object, doc int, group, bound string, rec *recorder) {
 	root := o.Node
 	root.Line, root.Column = o.At.Line, o.At.Column
 	o.Files[root] = fp.name
@@ -162,7 +162,7 @@ func (fp *fileParse) expanded(o *ztp.Object, doc int, group string, rec *recorde
 	fp.wrapped(root, doc, group)
 	fp.spans = nil
 	for _, obj := range fp.res.objects[before:] {
-		obj.spans = spans
+		obj.spans, obj.BoundTo = spans, bound
 	}
 }
 

@@ -257,3 +257,14 @@ func hasPlacement(p *yaml.Node) bool {
 	}
 	return false
 }
+
+// Describe says in words which managed clusters get the policy.
+func (s Selector) Describe() string {
+	switch {
+	case s.Unknown != "":
+		return "bound through " + s.Unknown
+	case len(s.Requirements) == 0:
+		return "bound to every managed cluster"
+	}
+	return "bound to the managed clusters labelled " + s.String()
+}
