@@ -212,6 +212,8 @@ func TestSelectors(t *testing.T) {
 		{"labelSelector: {a: \"\", b: c}", "a,b=c"},
 		{"labelSelector: {matchLabels: {a: b}, matchExpressions: [{key: c, operator: NotIn, values: [d, e]}]}", "a=b,c notin (d,e)"},
 		{"placementName: hub-placement", "the placement placementName hub-placement, which is not evaluated here"},
+		// encoding/json reads field names regardless of case.
+		{"labelSelector: {matchexpressions: [{key: a, operator: Exists, values: []}], matchlabels: {}}", "a"},
 	} {
 		var n yaml.Node
 		_ = yaml.Unmarshal([]byte(tc.yaml), &n)

@@ -200,14 +200,18 @@ func placementSelector(placement *yaml.Node) (Selector, error) {
 		return s, fmt.Errorf("%s is not a mapping", k.Value)
 	}
 	if labelSelectorShape(sel) {
-		ml, err := stringMap(value(sel, "matchLabels"))
+		ml, err := stringMap(foldValue(sel, "matchLabels"))
 		if err != nil {
 			return s, fmt.Errorf("matchLabels %w", err)
 		}
 		for _, key := range slices.Sorted(mapsKeys(ml)) {
 			s.Requirements = append(s.Requirements, Requirement{Key: key, Operator: "In", Values: []string{ml[key]}})
 		}
-		for _, e := range seq(sel, "matchExpressions") {
+		var exprs []*yaml.Node
+		if v := foldValue(sel, "matchExpressions"); v != nil && v.Kind == yaml.SequenceNode {
+			exprs = v.Content
+		}
+		for _, e := range exprs {
 			r := Requirement{Key: scalar(e, "key"), Operator: scalar(e, "operator")}
 			for _, v := range seq(e, "values") {
 				if v = deref(v); v != nil && v.Kind == yaml.ScalarNode {
@@ -234,17 +238,35 @@ func placementSelector(placement *yaml.Node) (Selector, error) {
 }
 
 // labelSelectorShape tells a Kubernetes label selector (only matchLabels
-// and matchExpressions keys) from a plain map of labels.
+// and matchExpressions keys) from a plain map of labels. The generator
+// decodes it with encoding/json, which matches field names regardless of
+// case (matchexpressions is a matchExpressions).
 func labelSelectorShape(n *yaml.Node) bool {
 	if len(n.Content) == 0 {
 		return false
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i].Value; k != "matchLabels" && k != "matchExpressions" {
+		if k := n.Content[i].Value; !strings.EqualFold(k, "matchLabels") && !strings.EqualFold(k, "matchExpressions") {
 			return false
 		}
 	}
 	return true
+}
+
+// foldValue is the value of key in m, the key matched regardless of case
+// (the last one written wins, as encoding/json decodes it).
+func foldValue(m *yaml.Node, key string) *yaml.Node {
+	m = deref(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	var v *yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if strings.EqualFold(m.Content[i].Value, key) {
+			v = m.Content[i+1]
+		}
+	}
+	return deref(v)
 }
 
 // hasPlacement tells whether a placement sets any of what the generator
