@@ -178,3 +178,35 @@ func TestHostileDirectoryNamesForgeNothing(t *testing.T) {
 		}
 	}
 }
+
+// A config found in the tree cannot widen the run; each widening key is an
+// error at its line, and the same file named with --config is trusted.
+func TestHostileConfigCannotWidenTheRun(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "data.yaml"), []byte("leak: OUTSIDE-DATA\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(outside, "idms.yaml"), []byte(strings.Replace(badIDMS, "quay.io/Org/app", "quay.io/OUTSIDE-MANIFEST/x", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "allowNet: true\npolicyTimeout: 1000h\ndata:\n- " + filepath.Join(outside, "data.yaml") + "\npolicies:\n- " + outside + "\nclusters:\n- name: x\n  paths: [" + filepath.Join(outside, "idms.yaml") + "]\n- name: prod\n  paths: [overlays/prod]\n"
+	dir := tree(t, prodTree(map[string]string{".mirrorlint.yaml": cfg}))
+	t.Chdir(dir)
+	r := mlRun(t, "", "lint", ".")
+	if strings.Contains(r.stdout+r.stderr, "OUTSIDE") {
+		t.Fatalf("a file outside the repository was read:\n%s%s", r.stdout, r.stderr)
+	}
+	for _, want := range []string{".mirrorlint.yaml:1:1: error", "allowNet", ".mirrorlint.yaml:2:1: error", "policyTimeout", "data[0]", "policies[0]", "clusters[0].paths[0]"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no refusal %q:\n%s%s", want, r.stdout, r.stderr)
+		}
+	}
+	if r.code != exitFindings || !strings.Contains(r.stdout, "repository-lowercase") {
+		t.Errorf("exit %d, want 1 with prod still linted:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// Named on the command line, the same file is the caller's.
+	r = mlRun(t, "", "lint", "--config", ".mirrorlint.yaml", ".")
+	if strings.Contains(r.stdout, "refused from a config found in the repository") || !strings.Contains(r.stdout, "OUTSIDE-MANIFEST") {
+		t.Errorf("--config should be trusted:\n%s%s", r.stdout, r.stderr)
+	}
+}

@@ -71,6 +71,7 @@ func runLint(c *cli.Context) error {
 		return err
 	}
 	defer openCache(c, &req.Options, top)()
+	refused := distrustFoundConfig(c, req.Config, top, req.Options.Access)
 	threshold, err := failOn(c.String("fail-on"), req.Config)
 	if err != nil {
 		return err
@@ -119,7 +120,7 @@ func runLint(c *cli.Context) error {
 	// directory (report.DisplayPaths); SARIF, annotations and the job
 	// summary relative to the repository, which GitHub resolves them
 	// against.
-	rep.Findings = report.DisplayPaths(res.Findings, top)
+	rep.Findings = report.DisplayPaths(append(res.Findings, refused...), top)
 	repOpts := report.Options{Base: top, Files: res.Files}
 
 	if path := c.String("render"); path != "" {

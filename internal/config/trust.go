@@ -1,0 +1,92 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
+)
+
+// Refused is a setting of a config found in the tree that would widen
+// what a run may read, reach or spend, and was therefore not applied.
+type Refused struct {
+	Key     string // dotted key, as Where takes it
+	Line    int
+	Message string
+}
+
+// Distrust removes from c, a config found in the repository rather than
+// named with --config, every setting that widens the run: allowNet, data
+// files and policy directories outside root, cluster paths outside root,
+// a policyTimeout longer than maxTimeout. Whoever can commit to the tree
+// (a fork's pull request) writes this file; only the command line may
+// widen what the run touches. It returns what it removed.
+func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
+	if c == nil {
+		return nil
+	}
+	var out []Refused
+	refuse := func(key, msg string) {
+		out = append(out, Refused{Key: key, Line: c.lines[key], Message: fmt.Sprintf(
+			"%s: %s; refused from a config found in the repository — a pull request could set it. Pass the matching flag, or name the config with --config", c.Where(key), msg)})
+	}
+	r := safefs.New(0, root)
+	inside := func(p string) bool {
+		p = c.Resolve(p)
+		if _, err := r.Resolve(p); err == nil {
+			return true
+		} else if _, isRefusal := err.(*safefs.Refusal); isRefusal {
+			return false
+		}
+		// Not there (yet): judge the spelling, the only thing there is.
+		abs, err := filepath.Abs(p)
+		rootAbs, rerr := filepath.Abs(root)
+		return err == nil && rerr == nil && safefs.Within(rootAbs, abs)
+	}
+	if c.AllowNet {
+		refuse("allowNet", "allowNet: true lets policies reach the network (use --allow-net)")
+		c.AllowNet = false
+	}
+	if c.PolicyTimeout != "" {
+		if d, err := time.ParseDuration(c.PolicyTimeout); err == nil && d > maxTimeout {
+			refuse("policyTimeout", fmt.Sprintf("policyTimeout %s is longer than the default %s (use --policy-timeout)", c.PolicyTimeout, maxTimeout))
+			c.PolicyTimeout = ""
+		}
+	}
+	keep := c.Data[:0]
+	for i, d := range c.Data {
+		if inside(d) {
+			keep = append(keep, d)
+			continue
+		}
+		refuse(fmt.Sprintf("data[%d]", i), fmt.Sprintf("data file %s is outside the repository (use --data)", d))
+	}
+	c.Data = keep
+	keepP := c.Policies[:0]
+	for i, d := range c.Policies {
+		if inside(d) {
+			keepP = append(keepP, d)
+			continue
+		}
+		refuse(fmt.Sprintf("policies[%d]", i), fmt.Sprintf("policy directory %s is outside the repository (use --policy)", d))
+	}
+	c.Policies = keepP
+	keepC := c.Clusters[:0]
+	for i, cl := range c.Clusters {
+		paths := cl.Paths[:0]
+		for j, p := range cl.Paths {
+			if inside(p) {
+				paths = append(paths, p)
+				continue
+			}
+			refuse(fmt.Sprintf("clusters[%d].paths[%d]", i, j), fmt.Sprintf("cluster %s reads %s, outside the repository (lint it with the path on the command line)", cl.Name, p))
+		}
+		cl.Paths = paths
+		if len(paths) > 0 {
+			keepC = append(keepC, cl)
+		}
+	}
+	c.Clusters = keepC
+	return out
+}
