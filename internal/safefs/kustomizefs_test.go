@@ -17,7 +17,7 @@ import (
 
 // loopback is a server that counts the requests a build makes and answers
 // each with a plausible manifest, so a fetch would succeed if allowed.
-func loopback(t *testing.T) (*httptest.Server, *atomic.Int64) {
+func loopback(t testing.TB) (*httptest.Server, *atomic.Int64) {
 	var n atomic.Int64
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
