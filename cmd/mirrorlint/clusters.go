@@ -96,8 +96,8 @@ func runClusters(c *cli.Context) error {
 	}
 	warnIfEmpty(c, p)
 	var infos []clusterInfo
-	for _, cl := range p.Clusters {
-		infos = append(infos, describe(p, cl))
+	for i := range p.Clusters {
+		infos = append(infos, describe(p, i))
 	}
 	if format == "json" {
 		enc := json.NewEncoder(c.App.Writer)
@@ -115,7 +115,9 @@ func runClusters(c *cli.Context) error {
 	return nil
 }
 
-func describe(p *project.Project, cl *check.Cluster) clusterInfo {
+// describe is the listing of the project's i-th cluster.
+func describe(p *project.Project, i int) clusterInfo {
+	cl := p.Clusters[i]
 	ci := clusterInfo{Name: cl.Name, Objects: len(cl.Objects), Kinds: map[string]int{},
 		OpenShiftVersion: cl.Settings.Version.String(), ReleaseImage: cl.Settings.ReleaseImage,
 		Problems: cl.Problems, Inputs: []string{}, Paths: []string{}}
@@ -130,11 +132,9 @@ func describe(p *project.Project, cl *check.Cluster) clusterInfo {
 	for _, o := range cl.Objects {
 		ci.Kinds[string(o.Kind)]++
 	}
-	if d := p.Discovered(cl); d != nil {
-		ci.Source, ci.Reason = string(d.Source), d.Reason
-		ci.Paths = append(ci.Paths, d.Paths...)
-		ci.Inputs = append(ci.Inputs, d.Inputs...)
-	}
+	ci.Source, ci.Reason = string(cl.Source), cl.Reason
+	ci.Paths = append(ci.Paths, cl.Paths...)
+	ci.Inputs = append(ci.Inputs, cl.Inputs...)
 	if c := p.Created(cl); c != nil {
 		ci.Source, ci.Reason = "input", c.Reason()
 		ci.Paths = append(ci.Paths, c.From.File)

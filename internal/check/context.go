@@ -5,39 +5,17 @@ import (
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
-// Settings are the cluster facts that change what the cluster does.
-type Settings struct {
-	Version      render.Version
-	ReleaseImage string
-	// FeatureSet is the cluster's feature set (config featureSet or
-	// --feature-set); "" takes it from FeatureGate/cluster in the tree,
-	// else Default.
-	FeatureSet string
-	// NoDefaultPolicy says the cluster has no default "openshift"
-	// ClusterImagePolicy although its release installs one (a HyperShift
-	// hosted cluster; config defaultClusterImagePolicy: false or
-	// --no-default-cluster-image-policy).
-	NoDefaultPolicy bool
-}
-
-// Cluster is one cluster's worth of objects: what MCO sees together.
-type Cluster struct {
-	Name     string
-	Objects  []*manifest.Object
-	Problems []manifest.Problem
-	Settings Settings
-}
-
 // Context is what a rule sees: one cluster, its render, and a way to report.
 type Context struct {
-	Cluster  *Cluster
-	Settings Settings
+	Cluster  *cluster.Cluster
+	Settings cluster.Settings
 	// Input is what the renderer was given; Plan is what MCO decides from
 	// it (the mirror sets, registry entries, payload rule and signature
 	// policies, each with where it was written), computed once and read by
@@ -59,7 +37,7 @@ type Context struct {
 // without a version is taken to run the newest one the renderer knows
 // (render.Newest), set here once so rules and policies see the version
 // the render used.
-func NewContext(cl *Cluster) *Context {
+func NewContext(cl *cluster.Cluster) *Context {
 	if cl.Settings.Version.IsZero() {
 		cl.Settings.Version = render.Newest
 	}
@@ -88,7 +66,7 @@ func NewContext(cl *Cluster) *Context {
 // placeholders are left out (the placeholder rule reports them, from
 // Input.Unfilled), since every other finding on them would only repeat
 // that they were not filled in.
-func withoutUnfilled(cl *Cluster) *Cluster {
+func withoutUnfilled(cl *cluster.Cluster) *cluster.Cluster {
 	var kept []*manifest.Object
 	for _, o := range cl.Objects {
 		if len(o.Placeholders) == 0 {
@@ -98,9 +76,7 @@ func withoutUnfilled(cl *Cluster) *Cluster {
 	if len(kept) == len(cl.Objects) {
 		return cl
 	}
-	c := *cl
-	c.Objects = kept
-	return &c
+	return cl.WithObjects(kept)
 }
 
 // Objects returns the known objects of one kind, in load order.

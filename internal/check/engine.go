@@ -5,6 +5,7 @@ import (
 
 	"fmt"
 
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -32,7 +33,7 @@ type Engine struct {
 	// Relocate, when set, moves findings to where their values are written
 	// (a kustomize patch, the origin file of a streamed object) before
 	// suppressions are matched, so a suppression comment there applies.
-	Relocate func(cl *Cluster, fs []Finding) []Finding
+	Relocate func(cl *cluster.Cluster, fs []Finding) []Finding
 	// AllReadersLinted, when set, reports whether every cluster that reads
 	// file (absolute and symlink-free; "" for the config file's ignore
 	// entries, which apply to the whole tree) was linted by this engine.
@@ -57,7 +58,7 @@ var ProblemRule = &Rule{
 
 // Lint runs every enabled rule and the policies on one cluster, then
 // settles the findings (Check, then Settle).
-func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
+func (e *Engine) Lint(cl *cluster.Cluster) ([]Finding, *Context, error) {
 	fs, c, err := e.Check(cl)
 	if err != nil {
 		return nil, c, err
@@ -70,7 +71,7 @@ func (e *Engine) Lint(cl *Cluster) ([]Finding, *Context, error) {
 // reads the engine and changes nothing shared, so several clusters may be
 // checked at once; Settle them afterwards, one at a time, in the order the
 // run reports them.
-func (e *Engine) Check(cl *Cluster) ([]Finding, *Context, error) {
+func (e *Engine) Check(cl *cluster.Cluster) ([]Finding, *Context, error) {
 	c := NewContext(cl)
 	var findings []Finding
 	for _, p := range cl.Problems {
@@ -118,7 +119,7 @@ func (e *Engine) Check(cl *Cluster) ([]Finding, *Context, error) {
 // written, matches suppressions and sorts them. It keeps the run's
 // suppression bookkeeping (which Finish reports on), so clusters are
 // settled one at a time, in order.
-func (e *Engine) Settle(cl *Cluster, findings []Finding) []Finding {
+func (e *Engine) Settle(cl *cluster.Cluster, findings []Finding) []Finding {
 	// An annotation suppression belongs to its object wherever the finding
 	// is relocated to, so remember each finding's file on the object.
 	var objFiles []string

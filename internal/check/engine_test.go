@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,7 +53,7 @@ spec:
     mirrors: [m.io/d]
 `
 
-func loadCluster(t *testing.T, files map[string]string) *Cluster {
+func loadCluster(t *testing.T, files map[string]string) *cluster.Cluster {
 	t.Helper()
 	dir := t.TempDir()
 	for name, body := range files {
@@ -64,7 +65,7 @@ func loadCluster(t *testing.T, files map[string]string) *Cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Cluster{Objects: set.Objects, Problems: set.Problems}
+	return &cluster.Cluster{Objects: set.Objects, Problems: set.Problems}
 }
 
 func byRule(fs []Finding) map[string][]Finding {
@@ -187,7 +188,7 @@ func TestProblemsBecomeFindings(t *testing.T) {
 // A warning problem (a deliberate skip) is a warning finding unless the
 // config sets the rule's severity.
 func TestWarningProblemsAreWarnings(t *testing.T) {
-	cl := &Cluster{Problems: []manifest.Problem{
+	cl := &cluster.Cluster{Problems: []manifest.Problem{
 		{Pos: manifest.Position{File: "a.yaml"}, Code: "symlink-outside", Message: "skipped", Warning: true},
 		{Pos: manifest.Position{File: "b.yaml", Line: 1, Column: 1}, Code: "parse-error", Message: "broken"},
 	}}

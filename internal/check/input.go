@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/render"
 )
@@ -46,7 +47,7 @@ const (
 // "openshift" ClusterImagePolicy is added when the release installs it
 // (render.DefaultPolicyInstalled) unless the settings turn it off or
 // ClusterVersion/version marks it unmanaged.
-func BuildInput(objs []*manifest.Object, s Settings) *Input {
+func BuildInput(objs []*manifest.Object, s cluster.Settings) *Input {
 	in := &Input{}
 	in.Version = s.Version
 	if in.Version.IsZero() {
@@ -129,7 +130,7 @@ func ConfigMapData(o *manifest.Object) map[string]string {
 
 // EffectiveFeatureSet is the settings' feature set, else the one
 // FeatureGate/cluster declares, else Default.
-func EffectiveFeatureSet(objs []*manifest.Object, s Settings) string {
+func EffectiveFeatureSet(objs []*manifest.Object, s cluster.Settings) string {
 	if s.FeatureSet != "" {
 		return s.FeatureSet
 	}
@@ -173,7 +174,7 @@ func PreviewFeatureSet(featureSet string) bool {
 
 // defaultPolicy decides whether the default ClusterImagePolicy exists, and
 // says why in a sentence for the render header and `clusters`.
-func defaultPolicy(objs []*manifest.Object, s Settings, v render.Version, featureSet string) (bool, string) {
+func defaultPolicy(objs []*manifest.Object, s cluster.Settings, v render.Version, featureSet string) (bool, string) {
 	if !render.DefaultPolicyInstalled(v, featureSet) {
 		return false, ""
 	}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
 	"path/filepath"
 	"testing"
@@ -60,20 +61,20 @@ func TestPolicyInputs(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		tree     string
-		s        Settings
+		s        cluster.Settings
 		names    []string
 		dflt     bool
 		featured string
 	}{
-		{"4.19 Default serves none", policyTree, Settings{Version: v(19)}, nil, false, FeatureSetDefault},
-		{"4.19 TechPreview from the tree", policyTree + techPreview, Settings{Version: v(19)}, []string{"alpha"}, true, FeatureSetTechPreview},
-		{"4.19 TechPreview from the settings", policyTree, Settings{Version: v(19), FeatureSet: FeatureSetTechPreview}, []string{"alpha"}, true, FeatureSetTechPreview},
-		{"4.19 DevPreview: served, no default", policyTree, Settings{Version: v(19), FeatureSet: FeatureSetDevPreview}, []string{"alpha"}, false, FeatureSetDevPreview},
-		{"4.20 Default", policyTree, Settings{Version: v(20)}, []string{"ga"}, false, FeatureSetDefault},
-		{"4.20 TechPreview installs the default", policyTree + techPreview, Settings{Version: v(20)}, []string{"ga"}, true, FeatureSetTechPreview},
-		{"4.21", policyTree, Settings{Version: v(21)}, []string{"ga"}, true, FeatureSetDefault},
-		{"4.21 override", policyTree + unmanaged, Settings{Version: v(21)}, []string{"ga"}, false, FeatureSetDefault},
-		{"4.21 settings", policyTree, Settings{Version: v(21), NoDefaultPolicy: true}, []string{"ga"}, false, FeatureSetDefault},
+		{"4.19 Default serves none", policyTree, cluster.Settings{Version: v(19)}, nil, false, FeatureSetDefault},
+		{"4.19 TechPreview from the tree", policyTree + techPreview, cluster.Settings{Version: v(19)}, []string{"alpha"}, true, FeatureSetTechPreview},
+		{"4.19 TechPreview from the settings", policyTree, cluster.Settings{Version: v(19), FeatureSet: FeatureSetTechPreview}, []string{"alpha"}, true, FeatureSetTechPreview},
+		{"4.19 DevPreview: served, no default", policyTree, cluster.Settings{Version: v(19), FeatureSet: FeatureSetDevPreview}, []string{"alpha"}, false, FeatureSetDevPreview},
+		{"4.20 Default", policyTree, cluster.Settings{Version: v(20)}, []string{"ga"}, false, FeatureSetDefault},
+		{"4.20 TechPreview installs the default", policyTree + techPreview, cluster.Settings{Version: v(20)}, []string{"ga"}, true, FeatureSetTechPreview},
+		{"4.21", policyTree, cluster.Settings{Version: v(21)}, []string{"ga"}, true, FeatureSetDefault},
+		{"4.21 override", policyTree + unmanaged, cluster.Settings{Version: v(21)}, []string{"ga"}, false, FeatureSetDefault},
+		{"4.21 settings", policyTree, cluster.Settings{Version: v(21), NoDefaultPolicy: true}, []string{"ga"}, false, FeatureSetDefault},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := BuildInput(loadTree(t, tc.tree), tc.s)
@@ -94,7 +95,7 @@ func TestPolicyInputs(t *testing.T) {
 	}
 	// The v1alpha1 object arrives in the v1 form; its signedIdentity (none)
 	// is nil, the v1 one kept.
-	in := BuildInput(loadTree(t, policyTree+techPreview), Settings{Version: v(19)})
+	in := BuildInput(loadTree(t, policyTree+techPreview), cluster.Settings{Version: v(19)})
 	if p := in.ClusterImagePolicies[0]; p.Spec.Policy.SignedIdentity != nil || string(p.Spec.Scopes[0]) != "quay.io/a" || string(p.Spec.Policy.RootOfTrust.PublicKey.KeyData) != "a" {
 		t.Errorf("converted v1alpha1: %+v", p.Spec)
 	}

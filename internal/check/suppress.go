@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -98,7 +99,7 @@ func (s *suppressions) add(key string, d *directive) *directive {
 // suppress marks the findings a directive silences. objFiles, when not
 // nil, holds each finding's file before relocation: the file of the object
 // its annotations are on.
-func (e *Engine) suppress(cl *Cluster, fs []Finding, objFiles []string) []Finding {
+func (e *Engine) suppress(cl *cluster.Cluster, fs []Finding, objFiles []string) []Finding {
 	if e.sup == nil {
 		e.sup = &suppressions{}
 	}
@@ -227,7 +228,7 @@ func (e *Engine) suppress(cl *Cluster, fs []Finding, objFiles []string) []Findin
 // relocateDirectives moves annotation directives where Relocate moves
 // findings on them (the origin file of a streamed object), so a report
 // about the suppression names the file it is written in.
-func (e *Engine) relocateDirectives(cl *Cluster, ds []*directive) {
+func (e *Engine) relocateDirectives(cl *cluster.Cluster, ds []*directive) {
 	if e.Relocate == nil || len(ds) == 0 {
 		return
 	}

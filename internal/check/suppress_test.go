@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,13 +36,13 @@ func TestSuppressionUnderAnotherName(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg, _ := NewRegistry(everySource, UnusedSuppressionRule, InvalidSuppressionRule)
-	e := &Engine{Rules: reg, Relocate: func(_ *Cluster, fs []Finding) []Finding {
+	e := &Engine{Rules: reg, Relocate: func(_ *cluster.Cluster, fs []Finding) []Finding {
 		for i := range fs {
 			fs[i].File = filepath.Join(dir, "sub", "..", fs[i].File)
 		}
 		return fs
 	}}
-	fs, _, err := e.Lint(&Cluster{Objects: set.Objects})
+	fs, _, err := e.Lint(&cluster.Cluster{Objects: set.Objects})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,13 +113,13 @@ func TestSuppressionSourceNeverReadsADevice(t *testing.T) {
 	var asked []string
 	e := &Engine{Rules: reg,
 		Source: func(file string) ([]byte, error) { asked = append(asked, file); return os.ReadFile(file) },
-		Relocate: func(_ *Cluster, fs []Finding) []Finding {
+		Relocate: func(_ *cluster.Cluster, fs []Finding) []Finding {
 			for i := range fs {
 				fs[i].File = zero
 			}
 			return fs
 		}}
-	fs, _, err := e.Lint(&Cluster{Objects: set.Objects})
+	fs, _, err := e.Lint(&cluster.Cluster{Objects: set.Objects})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,23 @@ import (
 	"time"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/render"
 )
+
+// Settings are the cluster facts that change what the cluster does.
+type Settings struct {
+	Version      render.Version
+	ReleaseImage string
+	// FeatureSet is the cluster's feature set (config featureSet or
+	// --feature-set); "" takes it from FeatureGate/cluster in the tree,
+	// else Default.
+	FeatureSet string
+	// NoDefaultPolicy says the cluster has no default "openshift"
+	// ClusterImagePolicy although its release installs one (a HyperShift
+	// hosted cluster; config defaultClusterImagePolicy: false or
+	// --no-default-cluster-image-policy).
+	NoDefaultPolicy bool
+}
 
 // Source says why a cluster exists.
 type Source string
@@ -49,7 +65,10 @@ const (
 	FromPlain         Source = "plain directory"
 )
 
-// Cluster is one discovered cluster and what it holds.
+// Cluster is one cluster's worth of objects, what MCO sees together:
+// discovered in a tree (or made of a stream) with what it holds, its
+// settings, and the way back to the files and patches its values came
+// from.
 type Cluster struct {
 	Name   string
 	Source Source
@@ -67,6 +86,9 @@ type Cluster struct {
 	// from the config file; empty means the global ones.
 	ReleaseImage     string
 	OpenShiftVersion string
+	// Settings are the cluster's settings as the run resolved them (flags,
+	// its config entry, the config's global values); what the rules see.
+	Settings Settings
 
 	inputs  map[string]bool // absolute paths of Inputs
 	dirs    []string        // absolute directories whose every file is an input
@@ -257,4 +279,14 @@ func (c *Cluster) Patches() *trace.Relocation {
 		return nil
 	}
 	return &trace.Relocation{Objects: c.Objects, Origins: c.origins, Patches: c.patches, Files: c.res}
+}
+
+// WithObjects is the cluster holding objs instead of its objects: what it
+// is, its settings and its way back to its files stay (a check that
+// leaves some objects out still places findings through their patches).
+func (c *Cluster) WithObjects(objs []*manifest.Object) *Cluster {
+	return &Cluster{Name: c.Name, Source: c.Source, Reason: c.Reason, Paths: c.Paths, Inputs: c.Inputs,
+		Objects: objs, Problems: c.Problems, ReleaseImage: c.ReleaseImage, OpenShiftVersion: c.OpenShiftVersion,
+		Settings: c.Settings, inputs: c.inputs, dirs: c.dirs, origins: c.origins, patches: c.patches, res: c.res,
+		parts: c.parts, group: c.group, d: c.d, loaded: c.loaded}
 }

@@ -6,44 +6,33 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // pointAtValues reports the first mirror and the source policy of every
 // IDMS entry, so the test sees where each value is located.
-var pointAtValues = &check.Rule{
-	ID: "test-values", Severity: check.Warning, Summary: "test",
-	Check: func(c *check.Pass) {
-		for _, o := range c.Objects(manifest.KindIDMS) {
+func pointAtValues(c *Cluster) func(report func(o *manifest.Object, p manifest.Path, text string)) {
+	return func(report func(o *manifest.Object, p manifest.Path, text string)) {
+		for _, o := range c.Objects {
+			if o.Kind != manifest.KindIDMS || o.IDMS == nil {
+				continue
+			}
 			for i, e := range o.IDMS.Spec.ImageDigestMirrors {
 				p := manifest.Path{"spec", "imageDigestMirrors", i}
-				c.Report(o, p.Child("mirrors", 0), "mirror %s", e.Mirrors[0])
+				report(o, p.Child("mirrors", 0), "mirror "+string(e.Mirrors[0]))
 				if e.MirrorSourcePolicy != "" {
-					c.Report(o, p.Child("mirrorSourcePolicy"), "policy %s", e.MirrorSourcePolicy)
+					report(o, p.Child("mirrorSourcePolicy"), "policy "+string(e.MirrorSourcePolicy))
 				}
 			}
 		}
-	},
+	}
 }
 
 func lintCluster(t *testing.T, c *Cluster) []string {
 	t.Helper()
-	reg, err := check.NewRegistry(pointAtValues)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &check.Engine{Rules: reg}
-	fs, _, err := e.Lint(&check.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := c.Patches(); r != nil {
-		check.Move(fs, r.Place)
-	}
 	var out []string
-	for _, f := range fs {
-		out = append(out, fmt.Sprintf("%s: %s", f.Position, f.Message))
+	for _, v := range showValues(c, pointAtValues(c)) {
+		out = append(out, fmt.Sprintf("%s: %s", v.pos, v.text))
 	}
 	sort.Strings(out)
 	return out

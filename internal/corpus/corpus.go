@@ -11,6 +11,7 @@ package corpus
 import (
 	"errors"
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,7 +134,7 @@ func (c Case) CheckInput() (*check.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	return loadInput(filepath.Join(c.Dir, "manifests"), check.Settings{ReleaseImage: c.ReleaseImage(), Version: v}, false)
+	return loadInput(filepath.Join(c.Dir, "manifests"), cluster.Settings{ReleaseImage: c.ReleaseImage(), Version: v}, false)
 }
 
 // SideInput does the same for one side ("old" or "new") of a drain pair. A
@@ -144,14 +145,14 @@ func (c Case) SideInput(side string) (render.Input, error) {
 	if err != nil {
 		return render.Input{}, err
 	}
-	in, err := loadInput(filepath.Join(c.Dir, side, "manifests"), check.Settings{ReleaseImage: c.ReleaseImage(), Version: v}, true)
+	in, err := loadInput(filepath.Join(c.Dir, side, "manifests"), cluster.Settings{ReleaseImage: c.ReleaseImage(), Version: v}, true)
 	if err != nil {
 		return render.Input{}, err
 	}
 	return in.Input, nil
 }
 
-func loadInput(dir string, s check.Settings, missingIsEmpty bool) (*check.Input, error) {
+func loadInput(dir string, s cluster.Settings, missingIsEmpty bool) (*check.Input, error) {
 	set, err := manifest.Load([]string{dir}, manifest.Options{})
 	if errors.Is(err, manifest.ErrNotFound) && missingIsEmpty {
 		set, err = &manifest.Set{}, nil

@@ -1,7 +1,7 @@
 package impact
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -10,14 +10,14 @@ import (
 // revision, the way diff pairs them. A cluster new in this change pairs
 // with an empty cluster.
 type Baseline struct {
-	of   map[*check.Cluster]*check.Cluster
+	of   map[*cluster.Cluster]*cluster.Cluster
 	old  Old
 	newP *project.Project
 }
 
 // BaseOf pairs the clusters of the new tree with those of the base.
 func BaseOf(oldP, newP *project.Project, opts Options) *Baseline {
-	b := &Baseline{of: map[*check.Cluster]*check.Cluster{}, old: opts.Old, newP: newP}
+	b := &Baseline{of: map[*cluster.Cluster]*cluster.Cluster{}, old: opts.Old, newP: newP}
 	for _, pair := range pairClusters(oldP, newP, opts) {
 		b.of[pair.new] = pair.old
 	}
@@ -25,7 +25,7 @@ func BaseOf(oldP, newP *project.Project, opts Options) *Baseline {
 }
 
 // Of returns cl at the base revision (nil for a cluster Open did not make).
-func (b *Baseline) Of(cl *check.Cluster) *check.Cluster {
+func (b *Baseline) Of(cl *cluster.Cluster) *cluster.Cluster {
 	if b == nil {
 		return nil
 	}

@@ -7,11 +7,11 @@ package impact
 
 import (
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"path"
 	"path/filepath"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/drain"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/mco"
@@ -212,7 +212,7 @@ func Compare(oldP, newP *project.Project, opts Options) *Result {
 // it (or would, for a cluster the change deleted).
 type clusterPair struct {
 	name     string
-	old, new *check.Cluster
+	old, new *cluster.Cluster
 }
 
 // pairKey is a cluster's name relative to the argument it was found
@@ -247,7 +247,7 @@ func pairClusters(oldP, newP *project.Project, opts Options) []clusterPair {
 		return []clusterPair{{newP.Clusters[0].Name, oldP.Clusters[0], newP.Clusters[0]}}
 	}
 	indexed := len(opts.OldRoots) == len(opts.NewRoots) && len(opts.NewRoots) > 1
-	oldBy := map[string]*check.Cluster{}
+	oldBy := map[string]*cluster.Cluster{}
 	for _, c := range oldP.Clusters {
 		k, _ := pairKey(c.Name, opts.OldRoots, indexed)
 		oldBy[k] = c
@@ -258,7 +258,7 @@ func pairClusters(oldP, newP *project.Project, opts Options) []clusterPair {
 		key, _ := pairKey(n.Name, opts.NewRoots, indexed)
 		o := oldBy[key]
 		if o == nil {
-			o = &check.Cluster{Name: n.Name, Settings: n.Settings}
+			o = &cluster.Cluster{Name: n.Name, Settings: n.Settings}
 		}
 		pairs = append(pairs, clusterPair{n.Name, o, n})
 		seen[key] = true
@@ -271,7 +271,7 @@ func pairClusters(oldP, newP *project.Project, opts Options) []clusterPair {
 		// Deleted by the change: named as the new side would name it, not
 		// by its place in the old tree (a temporary directory for --base).
 		name := newSideName(key, root, opts, indexed)
-		pairs = append(pairs, clusterPair{name, o, &check.Cluster{Name: name, Settings: o.Settings}})
+		pairs = append(pairs, clusterPair{name, o, &cluster.Cluster{Name: name, Settings: o.Settings}})
 	}
 	return pairs
 }
@@ -318,7 +318,7 @@ func (res *Result) compareCluster(pair clusterPair, label string, newP *project.
 	cr := ClusterResult{Name: label, Reasons: []Reason{}}
 	for _, side := range []struct {
 		name string
-		cl   *check.Cluster
+		cl   *cluster.Cluster
 	}{{"old", pair.old}, {"new", pair.new}} {
 		for _, p := range manifest.Errors(side.cl.Problems) {
 			pb := Problem{Side: side.name, Message: p.Message, Position: p.Pos}

@@ -29,7 +29,7 @@ type placer struct {
 // the entry), else on the kustomization that stopped including it, else on
 // the file that held it when that file still exists. Otherwise f keeps no
 // position; its message says where the value was.
-func (p placer) removed(f *check.Finding, o *manifest.Object, path manifest.Path, cl *check.Cluster) {
+func (p placer) removed(f *check.Finding, o *manifest.Object, path manifest.Path, cl *cluster.Cluster) {
 	if n, np := counterpart(o, path, cl); n != nil {
 		f.Position, f.Object, f.Path = n.Locate(np), check.ObjectRef{Kind: string(n.Kind), Name: n.Name}, np.String()
 		return
@@ -46,7 +46,7 @@ func (p placer) removed(f *check.Finding, o *manifest.Object, path manifest.Path
 // place of the value at path: for a mirror set's entry, the entry with the
 // same source (its mirrors when a mirror was removed), else the list; for
 // an Image list, the list.
-func counterpart(o *manifest.Object, path manifest.Path, cl *check.Cluster) (*manifest.Object, manifest.Path) {
+func counterpart(o *manifest.Object, path manifest.Path, cl *cluster.Cluster) (*manifest.Object, manifest.Path) {
 	var n *manifest.Object
 	for _, c := range cl.Objects {
 		if c.Known && c.Kind == o.Kind && c.Name == o.Name {
@@ -88,12 +88,12 @@ func counterpart(o *manifest.Object, path manifest.Path, cl *check.Cluster) (*ma
 // file at newFile (its path in the new tree): the nearest one among the
 // directories holding that path, else the cluster's own top
 // kustomization. "" for a cluster no kustomization makes.
-func (p placer) kustomization(newFile string, cl *check.Cluster) string {
+func (p placer) kustomization(newFile string, cl *cluster.Cluster) string {
 	if p.newP == nil {
 		return ""
 	}
-	d := p.newP.Discovered(cl)
-	if d == nil || d.Source == cluster.FromPlain {
+	d := cl
+	if d.Source == "" || d.Source == cluster.FromPlain {
 		return ""
 	}
 	var kusts []string

@@ -1,7 +1,7 @@
 package impact
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/drain"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/ndp"
@@ -53,7 +53,7 @@ type PolicyRefusal struct {
 // verdict judges one cluster's change as its release's daemon does:
 // drain.Compare, then, from 4.17, the node-disruption policies of the
 // trees (a change may edit MachineConfiguration/cluster itself).
-func verdict(oldCl, newCl *check.Cluster, o, n *render.Output) drain.Verdict {
+func verdict(oldCl, newCl *cluster.Cluster, o, n *render.Output) drain.Verdict {
 	v := drain.Compare(o, n)
 	ver := newCl.Settings.Version
 	if ver.IsZero() {

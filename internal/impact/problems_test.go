@@ -1,11 +1,11 @@
 package impact
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -46,7 +46,7 @@ func TestDrainFindingsSkipUnreadableSides(t *testing.T) {
 	}
 	defer cleanup()
 	full := p.Clusters[0]
-	broken := &check.Cluster{Name: full.Name, Settings: full.Settings,
+	broken := &cluster.Cluster{Name: full.Name, Settings: full.Settings,
 		Problems: []manifest.Problem{{Code: "kustomize-error", Message: "boom", Pos: manifest.Position{File: "kustomization.yaml", Line: 1}}}}
 	if fs := drainAgainst(full, project.Render(broken), placer{}); len(fs) != 0 {
 		t.Errorf("broken new side: %+v", fs)
@@ -54,7 +54,7 @@ func TestDrainFindingsSkipUnreadableSides(t *testing.T) {
 	if fs := drainAgainst(broken, project.Render(full), placer{}); len(fs) != 0 {
 		t.Errorf("broken old side: %+v", fs)
 	}
-	empty := &check.Cluster{Name: full.Name, Settings: full.Settings}
+	empty := &cluster.Cluster{Name: full.Name, Settings: full.Settings}
 	if fs := drainAgainst(full, project.Render(empty), placer{}); len(fs) == 0 {
 		t.Error("removing every object must still drain when both sides load")
 	}

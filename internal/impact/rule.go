@@ -2,6 +2,7 @@ package impact
 
 import (
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"reflect"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
@@ -87,12 +88,12 @@ func drainFindings(oldR, newR *project.Rendered, v drain.Verdict, at placer) []c
 }
 
 // whole reports whether a cluster loaded without errors.
-func whole(cl *check.Cluster) bool { return len(manifest.Errors(cl.Problems)) == 0 }
+func whole(cl *cluster.Cluster) bool { return len(manifest.Errors(cl.Problems)) == 0 }
 
 // drainAgainst is drainFindings for a cluster's old state and its current
 // render: the old side is rendered, and compared, only when the new side
 // can be.
-func drainAgainst(oldCl *check.Cluster, newR *project.Rendered, at placer) []check.Finding {
+func drainAgainst(oldCl *cluster.Cluster, newR *project.Rendered, at placer) []check.Finding {
 	if !whole(oldCl) || !whole(newR.Cluster) || newR.Refusal != nil {
 		return nil
 	}
@@ -105,7 +106,7 @@ func drainAgainst(oldCl *check.Cluster, newR *project.Rendered, at placer) []che
 
 // locate finds the value a reason is about in cl, preferring objects that
 // differ from their namesake in old (the ones the change touched).
-func locate(r drain.Reason, old, cl *check.Cluster) (*manifest.Object, manifest.Path) {
+func locate(r drain.Reason, old, cl *cluster.Cluster) (*manifest.Object, manifest.Path) {
 	want := r.Scope
 	if r.Field == drain.FieldBlocked && r.Scope != "" {
 		// A mirror set's entry blocks its source through mirrorSourcePolicy:
@@ -135,7 +136,7 @@ func locate(r drain.Reason, old, cl *check.Cluster) (*manifest.Object, manifest.
 // find walks every scope-bearing value of cl: sources and mirrors of the
 // mirror sets (match gets the source and the value) and Image's insecure
 // and blocked lists (source and value are the entry).
-func find(cl, old *check.Cluster, match func(source, value string) bool) (*manifest.Object, manifest.Path) {
+func find(cl, old *cluster.Cluster, match func(source, value string) bool) (*manifest.Object, manifest.Path) {
 	var best *manifest.Object
 	var bestPath manifest.Path
 	for _, o := range cl.Objects {
@@ -198,7 +199,7 @@ func scopeValues(o *manifest.Object) []scopeValue {
 
 // changed reports whether o is new or differs from the object of the same
 // kind and name in old.
-func changed(o *manifest.Object, old *check.Cluster) bool {
+func changed(o *manifest.Object, old *cluster.Cluster) bool {
 	if old == nil {
 		return false
 	}

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
@@ -53,7 +54,7 @@ func ChecksFromConfig(cfg *config.Config) (*Checks, error) {
 // lint checks the config's rule settings against the registry, lints every
 // cluster of p with the rules and policies (findings relocated before
 // suppressions are matched) and merges the findings.
-func (c *Checks) lint(reg *check.Registry, p *project.Project, relocate func(*check.Cluster, []check.Finding) []check.Finding, canceled func() error) ([]check.Finding, []*check.Context, error) {
+func (c *Checks) lint(reg *check.Registry, p *project.Project, relocate func(*cluster.Cluster, []check.Finding) []check.Finding, canceled func() error) ([]check.Finding, []*check.Context, error) {
 	cfg := p.Config
 	var known func(string) bool
 	var policies check.Evaluator

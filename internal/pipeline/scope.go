@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
@@ -124,12 +125,12 @@ func (s *scope) reportedFiles(p *project.Project) []string {
 // relocator moves a cluster's findings to where their values are written:
 // the kustomize patch that set a value, or the origin file of an object
 // read from a stream. The engine calls it before matching suppressions.
-func relocator(p *project.Project, roots []string, keep manifest.Unmodelled) func(*check.Cluster, []check.Finding) []check.Finding {
+func relocator(p *project.Project, roots []string, keep manifest.Unmodelled) func(*cluster.Cluster, []check.Finding) []check.Finding {
 	// Origin files are read keeping what the stream kept, so that a
 	// finding on a workload's image finds the workload there too.
 	remap := &trace.Remapper{Roots: roots, Discover: true, Load: manifest.Options{Unmodelled: keep}}
 	objs := projectObjects(p)
-	return func(cl *check.Cluster, fs []check.Finding) []check.Finding {
+	return func(cl *cluster.Cluster, fs []check.Finding) []check.Finding {
 		p.Relocate(cl, fs)
 		return remapStream(remap, objs, fs)
 	}

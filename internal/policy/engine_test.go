@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func loadFixture(t testing.TB, paths ...string) *check.Context {
 	if len(set.Problems) > 0 {
 		t.Fatalf("fixture problems: %v", set.Problems)
 	}
-	return check.NewContext(&check.Cluster{Name: "test", Objects: set.Objects})
+	return check.NewContext(&cluster.Cluster{Name: "test", Objects: set.Objects})
 }
 
 func mustLoad(t testing.TB, opts Options) *Engine {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"math"
 	"strconv"
 
@@ -139,7 +140,7 @@ func renderedValue(c *check.Context) ast.Value {
 	return ast.NewObject(fields...)
 }
 
-func settingsValue(s check.Settings) ast.Value {
+func settingsValue(s cluster.Settings) ast.Value {
 	v := s.Version // check.NewContext made a zero version render.Newest
 	return ast.NewObject(
 		item("openshiftVersion", ast.String(v.String())),

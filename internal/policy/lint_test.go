@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"path/filepath"
 	"testing"
 
@@ -38,7 +39,7 @@ spec:
 		t.Fatal(err)
 	}
 	eng := &check.Engine{Rules: reg, Config: cfg, Policies: pe}
-	fs, _, err := eng.Lint(&check.Cluster{Objects: set.Objects})
+	fs, _, err := eng.Lint(&cluster.Cluster{Objects: set.Objects})
 	if err != nil {
 		t.Fatal(err)
 	}

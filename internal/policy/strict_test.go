@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bytes"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestStrictBuiltinErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fs, _, err := (&check.Engine{Rules: reg, Policies: pe}).Lint(&check.Cluster{Objects: set.Objects})
+		fs, _, err := (&check.Engine{Rules: reg, Policies: pe}).Lint(&cluster.Cluster{Objects: set.Objects})
 		return fs, err
 	}
 	if fs, err := lint(false); err != nil || len(fs) != 0 {

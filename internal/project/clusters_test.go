@@ -1,7 +1,7 @@
 package project
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 
 	"strings"
 	"testing"
@@ -9,7 +9,7 @@ import (
 
 const gitops = "../cluster/testdata/gitops"
 
-func names(cls []*check.Cluster) string {
+func names(cls []*cluster.Cluster) string {
 	var out []string
 	for _, c := range cls {
 		out = append(out, c.Name)
@@ -17,7 +17,7 @@ func names(cls []*check.Cluster) string {
 	return strings.Join(out, " ")
 }
 
-// TestOpenPerCluster: one check.Cluster per discovered cluster, each with
+// TestOpenPerCluster: one cluster.Cluster per discovered cluster, each with
 // its settings; ClustersIncluding maps changed files to clusters.
 func TestOpenPerCluster(t *testing.T) {
 	p, err := Open(Options{Paths: []string{gitops}, ConfigPath: "none", OpenShiftVersion: "4.14"})

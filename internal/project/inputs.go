@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/inputs"
@@ -28,7 +27,7 @@ func createdName(name string) bool {
 
 // Created returns the input that created cl, nil for a cluster of the tree
 // itself.
-func (p *Project) Created(cl *check.Cluster) *inputs.Cluster { return p.created[cl] }
+func (p *Project) Created(cl *cluster.Cluster) *inputs.Cluster { return p.created[cl] }
 
 // addCreated adds the clusters the tree's mirror inputs create, each with
 // the objects the component writes (placed at the input values) and the
@@ -66,7 +65,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, res *cluster.Resu
 			// HyperShift guests have no default ClusterImagePolicy.
 			s.NoDefaultPolicy = true
 		}
-		cl := &check.Cluster{Name: name, Objects: append(append([]*manifest.Object(nil), c.Objects...), c.Inputs...), Settings: s}
+		cl := &cluster.Cluster{Name: name, Objects: append(append([]*manifest.Object(nil), c.Objects...), c.Inputs...), Settings: s}
 		p.Clusters = append(p.Clusters, cl)
 		p.created[cl] = c
 		found = true
@@ -79,7 +78,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, res *cluster.Resu
 
 // versionIf is the release the inputs are read as: the one the flags or
 // the config give, else none (each input's own, or the newest behaviour).
-func versionIf(set bool, s check.Settings) render.Version {
+func versionIf(set bool, s cluster.Settings) render.Version {
 	if !set {
 		return render.Version{}
 	}

@@ -86,13 +86,12 @@ type Options struct {
 type Project struct {
 	Config   *config.Config
 	Set      *manifest.Set
-	Clusters []*check.Cluster
+	Clusters []*cluster.Cluster
 	// Discovery is how the clusters were found (see `mirrorlint clusters`).
 	Discovery *cluster.Result
 
-	found map[*check.Cluster]*cluster.Cluster
-	// created holds the clusters the tree's mirror inputs create.
-	created map[*check.Cluster]*inputs.Cluster
+	// created holds what made each cluster the tree's mirror inputs create.
+	created map[*cluster.Cluster]*inputs.Cluster
 }
 
 // UsageError marks errors that are the caller's to fix (exit code 2).
@@ -132,8 +131,8 @@ func LoadConfig(opts Options) (*config.Config, error) {
 }
 
 // ResolveSettings merges flags over the config file; flags win.
-func ResolveSettings(opts Options, cfg *config.Config) (check.Settings, error) {
-	s := check.Settings{ReleaseImage: cfg.ReleaseImage, Version: render.Newest}
+func ResolveSettings(opts Options, cfg *config.Config) (cluster.Settings, error) {
+	s := cluster.Settings{ReleaseImage: cfg.ReleaseImage, Version: render.Newest}
 	if opts.ReleaseImage != "" {
 		s.ReleaseImage = opts.ReleaseImage
 	}
@@ -194,16 +193,14 @@ func Open(opts Options) (*Project, error) {
 	if err := load(res, opts); err != nil {
 		return nil, err
 	}
-	p := &Project{Config: cfg, Set: res.Set, Discovery: res, found: map[*check.Cluster]*cluster.Cluster{},
-		created: map[*check.Cluster]*inputs.Cluster{}}
-	for _, d := range res.Clusters {
-		s, err := clusterSettings(opts, cfg, d)
+	p := &Project{Config: cfg, Set: res.Set, Discovery: res, created: map[*cluster.Cluster]*inputs.Cluster{}}
+	for _, cl := range res.Clusters {
+		s, err := clusterSettings(opts, cfg, cl)
 		if err != nil {
 			return nil, err
 		}
-		cl := &check.Cluster{Name: d.Name, Objects: d.Objects, Problems: d.Problems, Settings: s}
+		cl.Settings = s
 		p.Clusters = append(p.Clusters, cl)
-		p.found[cl] = d
 	}
 	if err := p.addCreated(opts, cfg, res); err != nil {
 		return nil, err
@@ -211,7 +208,7 @@ func Open(opts Options) (*Project, error) {
 	if !opts.Shard.Whole() {
 		// The shard was chosen before loading; the clusters of the
 		// policies a loaded cluster holds are placed by their own names.
-		var keep []*check.Cluster
+		var keep []*cluster.Cluster
 		for _, cl := range p.Clusters {
 			if opts.Shard.Has(cl.Name) {
 				keep = append(keep, cl)
@@ -229,7 +226,7 @@ func Open(opts Options) (*Project, error) {
 
 // clusterSettings resolves one cluster's settings: a flag wins, then the
 // cluster's own entry in the config, then the config's global value.
-func clusterSettings(opts Options, cfg *config.Config, d *cluster.Cluster) (check.Settings, error) {
+func clusterSettings(opts Options, cfg *config.Config, d *cluster.Cluster) (cluster.Settings, error) {
 	c := *cfg
 	if d.ReleaseImage != "" {
 		c.ReleaseImage = d.ReleaseImage
@@ -257,14 +254,11 @@ func clusterSettings(opts Options, cfg *config.Config, d *cluster.Cluster) (chec
 	return s, err
 }
 
-// Discovered returns how cl was found (nil for a cluster not made by Open).
-func (p *Project) Discovered(cl *check.Cluster) *cluster.Cluster { return p.found[cl] }
-
 // ClustersIncluding returns the clusters that read one of files (paths as
 // the user gives them, e.g. a pre-commit file list): a changed base selects
 // every overlay built from it, a new file in a plain directory selects
 // that directory's cluster.
-func (p *Project) ClustersIncluding(files []string) []*check.Cluster {
+func (p *Project) ClustersIncluding(files []string) []*cluster.Cluster {
 	if p.Discovery == nil {
 		return p.Clusters
 	}
@@ -275,9 +269,9 @@ func (p *Project) ClustersIncluding(files []string) []*check.Cluster {
 			want[d] = true
 		}
 	}
-	var out []*check.Cluster
+	var out []*cluster.Cluster
 	for _, cl := range p.Clusters {
-		if want[p.found[cl]] {
+		if want[cl] {
 			out = append(out, cl)
 		}
 	}
@@ -303,7 +297,7 @@ func (p *Project) AllReadersLinted(file string) bool {
 	}
 	selected := map[*cluster.Cluster]bool{}
 	for _, cl := range p.Clusters {
-		selected[p.found[cl]] = true
+		selected[cl] = true
 	}
 	if file == "" {
 		if len(selected) < len(p.Discovery.All()) {
@@ -330,12 +324,8 @@ func (p *Project) AllReadersLinted(file string) bool {
 // Relocate moves findings on values a kustomize patch set to that patch
 // (objects are already positioned in the base or overlay file that defines
 // them). Call it on each cluster's findings before merging them.
-func (p *Project) Relocate(cl *check.Cluster, fs []check.Finding) {
-	d := p.found[cl]
-	if d == nil {
-		return
-	}
-	if r := d.Patches(); r != nil {
+func (p *Project) Relocate(cl *cluster.Cluster, fs []check.Finding) {
+	if r := cl.Patches(); r != nil {
 		check.Move(fs, r.Place)
 	}
 }
@@ -358,12 +348,10 @@ func (p *Project) unionSet() *manifest.Set {
 	seenProb := map[string]bool{}
 	seenFile := map[string]bool{}
 	for _, cl := range p.Clusters {
-		if d := p.found[cl]; d != nil {
-			for _, f := range d.Inputs {
-				if !seenFile[f] {
-					seenFile[f] = true
-					set.Files = append(set.Files, f)
-				}
+		for _, f := range cl.Inputs {
+			if !seenFile[f] {
+				seenFile[f] = true
+				set.Files = append(set.Files, f)
 			}
 		}
 		for _, o := range cl.Objects {

@@ -2,6 +2,7 @@ package project
 
 import (
 	"errors"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"maps"
 	"regexp"
 	"slices"
@@ -14,14 +15,14 @@ import (
 
 // Rendered is one cluster's render with the way back to the objects.
 type Rendered struct {
-	Cluster *check.Cluster
+	Cluster *cluster.Cluster
 	Input   *check.Input
 	Output  *render.Output  // nil when refused
 	Refusal *render.Refusal // nil when rendered
 }
 
 // Render renders one cluster the way MCO would.
-func Render(cl *check.Cluster) *Rendered {
+func Render(cl *cluster.Cluster) *Rendered {
 	r := &Rendered{Cluster: cl, Input: check.BuildInput(cl.Objects, cl.Settings)}
 	out, err := render.Render(r.Input.Input)
 	var ref *render.Refusal

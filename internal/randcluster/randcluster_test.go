@@ -1,6 +1,7 @@
 package randcluster
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -32,7 +33,7 @@ func TestClustersLoadAndRender(t *testing.T) {
 			if errs := manifest.Errors(set.Problems); len(errs) > 0 {
 				t.Fatalf("4.%d case %d does not load: %v\n%s", minor, i, errs, c.Manifests)
 			}
-			in := check.BuildInput(set.Objects, check.Settings{Version: render.Version{Minor: minor, Patch: -1}, ReleaseImage: c.ReleaseImage})
+			in := check.BuildInput(set.Objects, cluster.Settings{Version: render.Version{Minor: minor, Patch: -1}, ReleaseImage: c.ReleaseImage})
 			if len(in.ClusterImagePolicies)+len(in.ImagePolicies) > 0 {
 				withPolicies++
 			}

@@ -3,6 +3,7 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -136,7 +137,7 @@ func TestAgreesWithRenderer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: check.Settings{Version: version, ReleaseImage: release}}
+		cl := &cluster.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: cluster.Settings{Version: version, ReleaseImage: release}}
 		fs, ctx, err := newEngine(t).Lint(cl)
 		if err != nil {
 			t.Fatal(err)

@@ -2,12 +2,12 @@ package rules
 
 import (
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -40,7 +40,7 @@ func BenchmarkRulesLargeTree(b *testing.B) {
 			eng := newEngine(b)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, _, err := eng.Lint(&check.Cluster{Objects: set.Objects, Problems: set.Problems}); err != nil {
+				if _, _, err := eng.Lint(&cluster.Cluster{Objects: set.Objects, Problems: set.Problems}); err != nil {
 					b.Fatal(err)
 				}
 			}

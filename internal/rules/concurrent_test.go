@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"path/filepath"
 	"reflect"
 	"sync"
@@ -27,7 +28,7 @@ func TestRulesConcurrentOnOneContext(t *testing.T) {
 			continue // not a fixture directory
 		}
 		checked++
-		cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: readSettings(t, dir)}
+		cl := &cluster.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: readSettings(t, dir)}
 		want := make([][]check.Finding, len(all))
 		seq := check.NewContext(cl)
 		for i, r := range all {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,7 +63,7 @@ func checkCase(t *testing.T, cc corpusCase) bool {
 		t.Fatal(err)
 	}
 	// The render corpus models clusters without a ClusterImagePolicy (see corpus.CorpusVersion).
-	cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: check.Settings{ReleaseImage: cc.releaseImage, Version: corpus.CorpusVersion}}
+	cl := &cluster.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: cluster.Settings{ReleaseImage: cc.releaseImage, Version: corpus.CorpusVersion}}
 	fs, ctx, err := newEngine(t).Lint(cl)
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +189,7 @@ func TestRealWorld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fs, _, err := newEngine(t).Lint(&check.Cluster{Objects: set.Objects, Problems: set.Problems})
+			fs, _, err := newEngine(t).Lint(&cluster.Cluster{Objects: set.Objects, Problems: set.Problems})
 			if err != nil {
 				t.Fatal(err) // a rule panicked
 			}

@@ -3,6 +3,7 @@ package rules
 import (
 	"bufio"
 	"flag"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,7 +26,7 @@ func lintDir(t *testing.T, dir string) []check.Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := &check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: readSettings(t, dir)}
+	cl := &cluster.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: readSettings(t, dir)}
 	eng := newEngine(t)
 	fs, _, err := eng.Lint(cl)
 	if err != nil {
@@ -34,8 +35,8 @@ func lintDir(t *testing.T, dir string) []check.Finding {
 	return fs
 }
 
-func readSettings(t *testing.T, dir string) check.Settings {
-	var s check.Settings
+func readSettings(t *testing.T, dir string) cluster.Settings {
+	var s cluster.Settings
 	data, err := os.ReadFile(filepath.Join(dir, "settings.txt"))
 	if err != nil {
 		return s

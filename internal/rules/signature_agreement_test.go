@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,13 +16,13 @@ import (
 )
 
 // lintSignatureCluster lints one tree with the signature corpus settings.
-func lintSignatureCluster(t *testing.T, dir string, s check.Settings) ([]check.Finding, *check.Context) {
+func lintSignatureCluster(t *testing.T, dir string, s cluster.Settings) ([]check.Finding, *check.Context) {
 	t.Helper()
 	set, err := manifest.Load([]string{dir}, manifest.Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, ctx, err := newEngine(t).Lint(&check.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: s})
+	fs, ctx, err := newEngine(t).Lint(&cluster.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: s})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestSignatureCorpusFindings(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				fs, ctx := lintSignatureCluster(t, filepath.Join(c.Dir, "manifests"), check.Settings{Version: v, ReleaseImage: c.ReleaseImage()})
+				fs, ctx := lintSignatureCluster(t, filepath.Join(c.Dir, "manifests"), cluster.Settings{Version: v, ReleaseImage: c.ReleaseImage()})
 				if corpus.ReadTrim(c.Expected("order-dependent.txt")) != "" {
 					if !hasFinding(fs, func(f check.Finding) bool { return f.Rule == "duplicate-policy-scope" }) {
 						t.Errorf("MCO's answer depends on object order and no duplicate-policy-scope finding says so")
@@ -119,7 +120,7 @@ func TestSignatureAgreesWithRenderer(t *testing.T) {
 			if err := os.WriteFile(file, []byte(c.Manifests), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			fs, ctx := lintSignatureCluster(t, dir, check.Settings{Version: render.Version{Minor: minor, Patch: -1}, ReleaseImage: c.ReleaseImage})
+			fs, ctx := lintSignatureCluster(t, dir, cluster.Settings{Version: render.Version{Minor: minor, Patch: -1}, ReleaseImage: c.ReleaseImage})
 			if ctx.Refusal != nil {
 				refused++
 			}

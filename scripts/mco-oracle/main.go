@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -164,7 +165,7 @@ func writeCase(dir string, rc randcluster.Cluster, v render.Version) (localCase,
 	if errs := manifest.Errors(set.Problems); len(errs) > 0 {
 		return localCase{}, fmt.Errorf("%s: generated manifests do not load: %v", file, errs)
 	}
-	in := check.BuildInput(set.Objects, check.Settings{Version: v, ReleaseImage: rc.ReleaseImage})
+	in := check.BuildInput(set.Objects, cluster.Settings{Version: v, ReleaseImage: rc.ReleaseImage})
 	oc := oracleCase{ReleaseImage: in.ReleaseImage, ICSPs: in.ICSPs, IDMSs: in.IDMSs, ITMSs: in.ITMSs, ImagePolicies: in.ImagePolicies}
 	if in.Image != nil {
 		oc.Image = *in.Image
