@@ -28,11 +28,7 @@ func (s *scope) unbuilt(p *project.Project, all, kept []check.Finding) []check.F
 			if !slices.Contains(f.Clusters, cl.Name) && !(len(f.Clusters) == 0 && len(p.Clusters) == 1) {
 				continue
 			}
-			d := p.Discovered(cl)
-			if d == nil {
-				continue
-			}
-			for _, in := range d.Inputs {
+			for _, in := range cl.Inputs {
 				if !s.covers(in) {
 					continue
 				}
