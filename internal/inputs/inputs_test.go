@@ -1,0 +1,162 @@
+package inputs
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+func readTree(t testing.TB, files map[string]string, v render.Version) *Result {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set, err := manifest.Load([]string{dir}, manifest.Options{Unmodelled: manifest.UnmodelledAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Read(set.Objects, v)
+}
+
+// The bootstrap file groups by (source, policy) in first-seen order, keeps
+// each mirror once, skips groups without mirrors and blocks only
+// NeverContactSource; the IDMS keeps the entries as written.
+func TestBootstrapGroups(t *testing.T) {
+	res := readTree(t, map[string]string{"install-config.yaml": `apiVersion: v1
+metadata:
+  name: c
+imageDigestSources:
+- source: quay.io/a
+  mirrors: [m.example.com/a, m.example.com/a2]
+- source: quay.io/b
+- source: quay.io/a
+  mirrors: [m.example.com/a, m.example.com/a3]
+- source: quay.io/c
+  mirrors: [m.example.com/c]
+  sourcePolicy: NeverContactSource
+`}, render.Version{})
+	c := res.Clusters[0]
+	want := `[[registry]]
+location = "quay.io/a"
+insecure = false
+mirror-by-digest-only = true
+blocked = false
+
+[[registry.mirror]]
+location = "m.example.com/a"
+insecure = false
+[[registry.mirror]]
+location = "m.example.com/a2"
+insecure = false
+[[registry.mirror]]
+location = "m.example.com/a3"
+insecure = false
+
+
+[[registry]]
+location = "quay.io/c"
+insecure = false
+mirror-by-digest-only = true
+blocked = true
+
+[[registry.mirror]]
+location = "m.example.com/c"
+insecure = false
+
+
+`
+	if string(c.Bootstrap) != want {
+		t.Errorf("bootstrap:\n%s\nwant:\n%s", c.Bootstrap, want)
+	}
+	if n := len(c.IDMSs[0].Spec.ImageDigestMirrors); n != 4 {
+		t.Errorf("IDMS has %d entries, want the 4 written", n)
+	}
+	if len(res.Findings) != 0 {
+		t.Errorf("findings: %v", res.Findings)
+	}
+	// The derived IDMS is placed at the install-config's values.
+	o := c.Objects[0]
+	if p := o.Locate(manifest.ParsePath("spec.imageDigestMirrors[3].mirrors[0]")); p.Line != 11 || p.Column != 13 || !strings.HasSuffix(p.File, "install-config.yaml") {
+		t.Errorf("derived mirror at %v, want install-config.yaml:11:13", p)
+	}
+}
+
+// An older installer drops sourcePolicy: a warning, and the objects lose it.
+func TestSourcePolicyBefore421(t *testing.T) {
+	files := map[string]string{"install-config.yaml": `apiVersion: v1
+metadata:
+  name: c
+imageDigestSources:
+- source: quay.io/c
+  mirrors: [m.example.com/c]
+  sourcePolicy: NeverContactSource
+`}
+	res := readTree(t, files, render.Version{Minor: 20, Patch: -1})
+	if len(res.Findings) != 1 || res.Findings[0].Rule != RuleInstallSourcePolicy || res.Findings[0].Severity.String() != "warning" {
+		t.Fatalf("findings: %v", res.Findings)
+	}
+	if p := res.Clusters[0].IDMSs[0].Spec.ImageDigestMirrors[0].MirrorSourcePolicy; p != "" {
+		t.Errorf("mirrorSourcePolicy %q kept by a 4.20 installer", p)
+	}
+	res = readTree(t, files, render.Version{})
+	if len(res.Findings) != 0 || res.Clusters[0].IDMSs[0].Spec.ImageDigestMirrors[0].MirrorSourcePolicy != "NeverContactSource" {
+		t.Errorf("4.21: %v %+v", res.Findings, res.Clusters[0].IDMSs[0].Spec)
+	}
+}
+
+func TestVersions(t *testing.T) {
+	for in, want := range map[string]int{"openshift-4.21": 21, "img4.20-x86-64-appsub": 20, "ocp-4_18": 18, "latest": 0} {
+		if got := siteVersion(in).Minor; got != want {
+			t.Errorf("%s: 4.%d, want 4.%d", in, got, want)
+		}
+	}
+	for in, want := range map[string]int{"quay.io/x/release:4.19.12-x86_64": 19, "r.example.com:5000/release@sha256:abc": 0, "r.example.com:5000/release": 0} {
+		if got := releaseTagVersion(in).Minor; got != want {
+			t.Errorf("%s: 4.%d, want 4.%d", in, got, want)
+		}
+	}
+}
+
+// FuzzRead: any tree of these kinds is read without a panic, and every
+// finding has a position in a file.
+func FuzzRead(f *testing.F) {
+	for _, dir := range []string{"0003", "0004", "0007", "0008"} {
+		filepath.WalkDir(filepath.Join(sharedInputs, dir, "manifests"), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".yaml") {
+				if b, err := os.ReadFile(p); err == nil {
+					f.Add(string(b))
+				}
+			}
+			return nil
+		})
+	}
+	f.Add("apiVersion: agent-install.openshift.io/v1beta1\nkind: AgentServiceConfig\nmetadata: {name: a}\nspec: {mirrorRegistryRef: {name: m}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\ndata:\n  registries.conf: |\n    [[registry]]\n    location = \"q\"\n    [[registry.mirror]]\n    location = \"m\"\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		set, err := manifest.LoadReader("in.yaml", strings.NewReader(text), manifest.Options{Unmodelled: manifest.UnmodelledAll})
+		if err != nil {
+			return
+		}
+		res := Read(set.Objects, render.Version{})
+		for _, fd := range res.Findings {
+			if fd.Pos.File == "" || fd.Message == "" {
+				t.Fatalf("finding without a place or message: %+v", fd)
+			}
+		}
+		for _, c := range res.Clusters {
+			if _, err := c.ObjectsYAML(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
