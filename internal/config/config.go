@@ -36,6 +36,11 @@ type Config struct {
 	PolicyTimeout    string            `yaml:"policyTimeout,omitempty" json:"policyTimeout,omitempty"`
 	Strict           bool              `yaml:"strict,omitempty" json:"strict,omitempty"`
 	Clusters         []Cluster         `yaml:"clusters,omitempty" json:"clusters,omitempty"`
+	// SourceCRs are directories holding the ZTP source CRs that
+	// PolicyGenTemplate and PolicyGenerator entries name, searched after
+	// the source-crs directory beside each generator (relative to this
+	// file).
+	SourceCRs []string `yaml:"sourceCRs,omitempty" json:"sourceCRs,omitempty"`
 	// FeatureSet is the cluster's feature set (Default,
 	// TechPreviewNoUpgrade, DevPreviewNoUpgrade, CustomNoUpgrade); empty
 	// takes it from FeatureGate/cluster in the tree.
@@ -128,6 +133,18 @@ func indexLines(n *yaml.Node, prefix string, out map[string]int) {
 			indexLines(item, key, out)
 		}
 	}
+}
+
+// SourceCRDirs returns the sourceCRs directories as paths to open.
+func (c *Config) SourceCRDirs() []string {
+	var out []string
+	for _, d := range c.SourceCRs {
+		if !filepath.IsAbs(d) && c.Path != "" {
+			d = filepath.Join(filepath.Dir(c.Path), d)
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // allowedKeys lists the keys of each mapping of the file, by the name of

@@ -27,7 +27,7 @@ func root(opts Options, cfg *config.Config) string {
 // whatever else is wrong in it lies outside the report anyway.
 func loadOptions(opts Options, cfg *config.Config) manifest.Options {
 	lo := manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Files: opts.Files, Unmodelled: opts.Unmodelled,
-		Cache: opts.Cache, Blobs: opts.Blobs, Access: opts.Access}
+		Cache: opts.Cache, Blobs: opts.Blobs, Access: opts.Access, SourceCRs: cfg.SourceCRDirs()}
 	if opts.Only != nil && opts.Needs != nil {
 		lo.Prefilter = opts.Needs
 		lo.ParseAll = reportedFile(opts.Only)

@@ -104,6 +104,19 @@ func (d *Dirs) nearby(name string) string {
 func (d *Dirs) Manifests(rel string) ([]File, error) {
 	p := filepath.Join(d.Dir, filepath.FromSlash(rel))
 	fi, err := d.stat(p)
+	if err != nil && isNotExist(err) {
+		// A path into source-crs/ is looked up in the configured source
+		// CR directories too, as a PolicyGenTemplate fileName is.
+		if inner, ok := strings.CutPrefix(filepath.ToSlash(filepath.Clean(rel)), SourceCRDir+"/"); ok {
+			for _, dir := range d.SourceCRs {
+				q := filepath.Join(dir, filepath.FromSlash(inner))
+				if qi, qerr := d.stat(q); qerr == nil {
+					p, fi, err = q, qi, nil
+					break
+				}
+			}
+		}
+	}
 	if err != nil {
 		if isNotExist(err) {
 			return nil, &missing{fmt.Sprintf("the manifest path %s names no file, so what it delivers is not linted (the policy generator refuses it)", d.shown(p))}

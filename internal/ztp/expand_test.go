@@ -240,3 +240,26 @@ func (m memSource) Manifests(p string) ([]File, error) {
 	}
 	return nil, errors.Join(fs.ErrNotExist)
 }
+
+// A source CR whose spec holds only comments (null) takes the entry's, as
+// the generator's map merge does; a PolicyGenerator path into source-crs/
+// is found in a configured source CR directory.
+func TestEmptySectionAndConfiguredDirs(t *testing.T) {
+	gen := "apiVersion: ran.openshift.io/v1\nkind: PolicyGenTemplate\nmetadata: {name: g, namespace: n}\nspec:\n  sourceFiles:\n    - fileName: EmptySpecIDMS.yaml\n      policyName: p\n      spec:\n        imageDigestMirrors:\n          - source: quay.io/a\n            mirrors: [m.example.com/a]\n"
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(gen), &doc); err != nil {
+		t.Fatal(err)
+	}
+	pols, probs := Expand("g.yaml", &doc, &Dirs{Dir: "testdata/ran", Shown: "ran"})
+	if len(probs) != 0 || len(pols) != 1 || len(pols[0].Objects) != 1 {
+		t.Fatalf("%+v %+v", pols, probs)
+	}
+	if got := where(t, pols[0].Objects[0], "spec.imageDigestMirrors[0].source"); got != "g.yaml:10:21 quay.io/a" {
+		t.Errorf("source at %s", got)
+	}
+	d := &Dirs{Dir: t.TempDir(), Shown: "hub", SourceCRs: []string{"testdata/hub/source-crs"}}
+	files, err := d.Manifests("source-crs/MachineConfig.yaml")
+	if err != nil || len(files) != 1 {
+		t.Fatalf("%v %v", files, err)
+	}
+}

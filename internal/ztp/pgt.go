@@ -167,7 +167,9 @@ func (e *expander) pgtObject(sf, doc *yaml.Node, srcFile string, at *yaml.Node) 
 			uv = nil
 		}
 		cur := value(obj, key)
-		if cur == nil && uv != nil {
+		if (cur == nil || isNull(cur)) && uv != nil {
+			// A source CR's empty section (spec: with only comments) is
+			// null, which the generator replaces by the entry's.
 			cur = t.shell(&yaml.Node{Kind: yaml.MappingNode, Line: uk.Line, Column: uk.Column}, e.file)
 			t.set(obj, key, t.copyOf(uk, e.file), cur)
 		}
