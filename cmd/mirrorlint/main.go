@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 	"github.com/mirrorlint/mirrorlint/internal/suggest"
@@ -25,7 +28,26 @@ const (
 )
 
 func main() {
+	removeSnapshotsOnSignal()
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// removeSnapshotsOnSignal is the one place signals are handled: on SIGINT
+// or SIGTERM the --base snapshots still open are removed before the
+// process exits with the shell's code for the signal (130, 143); deferred
+// cleanups do not run when a signal ends a Go program.
+func removeSnapshotsOnSignal() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-ch
+		gitrev.RemoveLive()
+		code := 130
+		if sig == syscall.SIGTERM {
+			code = 143
+		}
+		os.Exit(code)
+	}()
 }
 
 // run executes the command line and returns the process exit code; tests

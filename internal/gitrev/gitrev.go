@@ -85,6 +85,7 @@ func Checkout(rev string, paths []string) (*Snapshot, error) {
 	if s.Dir, err = os.MkdirTemp("", "mirrorlint-base-"); err != nil {
 		return nil, err
 	}
+	track(s.Dir)
 	if err := s.extract(topDir, commitID); err != nil {
 		s.Close()
 		return nil, err
@@ -110,6 +111,7 @@ func Checkout(rev string, paths []string) (*Snapshot, error) {
 func (s *Snapshot) Close() {
 	if s != nil && s.Dir != "" {
 		os.RemoveAll(s.Dir)
+		untrack(s.Dir)
 	}
 }
 
