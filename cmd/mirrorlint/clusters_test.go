@@ -125,7 +125,7 @@ spec:
 		t.Errorf("exit %d, stdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 	r = mlRun(t, "", "clusters", "--config", "none", "--build", dir)
-	if r.code != exitOK || !strings.Contains(r.stdout, "overlays/bad/kustomization.yaml:3:5: kustomize build failed") {
+	if r.code != exitOK || !strings.Contains(r.stdout, "overlays/bad/kustomization.yaml:3:5: resources entry \"missing.yaml\" does not exist, so kustomize cannot build this cluster") {
 		t.Errorf("--build: exit %d, stdout:\n%s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 	r = mlRun(t, "", "clusters", "--config", "none", "--cluster", "overlays/good", "--format", "json", dir)

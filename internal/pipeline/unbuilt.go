@@ -2,9 +2,11 @@ package pipeline
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
@@ -21,8 +23,9 @@ func (s *scope) unbuilt(p *project.Project, all, kept []check.Finding) []check.F
 	}
 	var out []check.Finding
 	for _, f := range all {
-		if f.Rule != check.ProblemRule.ID || f.Severity != check.Error || slices.ContainsFunc(kept, func(k check.Finding) bool { return sameFinding(k, f) }) {
-			continue
+		if f.Rule != check.ProblemRule.ID || f.Severity != check.Error || !kustomization.IsFileName(filepath.Base(f.File)) ||
+			slices.ContainsFunc(kept, func(k check.Finding) bool { return sameFinding(k, f) }) {
+			continue // only a kustomization that does not build leaves its cluster unchecked
 		}
 		for _, cl := range p.Clusters {
 			if !slices.Contains(f.Clusters, cl.Name) && !(len(f.Clusters) == 0 && len(p.Clusters) == 1) {
