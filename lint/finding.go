@@ -1,69 +1,43 @@
 package lint
 
-import "fmt"
+import "github.com/mirrorlint/mirrorlint/internal/wire"
 
-// Finding is one thing mirrorlint reports. Its JSON form is the one
-// `mirrorlint lint --format json` prints.
-type Finding struct {
-	// Rule is the rule id (see Linter.Rules), e.g. "source-format".
-	Rule     string   `json:"rule"`
-	Severity Severity `json:"severity"`
-	Message  string   `json:"message"`
-	// Position is where the offending value is written. File is empty
-	// for a finding about no file (the release image given as an option).
-	Position
-	// Object is the object the finding is about (empty for a file that
-	// does not parse), Path the field inside it, in the dotted form
-	// "spec.imageDigestMirrors[0].source".
-	Object ObjectRef `json:"object"`
-	Path   string    `json:"path"`
-	// Related are the other places a cross-object finding involves.
-	Related []Location `json:"related,omitempty"`
-	// Clusters names the clusters the finding affects when the tree holds
-	// several.
-	Clusters []string `json:"clusters,omitempty"`
-	// Suppressed is set when a suppression matched: such a finding is
-	// reported but never makes a run fail.
-	Suppressed *Suppression `json:"suppressed,omitempty"`
-}
+// The finding types. They are the JSON wire format of
+// `mirrorlint lint --format json`, defined once (in an internal package
+// the command's JSON output shares) and named here for importers.
+type (
+	// Finding is one thing mirrorlint reports: the rule, its severity and
+	// message, the Position of the offending value, the object and the
+	// field path inside it ("spec.imageDigestMirrors[0].source"), the
+	// other places a cross-object finding involves (Related), the
+	// clusters it affects when the tree holds several, and the
+	// suppression that matched it, if any (such a finding never makes a
+	// run fail). Its JSON form is the one the command prints.
+	Finding = wire.Finding
+	// Position is a place in a file; lines and columns count from 1, and
+	// an end of 0 means unknown. String gives "file:line:column".
+	Position = wire.Position
+	// ObjectRef names an object by kind and name.
+	ObjectRef = wire.ObjectRef
+	// Location is one more place involved in a cross-object finding.
+	Location = wire.Location
+	// Suppression says why a finding does not count: Kind is
+	// "annotation", "comment" or "config".
+	Suppression = wire.Suppression
+	// Severity orders findings: Info < Warning < Error. It marshals as
+	// its name.
+	Severity = wire.Severity
+)
 
-// Position is a place in a file; lines and columns count from 1, and an
-// end of 0 means unknown.
-type Position struct {
-	File      string `json:"file"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	EndLine   int    `json:"endLine"`
-	EndColumn int    `json:"endColumn"`
-}
+// The severities, from least to most serious.
+const (
+	Info    = wire.Info
+	Warning = wire.Warning
+	Error   = wire.Error
+)
 
-// String is "file:line:column", or the file alone when there is no line.
-func (p Position) String() string {
-	if p.Line == 0 {
-		return p.File
-	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
-}
-
-// ObjectRef names an object by kind and name.
-type ObjectRef struct {
-	Kind string `json:"kind"`
-	Name string `json:"name"`
-}
-
-// Location is one more place involved in a cross-object finding.
-type Location struct {
-	Position
-	Object ObjectRef `json:"object"`
-	Path   string    `json:"path,omitempty"`
-}
-
-// Suppression says why a finding does not count.
-type Suppression struct {
-	// Kind is "annotation", "comment" or "config".
-	Kind   string `json:"kind"`
-	Reason string `json:"reason"`
-}
+// ParseSeverity reads "info", "warning" (or "warn") and "error".
+func ParseSeverity(s string) (Severity, error) { return wire.ParseSeverity(s) }
 
 // Rule describes one rule a Linter can report.
 type Rule struct {

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/wire"
 )
 
 // defaultMaxFileSize matches the mirrorlint command's --max-file-size.
@@ -128,7 +128,7 @@ func (l *Linter) run(ctx context.Context, req pipeline.Request, stream string) (
 	}
 	out := &Result{Findings: make([]Finding, 0, len(res.Findings))}
 	for _, f := range res.Findings {
-		out.Findings = append(out.Findings, finding(f, name))
+		out.Findings = append(out.Findings, wire.FromCheck(f, name))
 	}
 	for _, o := range res.Outcomes() {
 		c := Cluster{Name: o.Name, Output: o.Output, Refusal: o.Refusal}
@@ -146,36 +146,7 @@ func (l *Linter) Rules() []Rule {
 	all := l.checks.Rules.All()
 	out := make([]Rule, 0, len(all))
 	for _, r := range all {
-		out = append(out, Rule{ID: r.ID, Severity: severity(r.Severity), Summary: r.Summary, Doc: r.Doc})
+		out = append(out, Rule{ID: r.ID, Severity: wire.FromCheckSeverity(r.Severity), Summary: r.Summary, Doc: r.Doc})
 	}
 	return out
-}
-
-func finding(f check.Finding, name func(Position) Position) Finding {
-	out := Finding{
-		Rule:     f.Rule,
-		Severity: severity(f.Severity),
-		Message:  f.Message,
-		Position: name(Position(f.Position)),
-		Object:   ObjectRef(f.Object),
-		Path:     f.Path,
-		Clusters: f.Clusters,
-	}
-	for _, r := range f.Related {
-		out.Related = append(out.Related, Location{Position: name(Position(r.Position)), Object: ObjectRef(r.Object), Path: r.Path})
-	}
-	if f.Suppressed != nil {
-		out.Suppressed = &Suppression{Kind: f.Suppressed.Kind, Reason: f.Suppressed.Reason}
-	}
-	return out
-}
-
-func severity(s check.Severity) Severity {
-	switch s {
-	case check.Error:
-		return Error
-	case check.Warning:
-		return Warning
-	}
-	return Info
 }

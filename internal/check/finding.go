@@ -8,37 +8,39 @@ import (
 
 // ObjectRef names the object a finding is about.
 type ObjectRef struct {
-	Kind string `json:"kind"`
-	Name string `json:"name"`
+	Kind string
+	Name string
 }
 
 // Location is one more place involved in a cross-object finding.
 type Location struct {
 	manifest.Position
-	Object ObjectRef `json:"object"`
-	Path   string    `json:"path,omitempty"`
+	Object ObjectRef
+	Path   string
 }
 
 // Suppression records why a finding is not counted.
 type Suppression struct {
 	// Kind is "annotation", "comment" or "config".
-	Kind   string `json:"kind"`
-	Reason string `json:"reason"`
+	Kind   string
+	Reason string
 }
 
-// Finding is one thing mirrorlint tells the user.
+// Finding is one thing a rule or policy reports, with the object it is
+// about. Output formats write it in their own shapes; the JSON one is the
+// wire form (package wire), which the lint package returns too.
 type Finding struct {
-	Rule     string   `json:"rule"`
-	Severity Severity `json:"severity"`
-	Message  string   `json:"message"`
+	Rule     string
+	Severity Severity
+	Message  string
 	manifest.Position
-	Object   ObjectRef  `json:"object"`
-	Path     string     `json:"path"`
-	Related  []Location `json:"related,omitempty"`
-	Clusters []string   `json:"clusters,omitempty"`
+	Object   ObjectRef
+	Path     string
+	Related  []Location
+	Clusters []string
 	// Suppressed is set when a suppression matched; such findings are
 	// reported (SARIF lists them) but never fail the run.
-	Suppressed *Suppression `json:"suppressed,omitempty"`
+	Suppressed *Suppression
 }
 
 // Counts tallies unsuppressed findings by severity.

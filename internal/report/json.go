@@ -5,14 +5,17 @@ import (
 	"io"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/wire"
 )
 
 // jsonWriter prints one object: {"findings": [...], "summary": {...}}.
-// The field names are a stable contract documented in the README.
+// The field names are a stable contract (docs/output.md); a finding is
+// written in its one wire form (package wire), which the lint package
+// returns too.
 type jsonWriter struct{}
 
 type jsonReport struct {
-	Findings []check.Finding   `json:"findings"`
+	Findings []wire.Finding    `json:"findings"`
 	Summary  check.Counts      `json:"summary"`
 	Refused  map[string]string `json:"refused,omitempty"`
 	// Unreadable names the clusters with input that does not load, and
@@ -21,9 +24,9 @@ type jsonReport struct {
 }
 
 func (jsonWriter) Write(w io.Writer, r *Report) error {
-	out := jsonReport{Findings: r.Findings, Summary: check.Count(r.Findings), Refused: r.Refused, Unreadable: r.Unreadable}
-	if out.Findings == nil {
-		out.Findings = []check.Finding{}
+	out := jsonReport{Findings: make([]wire.Finding, 0, len(r.Findings)), Summary: check.Count(r.Findings), Refused: r.Refused, Unreadable: r.Unreadable}
+	for _, f := range r.Findings {
+		out.Findings = append(out.Findings, wire.FromCheck(f, nil))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
