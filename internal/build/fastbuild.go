@@ -106,6 +106,23 @@ var imageKinds = manifest.ImageKinds()
 var fastTopFields = map[string]bool{"apiVersion": true, "kind": true, "resources": true, "bases": true,
 	"patches": true, "patchesJson6902": true, "patchesStrategicMerge": true, "buildMetadata": true}
 
+// configMapGenerators are the fields through which a kustomization
+// generates ConfigMaps (plugins among them).
+var configMapGenerators = []string{"configMapGenerator", "generators", "generatorOptions"}
+
+// generatesConfigMaps says whether a kustomization of dir's closure may
+// generate a ConfigMap.
+func (d *env) generatesConfigMaps(dir string) bool {
+	for _, k := range d.closureKusts(dir) {
+		for _, f := range configMapGenerators {
+			if k.Fields[f] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // closureFields are the fields condition (4) forbids anywhere.
 var closureFields = []string{"configurations", "crds", "openapi", "helmCharts", "helmGlobals", "helmChartInflationGenerator"}
 
@@ -176,8 +193,10 @@ func (d *env) fastBase(dir string, needs manifest.Needs) (string, manifest.Needs
 		// them but their own name. Keeping no unmodelled kind, the loader
 		// keeps only the platform's (openshift-*), rarely generated; with
 		// the input kinds kept whole (UnmodelledImages) every ConfigMap
-		// is, generated ones too, which a fast build names after the base.
-		if k == manifest.KindConfigMap && u == manifest.UnmodelledNone {
+		// is, generated ones too, which a fast build places in the base's
+		// kustomization rather than the overlay's: so a closure that
+		// generates ConfigMaps is built in full.
+		if k == manifest.KindConfigMap && (u == manifest.UnmodelledNone || !d.generatesConfigMaps(dir)) {
 			continue
 		}
 		if needs.Has(k, u) && !(u == manifest.UnmodelledImages && slices.Contains(imageKinds, k)) {

@@ -152,12 +152,14 @@ patches:
 				"own.yaml":           strings.Replace(fbIDMS, "name: release", fmt.Sprintf("name: own-%d", i), 1),
 			}
 		},
-		fast: true,
+		// The base generates a ConfigMap: while the loader keeps
+		// ConfigMaps whole (UnmodelledImages), such a closure is built in
+		// full.
+		fastNone: true,
 	}, {
-		// The base copies a ConfigMap value into its mirror object: when
-		// the loader keeps no unmodelled kind, ConfigMaps stay in fast
-		// builds (the platform's own are kept), so the replacement finds
-		// its source in the fast build too.
+		// The base copies a ConfigMap value into its mirror object, and
+		// generates none: ConfigMaps stay in fast builds, so the
+		// replacement finds its source in the fast build too.
 		name: "replacement from a ConfigMap",
 		base: map[string]string{"idms.yaml": fbIDMS, "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: registry}\ndata: {host: mirror.corp.example/ocp/release}\n"},
 		baseKust: `resources: [idms.yaml, cm.yaml]
@@ -167,8 +169,8 @@ replacements:
   - select: {kind: ImageDigestMirrorSet}
     fieldPaths: [spec.imageDigestMirrors.0.mirrors.0]
 `,
-		site:     jsonSite,
-		fastNone: true,
+		site: jsonSite,
+		fast: true,
 	}, {
 		// The base does not build on its own (two Deployments with one
 		// id): every overlay reports the failure, as a full build would.
