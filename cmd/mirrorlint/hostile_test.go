@@ -210,3 +210,35 @@ func TestHostileConfigCannotWidenTheRun(t *testing.T) {
 		t.Errorf("--config should be trusted:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// A configured cluster name that climbs out of -o is a usage error naming
+// the key's line; a link planted in the output directory is not written
+// through; nothing lands outside.
+func TestHostileWritesStayUnderTheOutputDirectory(t *testing.T) {
+	idms := "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/org/app, mirrors: [m.io/org/app]}\n"
+	cfg := "clusters:\n- name: ok\n  paths: [a.yaml]\n- name: ../../escaped\n  paths: [a.yaml]\n"
+	dir := tree(t, map[string]string{".mirrorlint.yaml": cfg, "a.yaml": idms})
+	t.Chdir(dir)
+	for _, args := range [][]string{{"render", "-o", "out/x", "."}, {"lint", "--render", "out/x", "."}} {
+		r := mlRun(t, "", args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, ".mirrorlint.yaml:4: clusters[1].name") {
+			t.Errorf("%v: exit %d, want 2 naming .mirrorlint.yaml:4:\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "escaped")); err == nil {
+			t.Fatalf("%v wrote outside the output directory", args)
+		}
+	}
+	outside := t.TempDir()
+	cfg = "clusters:\n- name: a\n  paths: [a.yaml]\n- name: b\n  paths: [a.yaml]\n"
+	dir = tree(t, map[string]string{"ml.yaml": cfg, "a.yaml": idms, "out/a": "->" + outside})
+	t.Chdir(dir)
+	for _, args := range [][]string{{"render", "--config", "ml.yaml", "-o", "out", "."}, {"lint", "--config", "ml.yaml", "--render", "out", "."}} {
+		r := mlRun(t, "", args...)
+		if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+			t.Fatalf("%v wrote through a link in the output directory: %v\n%s%s", args, entries, r.stdout, r.stderr)
+		}
+		if r.code != exitUsage || !strings.Contains(r.stderr, "symlink") {
+			t.Errorf("%v: exit %d, want 2 refusing the link:\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+}

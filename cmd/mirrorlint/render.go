@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,6 +11,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/inputs"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/textdiff"
 )
 
@@ -94,7 +94,21 @@ Example:
 				}
 				dir := out
 				if len(p.Clusters) > 1 {
-					dir = filepath.Join(out, filepath.FromSlash(cl.Name))
+					// The name becomes a directory under -o: one that would
+					// leave it is refused, never joined.
+					if !safefs.ValidName(cl.Name) {
+						return fail(exitUsage, "-o: cluster name %q is not a directory name inside %s", cl.Name, out)
+					}
+					// Its directory is checked component by component, so
+					// that a link planted under -o is refused, not followed.
+					o, err := safefs.NewOutDir(out)
+					if err == nil {
+						err = o.MkdirAll(cl.Name)
+					}
+					if err != nil {
+						return fail(exitUsage, "-o: %v", err)
+					}
+					dir = o.Path(cl.Name)
 				}
 				if err := project.WriteNodeFiles(dir, r.Output); err != nil {
 					return fail(exitUsage, "%v", err)

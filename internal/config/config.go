@@ -16,6 +16,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/suggest"
 )
 
@@ -247,6 +248,9 @@ func (c *Config) validate() error {
 	for i, cl := range c.Clusters {
 		if cl.Name == "" || len(cl.Paths) == 0 {
 			errs = append(errs, fmt.Errorf("%s: name and paths are required", c.Where(fmt.Sprintf("clusters[%d]", i))))
+		} else if !safefs.ValidName(cl.Name) {
+			// The name becomes a directory under render -o and lint --render.
+			errs = append(errs, fmt.Errorf("%s: %q is not a usable cluster name: use letters, digits, '-', '.', and '/' between parts, with no '..', no leading '/' and no '\\'", c.Where(fmt.Sprintf("clusters[%d].name", i)), cl.Name))
 		}
 	}
 	return errors.Join(errs...)

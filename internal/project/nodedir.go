@@ -1,11 +1,9 @@
 package project
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/mirrorlint/mirrorlint/internal/atomicfile"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -16,68 +14,57 @@ import (
 // removed if an earlier run left one, so that dir always shows what the
 // node gets and nothing else.
 func WriteNodeFiles(dir string, out *render.Output) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	o, err := safefs.NewOutDir(dir)
+	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(filepath.Join(dir, "registries.conf"), out.RegistriesConf, 0o644); err != nil {
+	if err := o.WriteFile("registries.conf", out.RegistriesConf, 0o644); err != nil {
 		return err
 	}
 	for _, f := range NodeFiles(out) {
-		path := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if f.Data == nil {
-			if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+			if err := o.Remove(f.Path); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := atomicfile.Write(path, f.Data, 0o644); err != nil {
+		if err := o.WriteFile(f.Path, f.Data, 0o644); err != nil {
 			return err
 		}
 	}
-	if err := removeStaleCRIOPolicies(dir, out); err != nil {
+	if err := removeStaleCRIOPolicies(o, out); err != nil {
 		return err
 	}
-	return removeStaleCAs(dir, out)
+	return removeStaleCAs(o, out)
 }
 
 // removeStaleCAs removes the docker/certs.d/<dir>/ca.crt files (and their
 // then empty directories) of registries the render no longer has a CA
-// for, as the daemon deletes stale directories.
-func removeStaleCAs(dir string, out *render.Output) error {
-	cdir := filepath.Join(dir, "docker", "certs.d")
-	entries, err := os.ReadDir(cdir)
-	if err != nil {
-		return nil
-	}
-	for _, e := range entries {
-		if _, keep := out.RegistryCAFiles[e.Name()]; keep || !e.IsDir() {
+// for, as the daemon deletes stale directories. Only ca.crt, the one file
+// written there, is ever removed, and never through a link.
+func removeStaleCAs(o *safefs.OutDir, out *render.Output) error {
+	for _, e := range o.ReadDir("docker/certs.d") {
+		if _, keep := out.RegistryCAFiles[e.Name()]; keep || !e.IsDir() || !safefs.ValidName(e.Name()) {
 			continue
 		}
-		if err := os.Remove(filepath.Join(cdir, e.Name(), "ca.crt")); err != nil && !os.IsNotExist(err) {
+		rel := "docker/certs.d/" + e.Name()
+		if err := o.Remove(rel + "/ca.crt"); err != nil {
 			return err
 		}
-		_ = os.Remove(filepath.Join(cdir, e.Name())) // only when empty
+		o.RemoveEmptyDir(rel)
 	}
 	return nil
 }
 
 // removeStaleCRIOPolicies removes DIR/crio/policies/*.json files of
 // namespaces the render no longer has.
-func removeStaleCRIOPolicies(dir string, out *render.Output) error {
-	pdir := filepath.Join(dir, "crio", "policies")
-	entries, err := os.ReadDir(pdir)
-	if err != nil {
-		return nil
-	}
-	for _, e := range entries {
+func removeStaleCRIOPolicies(o *safefs.OutDir, out *render.Output) error {
+	for _, e := range o.ReadDir("crio/policies") {
 		ns, ok := strings.CutSuffix(e.Name(), ".json")
-		if _, keep := out.CRIOPolicies[ns]; !ok || keep || e.IsDir() {
+		if _, keep := out.CRIOPolicies[ns]; !ok || keep || e.IsDir() || !safefs.ValidName(e.Name()) {
 			continue
 		}
-		if err := os.Remove(filepath.Join(pdir, e.Name())); err != nil {
+		if err := o.Remove("crio/policies/" + e.Name()); err != nil {
 			return err
 		}
 	}

@@ -6,10 +6,10 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/atomicfile"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // NotRenderedFile is what a cluster's directory of the render artifact
@@ -35,6 +35,12 @@ func WriteRendered(path string, r *Report) (notes []string, err error) {
 		names[n] = true
 	}
 	single := len(names) <= 1
+	var out *safefs.OutDir
+	if !single {
+		if out, err = safefs.NewOutDir(path); err != nil {
+			return nil, err
+		}
+	}
 	var written []string
 	defer func() {
 		// A fleet's directory speaks for itself: one line for many files.
@@ -46,8 +52,13 @@ func WriteRendered(path string, r *Report) (notes []string, err error) {
 	for _, name := range slices.Sorted(maps.Keys(names)) {
 		file, dir := path, ""
 		if !single {
-			dir = filepath.Join(path, filepath.FromSlash(name))
-			file = filepath.Join(dir, "registries.conf")
+			// A cluster's name becomes a directory under path: one that
+			// would leave it is refused, never joined.
+			if !safefs.ValidName(name) {
+				return notes, fmt.Errorf("cluster name %q is not a directory name inside %s", name, path)
+			}
+			dir = name
+			file = out.Path(name + "/registries.conf")
 		}
 		label := "the cluster"
 		if name != "" {
@@ -55,14 +66,14 @@ func WriteRendered(path string, r *Report) (notes []string, err error) {
 		}
 		if conf, ok := r.Rendered[name]; ok {
 			if dir != "" {
-				if err := os.MkdirAll(dir, 0o755); err != nil {
+				if err := out.Remove(dir + "/" + NotRenderedFile); err != nil {
 					return notes, err
 				}
-				if err := removeIfThere(filepath.Join(dir, NotRenderedFile)); err != nil {
-					return notes, err
-				}
+				err = out.WriteFile(dir+"/registries.conf", conf, 0o644)
+			} else {
+				err = atomicfile.Write(file, conf, 0o644)
 			}
-			if err := atomicfile.Write(file, conf, 0o644); err != nil {
+			if err != nil {
 				return notes, err
 			}
 			written = append(written, fmt.Sprintf("%s: wrote %s", label, file))
@@ -74,17 +85,16 @@ func WriteRendered(path string, r *Report) (notes []string, err error) {
 		} else {
 			why = "MCO would refuse to render it and the nodes would keep their previous registries.conf: " + r.Refused[name]
 		}
-		if err := removeIfThere(file); err != nil {
-			return notes, err
-		}
 		if dir != "" {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
+			if err := out.Remove(dir + "/registries.conf"); err != nil {
 				return notes, err
 			}
 			text := fmt.Sprintf("No registries.conf for %s: %s\n", label, why)
-			if err := atomicfile.Write(filepath.Join(dir, NotRenderedFile), []byte(text), 0o644); err != nil {
+			if err := out.WriteFile(dir+"/"+NotRenderedFile, []byte(text), 0o644); err != nil {
 				return notes, err
 			}
+		} else if err := removeIfThere(file); err != nil {
+			return notes, err
 		}
 		notes = append(notes, fmt.Sprintf("%s: no registries.conf written: %s", label, why))
 	}
