@@ -94,6 +94,7 @@ func runClusters(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	warnRefusedConfig(c, p.Config)
 	warnIfEmpty(c, p)
 	var infos []clusterInfo
 	for i := range p.Clusters {

@@ -122,6 +122,7 @@ func runDiff(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		warnRefusedConfig(c, cfg)
 		newOpts.Config = cfg
 		if oldOpts.Config, err = baseConfig(snap, cfg); err != nil {
 			return err
@@ -143,6 +144,7 @@ func runDiff(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		warnRefusedConfig(c, cfg)
 		oldOpts.Config, newOpts.Config = cfg, cfg
 		iopts = impact.Options{OldRoots: oldOpts.Paths, NewRoots: newOpts.Paths, Old: impact.Dirs(opts.Paths[0], opts.Paths[1])}
 	}

@@ -79,6 +79,7 @@ func treeFlags() []cli.Flag {
 func projectOptions(c *cli.Context) project.Options {
 	return project.Options{
 		Access:           accessRoot(c),
+		Repository:       repositoryDir(),
 		Paths:            c.Args().Slice(),
 		ConfigPath:       c.String(configFlag.Name),
 		ReleaseImage:     c.String(releaseImageFlag.Name),
@@ -90,6 +91,17 @@ func projectOptions(c *cli.Context) project.Options {
 		FeatureSet:       c.String(featureSetFlag.Name),
 		NoDefaultPolicy:  c.Bool(noDefaultPolicyFlag.Name),
 	}
+}
+
+// repositoryDir is the repository's top directory (the git top level),
+// else the working directory: what a config found in the tree may not
+// reach out of.
+func repositoryDir() string {
+	if top := gitTopLevel(); top != "" {
+		return top
+	}
+	wd, _ := os.Getwd()
+	return wd
 }
 
 // accessRoot is what a run may read: the repository (the git top level,

@@ -242,3 +242,32 @@ func TestHostileWritesStayUnderTheOutputDirectory(t *testing.T) {
 		}
 	}
 }
+
+// Every command that reads a .mirrorlint.yaml found in the tree refuses
+// what would widen the run, naming the key, and reads nothing outside.
+func TestHostileConfigCannotWidenAnyCommand(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "idms.yaml"), []byte(strings.Replace(badIDMS, "quay.io/Org/app", "quay.io/outside-manifest/x", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "allowNet: true\npolicies:\n- " + outside + "\nclusters:\n- name: x\n  paths: [" + filepath.Join(outside, "idms.yaml") + "]\n- name: prod\n  paths: [overlays/prod]\n"
+	dir := tree(t, prodTree(map[string]string{".mirrorlint.yaml": cfg}))
+	t.Chdir(dir)
+	for _, args := range [][]string{
+		{"render", "."}, {"clusters", "."}, {"diff", ".", "."}, {"resolve", "quay.io/org/app:1", "."}, {"verify"},
+	} {
+		r := mlRun(t, "", args...)
+		if strings.Contains(r.stdout+r.stderr, "outside-manifest") {
+			t.Errorf("%v read a file outside the repository:\n%s%s", args, r.stdout, r.stderr)
+		}
+		want := []string{".mirrorlint.yaml:1: allowNet", ".mirrorlint.yaml:3: policies[0]"}
+		if args[0] != "verify" {
+			want = append(want, ".mirrorlint.yaml:6: clusters[0].paths[0]")
+		}
+		for _, w := range want {
+			if !strings.Contains(r.stderr, w) || !strings.Contains(r.stderr, "refused") {
+				t.Errorf("%v: no refusal of %s on stderr:\n%s%s", args, w, r.stdout, r.stderr)
+			}
+		}
+	}
+}

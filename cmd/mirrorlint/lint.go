@@ -71,7 +71,7 @@ func runLint(c *cli.Context) error {
 		return err
 	}
 	defer openCache(c, &req.Options, top)()
-	refused := distrustFoundConfig(c, req.Config, top, req.Options.Access)
+	refused := distrustFoundConfig(c, req.Config, req.Options.Access)
 	threshold, err := failOn(c.String("fail-on"), req.Config)
 	if err != nil {
 		return err

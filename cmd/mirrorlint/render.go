@@ -163,7 +163,11 @@ func openProject(c *cli.Context) (*project.Project, error) {
 	opts := projectOptions(c)
 	opts.Root = gitTopLevel()
 	opts.Files = gitFiles(c, opts.Root, false, nil)
-	return project.Open(opts)
+	p, err := project.Open(opts)
+	if err == nil {
+		warnRefusedConfig(c, p.Config)
+	}
+	return p, err
 }
 
 func clusterPrefix(name string) string {

@@ -64,6 +64,7 @@ func runResolve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	warnRefusedConfig(c, p.Config)
 	warnNothingRead(c.App.ErrWriter, p, opts.Paths)
 	if errs := manifest.Errors(p.Problems()); len(errs) > 0 {
 		n := len(errs)

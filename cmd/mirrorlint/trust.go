@@ -1,7 +1,7 @@
 package main
 
 import (
-	"os"
+	"fmt"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -9,17 +9,17 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/report"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // distrustFoundConfig strips a config found in the tree (not named with
 // --config) of the settings that widen the run, and returns one error
-// finding per setting refused, at its line: a pull request writes that
+// finding per setting refused (project.LoadConfig strips them), at its line: a pull request writes that
 // file, and only the command line may widen what a run reads, reaches or
 // spends. A config named with --config is the caller's and is trusted:
 // the paths it names join what the run may read.
-func distrustFoundConfig(c *cli.Context, cfg *config.Config, top string, access *safefs.Root) []check.Finding {
+func distrustFoundConfig(c *cli.Context, cfg *config.Config, access *safefs.Root) []check.Finding {
 	if cfg == nil || cfg.Path == "" {
 		return nil
 	}
@@ -34,12 +34,8 @@ func distrustFoundConfig(c *cli.Context, cfg *config.Config, top string, access 
 		}
 		return nil
 	}
-	root := top
-	if root == "" {
-		root, _ = os.Getwd()
-	}
 	var out []check.Finding
-	for _, r := range cfg.Distrust(root, policy.DefaultTimeout) {
+	for _, r := range cfg.Refused {
 		out = append(out, check.Finding{
 			Rule: check.ProblemRule.ID, Severity: check.Error, Message: r.Message,
 			Position: manifest.Position{File: cfg.Path, Line: r.Line, Column: 1},
@@ -47,4 +43,18 @@ func distrustFoundConfig(c *cli.Context, cfg *config.Config, top string, access 
 	}
 	check.Sort(out)
 	return out
+}
+
+// warnRefusedConfig prints on stderr, for the commands that have no
+// findings to carry them, the settings of a config found in the tree that
+// were refused (project.LoadConfig strips them); the run goes on without.
+func warnRefusedConfig(c *cli.Context, cfg *config.Config) {
+	if cfg == nil || len(cfg.Refused) == 0 {
+		return
+	}
+	w := report.SafeLog(c.App.ErrWriter)
+	for _, r := range cfg.Refused {
+		fmt.Fprintf(w, "mirrorlint: warning: %s\n", r.Message)
+	}
+	_ = w.Flush()
 }

@@ -25,10 +25,11 @@ Example:
   mirrorlint verify --policy policy/`,
 		Flags: append(policyFlags(), configFlag),
 		Action: func(c *cli.Context) error {
-			cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configFlag.Name)})
+			cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configFlag.Name), Repository: repositoryDir()})
 			if err != nil {
 				return err
 			}
+			warnRefusedConfig(c, cfg)
 			o, err := policyOptions(c, cfg)
 			if err != nil {
 				return err

@@ -54,6 +54,9 @@ type Config struct {
 	// Path is where the file was read from ("" when built in code); paths
 	// inside the file are relative to its directory.
 	Path string `yaml:"-" json:"-"`
+	// Refused are the settings removed because the file was found in the
+	// tree rather than named by the command line (see Distrust).
+	Refused []Refused `yaml:"-" json:"-"`
 
 	// lines maps dotted key paths ("rules.icsp-deprecated", "ignore[2]")
 	// to the line they are written on, for messages that point at them.

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -18,6 +19,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 )
@@ -96,6 +98,11 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 		return err
 	}
 	cfg := fc.Config
+	// The functionConfig is a file of the tree kustomize builds, written by
+	// whoever can commit to it: like a .mirrorlint.yaml found there, it may
+	// not widen what the run reads, reaches or spends.
+	wd, _ := os.Getwd()
+	refused := cfg.Distrust(wd, policy.DefaultTimeout)
 	checks := &pipeline.Checks{Rules: p.Rules}
 	if p.Checks != nil {
 		if checks, err = p.Checks(cfg); err != nil {
@@ -130,6 +137,10 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 	// by its absolute path rather than ../../base/idms.yaml, which means
 	// nothing to a user who ran kustomize from elsewhere.
 	findings := report.FunctionDisplayPaths(res.Findings)
+	for _, r := range refused {
+		findings = append(findings, check.Finding{Rule: check.ProblemRule.ID, Severity: check.Error,
+			Message: "functionConfig spec." + r.Message})
+	}
 
 	if p.Stderr != nil && len(findings) > 0 {
 		if err := printFindings(p.Stderr, findings); err != nil {

@@ -359,3 +359,30 @@ items:
 		}
 	}
 }
+
+// The functionConfig is a file of the tree kustomize builds: a setting
+// that widens the run is refused with an error result naming it, and not
+// applied.
+func TestFunctionConfigCannotWidenTheRun(t *testing.T) {
+	outside := t.TempDir()
+	fnConfig := `functionConfig:
+  apiVersion: mirrorlint.io/v1alpha1
+  kind: MirrorLint
+  metadata:
+    name: lint
+  spec:
+    allowNet: true
+    policyTimeout: 1000h
+    data: [` + filepath.Join(outside, "data.yaml") + `]
+`
+	out, _, err := run(t, resourceList("quay.io/good/repo", fnConfig))
+	var fe *FindingsError
+	if !errors.As(err, &fe) || fe.Counts.Error != 3 {
+		t.Fatalf("want 3 refusals failing the run, got %v\n%s", err, out)
+	}
+	for _, want := range []string{"allowNet", "policyTimeout", "data[0]", "refused"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("results lack %q:\n%s", want, out)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/inputs"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/shard"
 	"github.com/mirrorlint/mirrorlint/render"
 )
@@ -43,6 +44,9 @@ type Options struct {
 	// makes its directory the root instead. Empty: each path argument is
 	// its own root.
 	Root string
+	// Repository is the directory a config found in the tree may not
+	// reach out of (the git top level); empty: the working directory.
+	Repository string
 	// Only, when set, are the files a run reports on (a pre-commit file
 	// list, as absolute real paths): only the clusters that read one of
 	// them are loaded and built, and with Needs set, the other files are
@@ -126,6 +130,17 @@ func LoadConfig(opts Options) (*config.Config, error) {
 	c, err := config.Load(path)
 	if err != nil {
 		return nil, &UsageError{Err: fmt.Errorf("config: %w", err)}
+	}
+	if opts.ConfigPath == "" {
+		// Found in the tree, so written by whoever can commit to it (a
+		// fork's pull request): every command that reads the config
+		// gets it stripped of what would widen the run, here and only
+		// here. Callers report c.Refused.
+		repo := opts.Repository
+		if repo == "" {
+			repo, _ = os.Getwd()
+		}
+		c.Refused = c.Distrust(repo, policy.DefaultTimeout)
 	}
 	return c, nil
 }
