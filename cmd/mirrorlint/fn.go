@@ -44,7 +44,9 @@ modify the resource map") whatever a function returns: use transformers:.
 Exit codes: 0 nothing at or above failOn; 1 findings at or above failOn (the
 runner fails the build); 2 bad input or functionConfig.`,
 		Action: func(c *cli.Context) error {
-			p := &krm.Processor{Checks: pipeline.ChecksFromConfig, Stderr: c.App.ErrWriter}
+			// Origin files are read only inside the repository (the git
+			// top level, else the kustomization root kustomize runs this in).
+			p := &krm.Processor{Checks: pipeline.ChecksFromConfig, Stderr: c.App.ErrWriter, Access: accessRoot(c)}
 			err := p.Run(c.App.Reader, c.App.Writer)
 			var fe *krm.FindingsError
 			switch {

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -268,6 +269,25 @@ func TestHostileConfigCannotWidenAnyCommand(t *testing.T) {
 			if !strings.Contains(r.stderr, w) || !strings.Contains(r.stderr, "refused") {
 				t.Errorf("%v: no refusal of %s on stderr:\n%s%s", args, w, r.stdout, r.stderr)
 			}
+		}
+	}
+}
+
+// A stream on stdin names its origin files: one outside the repository
+// (or a device) is not read, so none of its lines appears in a finding.
+func TestHostileOriginAnnotationsStayInTheTree(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "idms.yaml"), []byte("# OUTSIDE-SECRET\n"+badIDMS), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := tree(t, map[string]string{"README.md": "x\n"})
+	t.Chdir(dir)
+	up := strings.Repeat("../", strings.Count(dir, string(filepath.Separator))+2)
+	for _, origin := range []string{up + "dev/zero", up + strings.TrimPrefix(filepath.ToSlash(outside), "/") + "/idms.yaml", filepath.Join(outside, "idms.yaml")} {
+		stream := strings.Replace(badIDMS, "metadata: {name: a}", "metadata:\n  name: a\n  annotations:\n    config.kubernetes.io/origin: |\n      path: "+origin, 1)
+		r := mlRun(t, stream, "lint", "--config", "none", "-")
+		if regexp.MustCompile(`idms\.yaml:\d`).MatchString(r.stdout+r.stderr) || r.code != exitFindings {
+			t.Errorf("origin %s: exit %d, a line of the file outside was placed:\n%s%s", origin, r.code, r.stdout, r.stderr)
 		}
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // streamName is the file name findings on items without a path annotation
@@ -52,6 +53,10 @@ type Processor struct {
 	// Roots are where origin paths are looked up; nil means the working
 	// directory (kustomize runs exec functions in the kustomization root).
 	Roots []string
+	// Access confines every file read, origin files included (the stream
+	// names them, so it could name ../../dev/zero); nil confines origin
+	// reads to Roots.
+	Access *safefs.Root
 }
 
 // Run reads a ResourceList from r and writes the result to w: the items
@@ -124,7 +129,7 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 		return err
 	}
 	res, err := pipeline.Run(context.Background(), checks, pipeline.Request{
-		Options:     project.Options{Paths: []string{streamName}, Stdin: strings.NewReader(stream), Config: cfg},
+		Options:     project.Options{Paths: []string{streamName}, Stdin: strings.NewReader(stream), Config: cfg, Access: p.Access},
 		OriginRoots: p.Roots,
 	})
 	if err != nil {

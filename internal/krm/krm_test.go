@@ -12,6 +12,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // badSource flags every IDMS source containing "bad": a stand-in for the
@@ -244,7 +245,8 @@ func TestFunctionPathsFromKustomizationRoot(t *testing.T) {
 	}
 	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + item("mirrors", "../../base/idms.yaml") + item("own", "own.yaml")
 	var o, e bytes.Buffer
-	p := &Processor{Rules: registry(t), Stderr: &e}
+	// The command gives the repository as the limit of what is read.
+	p := &Processor{Rules: registry(t), Stderr: &e, Access: safefs.New(0, repo)}
 	if err := p.Run(strings.NewReader(in), &o); err == nil {
 		t.Fatal("want a FindingsError")
 	}

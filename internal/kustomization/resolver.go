@@ -43,7 +43,12 @@ func (r *Resolver) Text(abs string) []byte {
 	if t, ok := r.heldLocked(abs); ok {
 		return t
 	}
-	t, _ := safefs.ReadRegular(abs)
+	var t []byte
+	if r.opts.Access != nil {
+		t, _ = r.opts.Access.ReadFile(abs)
+	} else {
+		t, _ = safefs.ReadRegular(abs)
+	}
 	r.texts[abs] = t
 	return t
 }

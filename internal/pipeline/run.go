@@ -132,7 +132,7 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	if roots == nil {
 		roots = sc.originRoots()
 	}
-	findings, contexts, err := checks.lint(res.Rules, p, relocator(p, roots, opts.Unmodelled), ctx.Err)
+	findings, contexts, err := checks.lint(res.Rules, p, relocator(p, roots, opts.Unmodelled, opts.Access), ctx.Err)
 	if err != nil {
 		return nil, err
 	}

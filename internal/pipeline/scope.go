@@ -8,6 +8,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/trace"
 )
 
@@ -125,10 +126,11 @@ func (s *scope) reportedFiles(p *project.Project) []string {
 // relocator moves a cluster's findings to where their values are written:
 // the kustomize patch that set a value, or the origin file of an object
 // read from a stream. The engine calls it before matching suppressions.
-func relocator(p *project.Project, roots []string, keep manifest.Unmodelled) func(*cluster.Cluster, []check.Finding) []check.Finding {
+func relocator(p *project.Project, roots []string, keep manifest.Unmodelled, access *safefs.Root) func(*cluster.Cluster, []check.Finding) []check.Finding {
 	// Origin files are read keeping what the stream kept, so that a
-	// finding on a workload's image finds the workload there too.
-	remap := &trace.Remapper{Roots: roots, Discover: true, Load: manifest.Options{Unmodelled: keep}}
+	// finding on a workload's image finds the workload there too; only
+	// where the run may read (nil: under the roots).
+	remap := &trace.Remapper{Roots: roots, Discover: true, Load: manifest.Options{Unmodelled: keep, Access: access}}
 	objs := projectObjects(p)
 	return func(cl *cluster.Cluster, fs []check.Finding) []check.Finding {
 		p.Relocate(cl, fs)

@@ -14,7 +14,6 @@ package trace
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // Annotations naming the document index inside the origin file, written by
@@ -41,7 +41,9 @@ type Remapper struct {
 	// Discover also tries every kustomization directory below the first
 	// root when no root holds an origin path.
 	Discover bool
-	// Load reads the origin files; zero means the manifest defaults.
+	// Load reads the origin files; zero means the manifest defaults. Its
+	// Access confines every read of an origin or patch file; nil confines
+	// them to Roots.
 	Load manifest.Options
 
 	files    map[string]*sourceFile // by resolved path; nil entry: unreadable
@@ -73,6 +75,7 @@ func AnyOrigin(objs []*manifest.Object) bool {
 // it), so the position is the origin object rather than a line that does
 // not hold the value.
 func (r *Remapper) Place(objs []*manifest.Object, pos manifest.Position, kind, name, path string) (_ manifest.Position, elsewhere bool) {
+	r.confine()
 	streamObj := streamObject(objs, pos, kind, name)
 	// Objects discovery built in-process already sit in their origin file
 	// (File == Origin), with patched values relocated to their patches;
@@ -238,7 +241,7 @@ func (r *Remapper) candidates(origin string) []string {
 	}
 	p := filepath.FromSlash(origin)
 	if filepath.IsAbs(p) {
-		if isFile(p) {
+		if r.isFile(p) {
 			return []string{filepath.Clean(p)}
 		}
 		return nil
@@ -250,7 +253,7 @@ func (r *Remapper) candidates(origin string) []string {
 	var out []string
 	seen := map[string]bool{}
 	try := func(root string) {
-		if c := filepath.Join(root, p); !seen[c] && isFile(c) {
+		if c := filepath.Join(root, p); !seen[c] && r.isFile(c) {
 			seen[c] = true
 			out = append(out, c)
 		}
@@ -298,9 +301,25 @@ func (r *Remapper) kustomizations(root string) []string {
 	return dirs
 }
 
-func isFile(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
+// confine makes every read go through the access layer: the stream names
+// its origin files, so a stream written by anyone (`lint -`, a KRM
+// ResourceList) could name ../../dev/zero or a runner's credentials. With
+// no Access given, the roots origin paths are relative to are the limit.
+func (r *Remapper) confine() {
+	if r.Load.Access != nil {
+		return
+	}
+	roots := r.Roots
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	r.Load.Access = safefs.New(r.Load.MaxFileSize, roots...)
+}
+
+// isFile reports whether p is a regular file the access layer would read.
+func (r *Remapper) isFile(p string) bool {
+	st, err := r.Load.Access.Stat(p)
+	return err == nil && st.Mode().IsRegular() && r.Load.Access.Check(p) == nil
 }
 
 // docIndex is the document index a KRM function runner recorded for the

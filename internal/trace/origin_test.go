@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 const sourceFileText = `# a comment that shifts every line
@@ -98,7 +99,7 @@ func place(r *Remapper, objs []*manifest.Object, v value) placed {
 
 func TestRemapToOriginFile(t *testing.T) {
 	dir, objs := setup(t)
-	r := &Remapper{Roots: []string{filepath.Join(dir, "overlay")}}
+	r := &Remapper{Roots: []string{filepath.Join(dir, "overlay")}, Load: manifest.Options{Access: safefs.New(0, dir)}}
 	got := place(r, objs, finding(objs[0], "spec.imageDigestMirrors[0].source"))
 	want := filepath.Join(dir, "overlay", "..", "base", "idms.yaml")
 	if got.File != want || got.Line != 14 || got.Column != 13 {
@@ -123,7 +124,7 @@ func TestRemapMissingFileKeepsOriginName(t *testing.T) {
 
 func TestRemapPathMissingInSource(t *testing.T) {
 	dir, objs := setup(t)
-	r := &Remapper{Roots: []string{"/nonexistent", filepath.Join(dir, "overlay")}}
+	r := &Remapper{Roots: []string{"/nonexistent", filepath.Join(dir, "overlay")}, Load: manifest.Options{Access: safefs.New(0, dir)}}
 	// A field an overlay patched in: the deepest part that exists in the
 	// source (the first entry of imageDigestMirrors) is reported.
 	got := place(r, objs, finding(objs[0], "spec.imageDigestMirrors[0].mirrorSourcePolicy"))
@@ -158,5 +159,36 @@ func TestRemapDiscoversBuiltKustomization(t *testing.T) {
 	}
 	if got := place(&Remapper{Roots: []string{dir}}, objs, finding(objs[0], "spec")); got.Line != 0 {
 		t.Errorf("without Discover the file should not be found: %v", got.Position)
+	}
+}
+
+// A stream names its origin files, so a hostile one can name a device or
+// a file outside the tree: neither is read, and the finding keeps the
+// origin's name without a line from it.
+func TestRemapNeverReadsOutsideTheRoot(t *testing.T) {
+	dir, _ := setup(t)
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "idms.yaml"), []byte(sourceFileText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "base", "zero.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	up := strings.Repeat("../", strings.Count(dir, string(filepath.Separator))+2)
+	for _, origin := range []string{up + "dev/zero", "../base/zero.yaml", filepath.Join(outside, "idms.yaml"), up + strings.TrimPrefix(filepath.ToSlash(outside), "/") + "/idms.yaml"} {
+		text := strings.Replace(stream, "../base/idms.yaml", origin, 1)
+		set, err := manifest.LoadReader("-", strings.NewReader(text), manifest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []*Remapper{
+			{Roots: []string{filepath.Join(dir, "overlay")}, Discover: true},
+			{Roots: []string{filepath.Join(dir, "overlay")}, Load: manifest.Options{Access: safefs.New(0, dir)}},
+		} {
+			got := place(r, set.Objects, finding(set.Objects[0], "spec.imageDigestMirrors[0].source"))
+			if got.Line != 0 || got.File == "-" && got.Line > 0 {
+				t.Errorf("origin %s was read: placed at %v", origin, got.Position)
+			}
+		}
 	}
 }
