@@ -12,11 +12,13 @@ import (
 )
 
 // noCacheFlag turns the content cache off (docs/performance.md).
-var noCacheFlag = &cli.BoolFlag{
-	Name: "no-cache",
-	Usage: "do not read or write the cache of per-file results ($" + contentcache.EnvDir + ", default mirrorlint under the user cache directory); " +
-		"a cached run reports exactly what an uncached one does",
-	EnvVars: []string{"MIRRORLINT_NO_CACHE"},
+func noCacheFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{
+		Name: noCacheName,
+		Usage: "do not read or write the cache of per-file results ($" + contentcache.EnvDir + ", default mirrorlint under the user cache directory); " +
+			"a cached run reports exactly what an uncached one does",
+		EnvVars: []string{"MIRRORLINT_NO_CACHE"},
+	}
 }
 
 // openCache sets po's loader cache, unless --no-cache, and returns what
@@ -26,7 +28,7 @@ var noCacheFlag = &cli.BoolFlag{
 // on it, so nothing is reported.
 func openCache(c *cli.Context, po *project.Options, top string) (done func()) {
 	dir, version := contentcache.DefaultDir(), contentcache.Version()
-	if c.Bool(noCacheFlag.Name) || dir == "" || version == "" {
+	if c.Bool(noCacheName) || dir == "" || version == "" {
 		return func() {}
 	}
 	pack := contentcache.Open(dir, version, manifest.CacheFormat)

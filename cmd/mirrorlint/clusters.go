@@ -47,7 +47,7 @@ Examples:
   mirrorlint clusters --format json gitops/`,
 		Flags: append(treeFlags(), &cli.StringFlag{
 			Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json",
-		}, shardFlag, &cli.BoolFlag{
+		}, shardFlag(), &cli.BoolFlag{
 			Name: "build", Usage: "also build every kustomization and report the ones that fail",
 		}),
 		Action: runClusters,

@@ -74,7 +74,7 @@ Examples:
 			&cli.StringFlag{Name: "base", Usage: "compare PATHs with the same paths at git revision `REV`"},
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output `FORMAT`: text, json, sarif, github or junit"},
 			&cli.BoolFlag{Name: "fail-on-drain", Usage: "exit 1 when the change makes the nodes drain"},
-			shardFlag,
+			shardFlag(),
 		),
 		Action: runDiff,
 	}

@@ -13,54 +13,103 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/shard"
 )
 
-// Flags shared by the commands that load a tree.
-var (
-	releaseImageFlag = &cli.StringFlag{
-		Name:    "release-image",
+// Flag names. The flags themselves are built anew for every app (see
+// commands): urfave/cli writes an environment value and the parsed value
+// into the flag it is given, so a flag shared between runs in one process
+// would carry one run's $MIRRORLINT_* value into the next.
+const (
+	allowNetName        = "allow-net"
+	clusterName         = "cluster"
+	configName          = "config"
+	contextName         = "context"
+	dataName            = "data"
+	featureSetName      = "feature-set"
+	maxFileSizeName     = "max-file-size"
+	noCacheName         = "no-cache"
+	noDefaultPolicyName = "no-default-cluster-image-policy"
+	policyName          = "policy"
+	policyTimeoutName   = "policy-timeout"
+	releaseImageName    = "release-image"
+	shardName           = "shard"
+	strictName          = "strict"
+	summaryName         = "summary"
+	versionName         = "openshift-version"
+)
+
+// hasFlag reports whether the running command defines the flag name.
+func hasFlag(c *cli.Context, name string) bool {
+	return slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), name) })
+}
+
+// The flags shared by the commands that load a tree.
+
+func releaseImageFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:    releaseImageName,
 		Usage:   "the cluster's release payload `REF` (ClusterVersion status.desired.image); enables the payload rules MCO applies to blocked registries",
 		EnvVars: []string{"MIRRORLINT_RELEASE_IMAGE"},
 	}
-	versionFlag = &cli.StringFlag{
-		Name:    "openshift-version",
+}
+
+func versionFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:    versionName,
 		Usage:   "target OpenShift release `4.MINOR[.PATCH]`: picks the registries.conf encoding and the version-dependent rules (default: the newest supported)",
 		EnvVars: []string{"MIRRORLINT_OPENSHIFT_VERSION"},
 	}
-	configFlag = &cli.StringFlag{
-		Name:  "config",
+}
+
+func configFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  configName,
 		Usage: "config `FILE` (default: .mirrorlint.yaml, looked up from the working directory upward; \"none\" to ignore it)",
 	}
-	clusterFlag = &cli.StringFlag{
-		Name:  "cluster",
+}
+
+func clusterFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  clusterName,
 		Usage: "only the cluster `NAME`, when the tree holds several (see mirrorlint clusters)",
 	}
-	featureSetFlag = &cli.StringFlag{
-		Name:    "feature-set",
+}
+
+func featureSetFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:    featureSetName,
 		Usage:   "the cluster's feature set `NAME` (Default, TechPreviewNoUpgrade, DevPreviewNoUpgrade, CustomNoUpgrade); default: FeatureGate/cluster in the tree, else Default",
 		EnvVars: []string{"MIRRORLINT_FEATURE_SET"},
 	}
-	noDefaultPolicyFlag = &cli.BoolFlag{
-		Name:  "no-default-cluster-image-policy",
+}
+
+func noDefaultPolicyFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{
+		Name:  noDefaultPolicyName,
 		Usage: "the cluster has no default \"openshift\" ClusterImagePolicy although its release installs one (HyperShift hosted clusters)",
 	}
-	maxFileSizeFlag = &cli.Int64Flag{
-		Name:  "max-file-size",
+}
+
+func maxFileSizeFlag() *cli.Int64Flag {
+	return &cli.Int64Flag{
+		Name:  maxFileSizeName,
 		Usage: "skip (and report) manifest files larger than `BYTES`",
-		Value: 8 << 20,
+		Value: safefs.DefaultMaxFileSize,
 	}
-)
+}
 
 // shardFlag splits the clusters between the jobs of a CI matrix.
-var shardFlag = &cli.StringFlag{
-	Name:  "shard",
-	Usage: "only the clusters of shard `K/N` (1 ≤ K ≤ N): a stable part chosen by a hash of each cluster's name, so that N CI jobs together check every cluster once",
+func shardFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  shardName,
+		Usage: "only the clusters of shard `K/N` (1 ≤ K ≤ N): a stable part chosen by a hash of each cluster's name, so that N CI jobs together check every cluster once",
+	}
 }
 
 // checkShardFlag refuses a malformed --shard before anything is read.
 func checkShardFlag(c *cli.Context) error {
-	if !slices.Contains(c.Command.Flags, cli.Flag(shardFlag)) {
+	if !hasFlag(c, shardName) {
 		return nil
 	}
-	if _, err := shard.Parse(c.String(shardFlag.Name)); err != nil {
+	if _, err := shard.Parse(c.String(shardName)); err != nil {
 		return &project.UsageError{Err: err}
 	}
 	return nil
@@ -68,12 +117,12 @@ func checkShardFlag(c *cli.Context) error {
 
 // shardOf is the --shard value, checked by checkShardFlag.
 func shardOf(c *cli.Context) shard.Shard {
-	s, _ := shard.Parse(c.String(shardFlag.Name))
+	s, _ := shard.Parse(c.String(shardName))
 	return s
 }
 
 func treeFlags() []cli.Flag {
-	return []cli.Flag{releaseImageFlag, versionFlag, featureSetFlag, noDefaultPolicyFlag, configFlag, clusterFlag, maxFileSizeFlag}
+	return []cli.Flag{releaseImageFlag(), versionFlag(), featureSetFlag(), noDefaultPolicyFlag(), configFlag(), clusterFlag(), maxFileSizeFlag()}
 }
 
 func projectOptions(c *cli.Context) project.Options {
@@ -81,15 +130,15 @@ func projectOptions(c *cli.Context) project.Options {
 		Access:           accessRoot(c),
 		Repository:       repositoryDir(),
 		Paths:            c.Args().Slice(),
-		ConfigPath:       c.String(configFlag.Name),
-		ReleaseImage:     c.String(releaseImageFlag.Name),
-		OpenShiftVersion: c.String(versionFlag.Name),
-		MaxFileSize:      c.Int64(maxFileSizeFlag.Name),
-		Cluster:          c.String(clusterFlag.Name),
+		ConfigPath:       c.String(configName),
+		ReleaseImage:     c.String(releaseImageName),
+		OpenShiftVersion: c.String(versionName),
+		MaxFileSize:      c.Int64(maxFileSizeName),
+		Cluster:          c.String(clusterName),
 		Shard:            shardOf(c),
 		Stdin:            c.App.Reader,
-		FeatureSet:       c.String(featureSetFlag.Name),
-		NoDefaultPolicy:  c.Bool(noDefaultPolicyFlag.Name),
+		FeatureSet:       c.String(featureSetName),
+		NoDefaultPolicy:  c.Bool(noDefaultPolicyName),
 	}
 }
 
@@ -113,10 +162,10 @@ func accessRoot(c *cli.Context) *safefs.Root {
 	if top == "" {
 		top, _ = os.Getwd()
 	}
-	r := safefs.New(c.Int64(maxFileSizeFlag.Name), top)
+	r := safefs.New(c.Int64(maxFileSizeName), top)
 	r.Budget = &safefs.Budget{Max: safefs.DefaultBudget}
 	r.Allow(c.Args().Slice()...)
-	if p := c.String(configFlag.Name); p != "" && p != "none" {
+	if p := c.String(configName); p != "" && p != "none" {
 		r.Allow(p)
 	}
 	// Directories and files named by flags: the --context a pre-commit
@@ -157,10 +206,10 @@ func stdinAlone(c *cli.Context) error {
 // is left to the rules, which report MCO's refusal as the cluster would
 // meet it.
 func checkReleaseImageFlag(c *cli.Context) error {
-	if !slices.Contains(c.Command.Flags, cli.Flag(releaseImageFlag)) {
+	if !hasFlag(c, releaseImageName) {
 		return nil
 	}
-	if ref := c.String(releaseImageFlag.Name); ref != "" && !referenceShaped(ref) {
+	if ref := c.String(releaseImageName); ref != "" && !referenceShaped(ref) {
 		return &project.UsageError{Err: fmt.Errorf("--release-image %q is not an image reference (want e.g. quay.io/openshift-release-dev/ocp-release@sha256:<64 hex digits>)", ref)}
 	}
 	return nil

@@ -17,18 +17,21 @@ import (
 )
 
 // Flags for running inside other tools (pre-commit, GitHub Actions).
-var (
-	contextFlag = &cli.StringFlag{
-		Name: "context",
+func contextFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name: contextName,
 		Usage: "load the whole tree under `DIR` (so cross-object rules see every object) but report only findings in the PATH arguments. " +
 			"Default: when every PATH is a file (as pre-commit passes them) and the working directory is inside a git repository, its top level; " +
 			"\"none\" lints only the files given",
 	}
-	summaryFlag = &cli.StringFlag{
-		Name:  "summary",
+}
+
+func summaryFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  summaryName,
 		Usage: "append a Markdown summary (counts, findings with links, rendered registries.conf) to `FILE`; default $GITHUB_STEP_SUMMARY when set",
 	}
-)
+}
 
 // lintRequest turns the command line into a run: the config file, the
 // flags, and the context directory, which defaults to the git top level
@@ -42,7 +45,7 @@ func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
 	po.Config = cfg
 	po.Root = top
 	req := pipeline.Request{Options: po}
-	switch dir := c.String(contextFlag.Name); {
+	switch dir := c.String(contextName); {
 	case dir == "none":
 	case dir != "":
 		req.Context = dir
@@ -129,7 +132,7 @@ func baseConfig(snap *gitrev.Snapshot, cfg *config.Config) (*config.Config, erro
 // A summary that cannot be written is a warning: the findings and the exit
 // code matter more.
 func writeSummary(c *cli.Context, rep *report.Report, o report.Options) {
-	path := report.SummaryPath(c.String(summaryFlag.Name), os.Getenv)
+	path := report.SummaryPath(c.String(summaryName), os.Getenv)
 	if path == "" {
 		return
 	}

@@ -62,7 +62,7 @@ Examples:
   mirrorlint migrate --in-place clusters/prod  # the ICSP documents become IDMS in place
   mirrorlint migrate --force clusters/         # rerun, overwriting earlier .idms.yaml files`,
 		Flags: []cli.Flag{
-			configFlag, maxFileSizeFlag,
+			configFlag(), maxFileSizeFlag(),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the IDMS files into `DIR`"},
 			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace the ICSP documents inside their files"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite existing output files"},
@@ -90,7 +90,7 @@ func runMigrate(c *cli.Context) error {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	files, problems, err := migrate.Load(paths, manifest.Options{MaxFileSize: c.Int64(maxFileSizeFlag.Name), Exclude: cfg.Exclude})
+	files, problems, err := migrate.Load(paths, manifest.Options{MaxFileSize: c.Int64(maxFileSizeName), Exclude: cfg.Exclude})
 	if err != nil {
 		return &project.UsageError{Err: err}
 	}

@@ -11,32 +11,44 @@ import (
 )
 
 // Rego policy flags, shared by lint and verify.
-var (
-	policyFlag = &cli.StringSliceFlag{
-		Name:  "policy",
+func policyFlag() *cli.StringSliceFlag {
+	return &cli.StringSliceFlag{
+		Name:  policyName,
 		Usage: "Rego policy `DIR` (or .rego file), repeatable; every package in it is evaluated (also policies: in the config)",
 	}
-	dataFlag = &cli.StringSliceFlag{
-		Name:  "data",
+}
+
+func dataFlag() *cli.StringSliceFlag {
+	return &cli.StringSliceFlag{
+		Name:  dataName,
 		Usage: "YAML or JSON data `FILE` for the policies, repeatable (also data: in the config)",
 	}
-	allowNetFlag = &cli.BoolFlag{
-		Name:  "allow-net",
+}
+
+func allowNetFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{
+		Name:  allowNetName,
 		Usage: "let policies use the network builtins (http.send, net.lookup_ip_addr); off by default so a lint run is hermetic",
 	}
-	strictFlag = &cli.BoolFlag{
-		Name:  "strict",
+}
+
+func strictFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{
+		Name:  strictName,
 		Usage: "a policy builtin that fails (to_number(\"abc\"), a bad regex) is an error with its file:line:col, not a quietly undefined rule (also strict: in the config)",
 	}
-	policyTimeoutFlag = &cli.DurationFlag{
-		Name:  "policy-timeout",
+}
+
+func policyTimeoutFlag() *cli.DurationFlag {
+	return &cli.DurationFlag{
+		Name:  policyTimeoutName,
 		Usage: "stop a policy evaluation that runs longer than `DURATION` (per cluster, e.g. 30s)",
 		Value: policy.DefaultTimeout,
 	}
-)
+}
 
 func policyFlags() []cli.Flag {
-	return []cli.Flag{policyFlag, dataFlag, allowNetFlag, policyTimeoutFlag, strictFlag}
+	return []cli.Flag{policyFlag(), dataFlag(), allowNetFlag(), policyTimeoutFlag(), strictFlag()}
 }
 
 // policyOptions merges the flags over the config file; flags add to the
@@ -46,13 +58,13 @@ func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
 	if err != nil {
 		return o, &project.UsageError{Err: err}
 	}
-	o.AllowNet = o.AllowNet || c.Bool(allowNetFlag.Name)
-	o.Strict = o.Strict || c.Bool(strictFlag.Name)
-	if cfg == nil || cfg.PolicyTimeout == "" || c.IsSet(policyTimeoutFlag.Name) {
-		o.Timeout = c.Duration(policyTimeoutFlag.Name)
+	o.AllowNet = o.AllowNet || c.Bool(allowNetName)
+	o.Strict = o.Strict || c.Bool(strictName)
+	if cfg == nil || cfg.PolicyTimeout == "" || c.IsSet(policyTimeoutName) {
+		o.Timeout = c.Duration(policyTimeoutName)
 	}
-	o.Dirs = append(o.Dirs, c.StringSlice(policyFlag.Name)...)
-	o.DataFiles = append(o.DataFiles, c.StringSlice(dataFlag.Name)...)
+	o.Dirs = append(o.Dirs, c.StringSlice(policyName)...)
+	o.DataFiles = append(o.DataFiles, c.StringSlice(dataName)...)
 	return o, nil
 }
 

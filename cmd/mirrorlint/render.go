@@ -50,7 +50,7 @@ Example:
   mirrorlint render -o out --release-image quay.io/openshift-release-dev/ocp-release@sha256:… clusters/prod`,
 		Flags: append(treeFlags(), &cli.StringFlag{
 			Name: "output", Aliases: []string{"o"}, Usage: "write the node files under `DIR` instead of printing registries.conf",
-		}, shardFlag),
+		}, shardFlag()),
 		Action: func(c *cli.Context) error {
 			p, err := openProject(c)
 			if err != nil {

@@ -23,7 +23,7 @@ Examples:
   mirrorlint rules
   mirrorlint rules conflicting-source-policy
   mirrorlint rules --policy policy/ --format json`,
-		Flags: []cli.Flag{configFlag, policyFlag, dataFlag,
+		Flags: []cli.Flag{configFlag(), policyFlag(), dataFlag(),
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, markdown (the page docs/rules.md) or json"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
@@ -55,7 +55,7 @@ Examples:
 
 // allRules is every rule a lint run with the same settings could report.
 func allRules(c *cli.Context) (*check.Registry, error) {
-	cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configFlag.Name)})
+	cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configName)})
 	if err != nil {
 		return nil, err
 	}

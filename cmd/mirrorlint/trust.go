@@ -23,7 +23,7 @@ func distrustFoundConfig(c *cli.Context, cfg *config.Config, access *safefs.Root
 	if cfg == nil || cfg.Path == "" {
 		return nil
 	}
-	if c.IsSet(configFlag.Name) {
+	if c.IsSet(configName) {
 		for _, p := range append(slices.Clone(cfg.Data), cfg.Policies...) {
 			access.Allow(cfg.Resolve(p))
 		}

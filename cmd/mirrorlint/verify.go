@@ -23,9 +23,9 @@ directory cannot be read.
 
 Example:
   mirrorlint verify --policy policy/`,
-		Flags: append(policyFlags(), configFlag),
+		Flags: append(policyFlags(), configFlag()),
 		Action: func(c *cli.Context) error {
-			cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configFlag.Name), Repository: repositoryDir()})
+			cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configName), Repository: repositoryDir()})
 			if err != nil {
 				return err
 			}
