@@ -45,6 +45,8 @@ type Snapshot struct {
 	// Top is the repository's top level in the working tree: a file of
 	// the copy at Dir/x is the working tree's Top/x.
 	Top string
+
+	links []string // the symlinks extract recreated, for confineLinks
 }
 
 // Checkout materialises the repository the working directory is in at
@@ -222,7 +224,39 @@ func (s *Snapshot) extract(top, commit string) error {
 		}
 		entries = append(entries, treeEntry{mode: f[0], oid: f[2], path: path})
 	}
-	return s.writeBlobs(top, entries)
+	if err := s.writeBlobs(top, entries); err != nil {
+		return err
+	}
+	return s.confineLinks()
+}
+
+// confineLinks removes every recreated symlink that, resolved, leaves the
+// snapshot or leads nowhere. Each was checked on its spelling when written,
+// but a spelling says nothing of the links it goes through: with
+// sub/up -> .. committed, sub/x -> up/../secret reads as sub/secret and
+// resolves to the directory holding the snapshot. Removing a link can only
+// make others dangle, never escape, so one pass is enough.
+func (s *Snapshot) confineLinks() error {
+	if len(s.links) == 0 {
+		return nil
+	}
+	realDir, err := filepath.EvalSymlinks(s.Dir)
+	if err != nil {
+		return err
+	}
+	var bad []string
+	for _, l := range s.links {
+		real, err := filepath.EvalSymlinks(l)
+		if _, in := manifest.Within(realDir, real); err != nil || !in {
+			bad = append(bad, l)
+		}
+	}
+	for _, l := range bad {
+		if err := os.Remove(l); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeBlobs streams every blob through one `git cat-file --batch`: the
@@ -329,6 +363,8 @@ func (s *Snapshot) writeEntry(e treeEntry, data io.Reader, size int64, made map[
 		if _, in := manifest.Within(s.Dir, resolved); !in {
 			return nil
 		}
+		// Checked again once every link exists (confineLinks).
+		s.links = append(s.links, dst)
 		return os.Symlink(target, dst)
 	}
 	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
