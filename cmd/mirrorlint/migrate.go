@@ -123,7 +123,8 @@ func runMigrate(c *cli.Context) error {
 	}
 	if err := migrate.Apply(changes, c.Bool("force")); err != nil {
 		var ee *migrate.ExistsError
-		if errors.As(err, &ee) {
+		var le *migrate.LinkError
+		if errors.As(err, &ee) || errors.As(err, &le) {
 			return fail(exitUsage, "%v (nothing was written)", err)
 		}
 		return fail(exitUsage, "%v", err)

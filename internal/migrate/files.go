@@ -100,6 +100,7 @@ func PlanFiles(files []File, opts Options) ([]Change, error) {
 		seen[c.Path] = f
 		if c.Path == f {
 			c.Old = data // in place: the input itself
+			c.New = keepLineEndings(data, c.New)
 		} else if old, err := os.ReadFile(c.Path); err == nil {
 			c.Old = old
 		} else if !errors.Is(err, os.ErrNotExist) {
@@ -389,4 +390,18 @@ func encode(n *yaml.Node) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// keepLineEndings gives converted text the line endings of the file it
+// replaces: the encoder writes LF, and a CRLF file rewritten in place must
+// not come back half LF (editors and `git diff` would show every converted
+// line as changed). A file whose first line ends in CRLF is CRLF
+// throughout.
+func keepLineEndings(old, converted []byte) []byte {
+	i := bytes.IndexByte(old, '\n')
+	if i <= 0 || old[i-1] != '\r' {
+		return converted
+	}
+	lf := bytes.ReplaceAll(converted, []byte("\r\n"), []byte("\n"))
+	return bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n"))
 }
