@@ -45,13 +45,7 @@ func New(opts ...Option) (*Linter, error) {
 	if err != nil {
 		return nil, err
 	}
-	po.Dirs = append(po.Dirs, l.opts.policies...)
-	po.DataFiles = append(po.DataFiles, l.opts.data...)
-	po.AllowNet = po.AllowNet || l.opts.allowNet
-	po.Strict = po.Strict || l.opts.strict
-	if l.opts.policyTimeout > 0 {
-		po.Timeout = l.opts.policyTimeout
-	}
+	po = po.Over(l.opts.policyGiven())
 	if l.checks, err = loadChecks(po); err != nil {
 		return nil, err
 	}
@@ -149,4 +143,21 @@ func (l *Linter) Rules() []Rule {
 		out = append(out, Rule{ID: r.ID, Severity: wire.FromCheckSeverity(r.Severity), Summary: r.Summary, Doc: r.Doc})
 	}
 	return out
+}
+
+// policyGiven is what the options set about policies: WithNetwork and
+// WithStrict turn a setting on, WithPolicyTimeout a positive bound; what
+// no option sets is left to the config file.
+func (o options) policyGiven() policy.Given {
+	g := policy.Given{Dirs: o.policies, DataFiles: o.data}
+	if o.allowNet {
+		g.AllowNet = &o.allowNet
+	}
+	if o.strict {
+		g.Strict = &o.strict
+	}
+	if o.policyTimeout > 0 {
+		g.Timeout = &o.policyTimeout
+	}
+	return g
 }

@@ -51,21 +51,28 @@ func policyFlags() []cli.Flag {
 	return []cli.Flag{policyFlag(), dataFlag(), allowNetFlag(), policyTimeoutFlag(), strictFlag()}
 }
 
-// policyOptions merges the flags over the config file; flags add to the
-// config's directories and data files.
+// policyOptions lays the flags given over the config file
+// (policy.Options.Over): a flag on the command line wins, an unset one
+// leaves the config's value or the default.
 func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
 	o, err := policy.OptionsFrom(cfg)
 	if err != nil {
 		return o, &project.UsageError{Err: err}
 	}
-	o.AllowNet = o.AllowNet || c.Bool(allowNetName)
-	o.Strict = o.Strict || c.Bool(strictName)
-	if cfg == nil || cfg.PolicyTimeout == "" || c.IsSet(policyTimeoutName) {
-		o.Timeout = c.Duration(policyTimeoutName)
+	g := policy.Given{Dirs: c.StringSlice(policyName), DataFiles: c.StringSlice(dataName)}
+	if c.IsSet(allowNetName) {
+		v := c.Bool(allowNetName)
+		g.AllowNet = &v
 	}
-	o.Dirs = append(o.Dirs, c.StringSlice(policyName)...)
-	o.DataFiles = append(o.DataFiles, c.StringSlice(dataName)...)
-	return o, nil
+	if c.IsSet(strictName) {
+		v := c.Bool(strictName)
+		g.Strict = &v
+	}
+	if c.IsSet(policyTimeoutName) {
+		d := c.Duration(policyTimeoutName)
+		g.Timeout = &d
+	}
+	return o.Over(g), nil
 }
 
 // loadChecks compiles the built-in library and the user's policies once

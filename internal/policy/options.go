@@ -70,3 +70,30 @@ func OptionsFrom(cfg *config.Config) (Options, error) {
 	}
 	return o, nil
 }
+
+// Given is what a caller set itself (command-line flags, library options).
+// Unset fields are nil: they leave the config's value, or the default.
+type Given struct {
+	Dirs, DataFiles []string // added after the config's
+	AllowNet        *bool
+	Strict          *bool
+	Timeout         *time.Duration
+}
+
+// Over lays g over o (the config's options, from OptionsFrom): what g sets
+// wins, so flags override the config file, which overrides the defaults.
+// Policy directories and data files add up: the config's come first.
+func (o Options) Over(g Given) Options {
+	o.Dirs = append(o.Dirs, g.Dirs...)
+	o.DataFiles = append(o.DataFiles, g.DataFiles...)
+	if g.AllowNet != nil {
+		o.AllowNet = *g.AllowNet
+	}
+	if g.Strict != nil {
+		o.Strict = *g.Strict
+	}
+	if g.Timeout != nil {
+		o.Timeout = *g.Timeout
+	}
+	return o
+}

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
+)
+
+// The policy flags given on the command line win over the config file,
+// and the ones not given leave the config's values.
+func TestPolicyFlagsOverrideTheConfig(t *testing.T) {
+	cfg := &config.Config{AllowNet: true, Strict: true, PolicyTimeout: "1m"}
+	parse := func(args ...string) policy.Options {
+		t.Helper()
+		var got policy.Options
+		app := &cli.App{Flags: policyFlags(), Action: func(c *cli.Context) error {
+			var err error
+			got, err = policyOptions(c, cfg)
+			return err
+		}}
+		if err := app.Run(append([]string{"x"}, args...)); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if o := parse(); !o.AllowNet || !o.Strict || o.Timeout != time.Minute {
+		t.Errorf("no flags: %+v, want the config's allowNet, strict and 1m", o)
+	}
+	if o := parse("--allow-net=false", "--strict=false", "--policy-timeout", "5s"); o.AllowNet || o.Strict || o.Timeout != 5*time.Second {
+		t.Errorf("flags given: %+v, want allowNet and strict off, 5s", o)
+	}
+}

@@ -1,0 +1,46 @@
+package policy
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
+)
+
+// Flags override the config file, which overrides the defaults; a flag
+// not given leaves the config's value. Directories and data files add up.
+func TestGivenOverridesConfigWhichOverridesDefaults(t *testing.T) {
+	on, off := true, false
+	minute, second := time.Minute, time.Second
+	cfg := &config.Config{AllowNet: true, Strict: true, PolicyTimeout: "1m", Policies: []string{"/cfg/p"}, Data: []string{"/cfg/d.yaml"}}
+	for _, tc := range []struct {
+		name             string
+		cfg              *config.Config
+		given            Given
+		allowNet, strict bool
+		timeout          time.Duration
+	}{
+		{"defaults", nil, Given{}, false, false, DefaultTimeout},
+		{"config over defaults", cfg, Given{}, true, true, minute},
+		{"flags over defaults", nil, Given{AllowNet: &on, Strict: &on, Timeout: &second}, true, true, second},
+		{"flags off over config on", cfg, Given{AllowNet: &off, Strict: &off, Timeout: &second}, false, false, second},
+		{"one flag, the rest from the config", cfg, Given{Strict: &off}, true, false, minute},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := OptionsFrom(tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o = o.Over(tc.given)
+			if o.AllowNet != tc.allowNet || o.Strict != tc.strict || o.timeout() != tc.timeout {
+				t.Errorf("allowNet %v strict %v timeout %v, want %v %v %v", o.AllowNet, o.Strict, o.timeout(), tc.allowNet, tc.strict, tc.timeout)
+			}
+		})
+	}
+	o, _ := OptionsFrom(cfg)
+	o = o.Over(Given{Dirs: []string{"/flag/p"}, DataFiles: []string{"/flag/d.yaml"}})
+	if !slices.Equal(o.Dirs, []string{"/cfg/p", "/flag/p"}) || !slices.Equal(o.DataFiles, []string{"/cfg/d.yaml", "/flag/d.yaml"}) {
+		t.Errorf("dirs %v data %v, want the config's then the flags'", o.Dirs, o.DataFiles)
+	}
+}
