@@ -253,9 +253,9 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 	for _, dir := range order {
 		res.Clusters = append(res.Clusters, groups[dir])
 	}
-	if len(res.Clusters) == 1 && res.Clusters[0].group != nil && res.Clusters[0].group.kind == groupRoot {
-		// No kustomization and no layout: the whole input is one cluster,
-		// unnamed as it always was.
+	if len(res.Clusters) == 1 && res.Clusters[0].group.leftover() {
+		// No kustomization, no layout and one place holding files: the
+		// whole input is one cluster, unnamed as it always was.
 		only := res.Clusters[0]
 		only.Name = ""
 		only.Reason = "no kustomization and no cluster layout (" + strings.Join(Layouts, "/, ") + "/): the whole tree is one cluster"

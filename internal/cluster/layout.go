@@ -30,6 +30,8 @@ type groupKind int
 
 const (
 	groupRoot groupKind = iota
+	// groupTop: the files under one top-level directory of the tree.
+	groupTop
 	groupLayout
 	groupBelowKustomization
 )
@@ -47,7 +49,11 @@ type group struct {
 // move this one to another cluster:
 //
 //  1. below a layout directory (clusters/<name>/…), the <name> directory;
-//  2. otherwise the root: the whole tree outside layouts is one cluster;
+//  2. otherwise the top-level directory holding it (telco-ran/…,
+//     .tekton/…): directories side by side at the top of a repository are
+//     its separate concerns (CI files, reference designs, apps), so no
+//     cross-object finding joins them; a file lying at the top itself is
+//     the root's (".");
 //  3. in both cases, when a directory between that group and the file
 //     holds a kustomization that does not read the file, the file's group
 //     is the directory just below the deepest such kustomization
@@ -67,17 +73,20 @@ func plainGroup(root, abs string, isKust func(dir string) bool) group {
 		comps = strings.Split(filepath.ToSlash(rel), "/")
 	}
 	g := group{dir: root, kind: groupRoot}
-	start := 0
+	if len(comps) > 0 {
+		g = group{dir: filepath.Join(root, comps[0]), kind: groupTop}
+	}
+	start, cur := 0, root
 	for i := len(comps) - 2; i >= 0; i-- {
 		if layoutNames[comps[i]] {
 			g = group{dir: filepath.Join(root, filepath.FromSlash(strings.Join(comps[:i+2], "/"))), kind: groupLayout, layout: comps[i]}
-			start = i + 2
+			start, cur = i+2, g.dir
 			break
 		}
 	}
-	// The deepest kustomization directory from the group down to (not
-	// including) the file's own directory splits the group.
-	cur := g.dir
+	// The deepest kustomization directory from the group's layout (or the
+	// root) down to (not including) the file's own directory splits the
+	// group.
 	for j := start; j <= len(comps); j++ {
 		if j > start {
 			cur = filepath.Join(cur, comps[j-1])
@@ -96,6 +105,12 @@ func (g group) reason(names *namer) string {
 		return "files under " + g.layout + "/" + filepath.Base(g.dir) + " that no kustomization reaches (each directory in " + g.layout + "/ is a cluster)"
 	case groupBelowKustomization:
 		return "files below the kustomization in " + names.display(filepath.Dir(g.dir)) + " that it does not read"
+	case groupTop:
+		return "files under " + filepath.Base(g.dir) + "/ outside the cluster layouts (" + strings.Join(Layouts, "/, ") + "/) that no kustomization reaches: one cluster per top-level directory"
 	}
-	return "files outside the cluster layouts (" + strings.Join(Layouts, "/, ") + "/) that no kustomization reaches: one cluster for the whole tree"
+	return "files at the top of the tree that no kustomization reaches: one cluster beside those of the top-level directories"
 }
+
+// leftover reports whether g is a group of files outside every layout and
+// kustomization: the root's own files or a top-level directory's.
+func (g *group) leftover() bool { return g != nil && (g.kind == groupRoot || g.kind == groupTop) }

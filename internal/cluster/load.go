@@ -58,7 +58,7 @@ func (r *Result) Load(cls []*Cluster, o LoadOptions) {
 			r.all = insertAfter(r.all, c, extra)
 		}
 	}
-	r.Notices = append(r.Notices, d.notices(todo)...)
+	r.Notices = append(r.Notices, d.notices(todo, len(r.all))...)
 	r.updateSet()
 }
 

@@ -13,28 +13,31 @@ import (
 )
 
 // notices words what is worth telling about how the loaded clusters were
-// grouped: a whole tree taken as one cluster (no layout, no kustomization
-// reaching its files) whose top-level directories disagree with each
-// other, the sign that they describe different clusters. The notice shows
-// the clusters: entry that would split them.
-func (d *discoverer) notices(cls []*Cluster) []string {
+// grouped: a top-level directory (or a whole tree) taken as one cluster
+// (no layout, no kustomization reaching its files) whose directories
+// disagree with each other, the sign that they describe different
+// clusters. The notice shows the clusters: entry that would split them,
+// and, since declared clusters replace discovery, how many other clusters
+// such a config would have to declare too.
+func (d *discoverer) notices(cls []*Cluster, total int) []string {
 	var out []string
 	for _, c := range cls {
-		if c.group == nil || c.group.kind != groupRoot {
+		if !c.group.leftover() {
 			continue
 		}
-		if n := rootDisagreement(c, d); n != "" {
+		if n := rootDisagreement(c, d, total-1); n != "" {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// rootDisagreement looks for two top-level directories of a root group
-// that cannot be one cluster's: one object (kind and name) written
-// differently in each, or one source with different mirrorSourcePolicy
-// values (MCO refuses that in one cluster).
-func rootDisagreement(c *Cluster, d *discoverer) string {
+// rootDisagreement looks for two directories just below a leftover
+// group's directory that cannot be one cluster's: one object (kind and
+// name) written differently in each, or one source with different
+// mirrorSourcePolicy values (MCO refuses that in one cluster). others is
+// how many other clusters the run found.
+func rootDisagreement(c *Cluster, d *discoverer, others int) string {
 	top := func(o *manifest.Object) string {
 		rel, in := manifest.Within(c.group.dir, manifest.AbsName(o.File))
 		if !in {
@@ -83,12 +86,37 @@ func rootDisagreement(c *Cluster, d *discoverer) string {
 	}
 	names := slices.Sorted(maps.Keys(dirs))
 	sort.Strings(rootFiles)
+	// The config lives at the tree's root; a top-level group's paths are
+	// written from there.
+	cfgDir, prefix := c.group.dir, ""
+	if c.group.kind == groupTop {
+		cfgDir, prefix = filepath.Dir(c.group.dir), filepath.Base(c.group.dir)+"/"
+	}
+	var common []string
+	for _, f := range rootFiles {
+		common = append(common, prefix+f)
+	}
 	var entries []string
 	for _, n := range names {
-		entries = append(entries, fmt.Sprintf("{name: %s, paths: [%s]}", n, strings.Join(append([]string{n}, rootFiles...), ", ")))
+		entries = append(entries, fmt.Sprintf("{name: %s, paths: [%s]}", prefix+n, strings.Join(append([]string{prefix + n}, common...), ", ")))
 	}
-	return fmt.Sprintf("the whole tree (%s) is linted as one cluster, but its top-level directories disagree (%s); if they are separate clusters, declare them in %s: clusters: [%s]",
-		d.names.display(c.group.dir), why, d.names.display(filepath.Join(c.group.dir, ".mirrorlint.yaml")), strings.Join(entries, ", "))
+	what := fmt.Sprintf("the whole tree (%s) is linted as one cluster, but its top-level directories disagree", d.names.display(c.group.dir))
+	if c.group.kind == groupTop {
+		named := ""
+		if c.Name != "" {
+			named = " (" + c.Name + ")"
+		}
+		what = fmt.Sprintf("the files of %s/ that no kustomization or cluster layout reaches are linted as one cluster%s, but its directories disagree", d.names.display(c.group.dir), named)
+	}
+	also := ""
+	switch {
+	case others == 1:
+		also = "; declared clusters replace the ones found, so list the 1 other cluster of the tree there too (mirrorlint clusters shows it)"
+	case others > 1:
+		also = fmt.Sprintf("; declared clusters replace the ones found, so list the %d other clusters of the tree there too (mirrorlint clusters shows them)", others)
+	}
+	return fmt.Sprintf("%s (%s); if they are separate clusters, declare them in %s: clusters: [%s]%s",
+		what, why, d.names.display(filepath.Join(cfgDir, ".mirrorlint.yaml")), strings.Join(entries, ", "), also)
 }
 
 type policyAt struct {

@@ -183,7 +183,8 @@ func TestUnrelatedKustomizationChangesNothing(t *testing.T) {
 
 // TestLayoutsTeamsUse: overlays/<name>, sites/<name>, environments/<name>
 // and envs/<name> group like clusters/<name>, at any depth; the innermost
-// layout directory wins; everything else is the tree's own cluster.
+// layout directory wins; every other top-level directory (common/) is a
+// cluster of its own, and the files at the top are the tree's (".").
 func TestLayoutsTeamsUse(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{}
@@ -197,7 +198,8 @@ func TestLayoutsTeamsUse(t *testing.T) {
 	writeFiles(t, root, files)
 	_, clusters := lintTree(t, root)
 	want := []string{
-		".: ImageDigestMirrorSet/common@common/idms.yaml ImageDigestMirrorSet/top@idms.yaml",
+		".: ImageDigestMirrorSet/top@idms.yaml",
+		"common: ImageDigestMirrorSet/common@common/idms.yaml",
 		"environments/prod/clusters/east: ImageDigestMirrorSet/environments-prod-clusters-east@environments/prod/clusters/east/idms.yaml",
 		"environments/prod/clusters/west: ImageDigestMirrorSet/environments-prod-clusters-west-mirrors@environments/prod/clusters/west/mirrors/idms.yaml",
 		"environments/staging: ImageDigestMirrorSet/environments-staging@environments/staging/idms.yaml",
@@ -247,29 +249,35 @@ func TestNamesRelativeToRoot(t *testing.T) {
 	}
 }
 
-// TestDisagreeingTopLevelNotice: a tree outside any layout is one cluster;
-// when its top-level directories disagree, Discover says so once, with
-// the clusters: entry that splits them.
+// TestDisagreeingTopLevelNotice: the loose files of one top-level
+// directory are one cluster; when its directories disagree, Discover says
+// so once, with the clusters: entry that splits them and what declaring
+// it means for the other clusters found. Top-level directories that
+// disagree with each other are separate clusters already and say nothing.
 func TestDisagreeingTopLevelNotice(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
-		"hub/idms.yaml":   hubIDMS,
-		"edge/idms.yaml":  edgeIDMS,
-		"shared/itm.yaml": strings.ReplaceAll(strings.ReplaceAll(edgeIDMS, "ImageDigestMirrorSet", "ImageTagMirrorSet"), "ocp-release", "tools"),
-		"common.yaml":     strings.Replace(edgeIDMS, "ocp-release", "other", 1),
+		"refs/hub/idms.yaml":   hubIDMS,
+		"refs/edge/idms.yaml":  edgeIDMS,
+		"refs/shared/itm.yaml": strings.ReplaceAll(strings.ReplaceAll(edgeIDMS, "ImageDigestMirrorSet", "ImageTagMirrorSet"), "ocp-release", "tools"),
+		"refs/common.yaml":     strings.Replace(edgeIDMS, "ocp-release", "other", 1),
+		// Disagrees with refs/hub, but lies under another top-level
+		// directory: its own cluster, no notice.
+		"ci/idms.yaml": edgeIDMS,
 	})
 	res, err := cluster.Discover(cluster.Options{Paths: []string{root}, Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Clusters) != 1 || len(res.Notices) != 1 {
+	if len(res.Clusters) != 2 || len(res.Notices) != 1 {
 		t.Fatalf("%d clusters, notices %q", len(res.Clusters), res.Notices)
 	}
 	n := res.Notices[0]
 	for _, want := range []string{
-		"is linted as one cluster, but its top-level directories disagree",
+		"the files of " + filepath.ToSlash(filepath.Join(root, "refs")) + "/ that no kustomization or cluster layout reaches are linted as one cluster (refs), but its directories disagree",
 		"ImageDigestMirrorSet/release is written differently in ",
-		"clusters: [{name: edge, paths: [edge, common.yaml]}, {name: hub, paths: [hub, common.yaml]}, {name: shared, paths: [shared, common.yaml]}]",
+		"clusters: [{name: refs/edge, paths: [refs/edge, refs/common.yaml]}, {name: refs/hub, paths: [refs/hub, refs/common.yaml]}, {name: refs/shared, paths: [refs/shared, refs/common.yaml]}]",
+		"declared clusters replace the ones found, so list the 1 other cluster of the tree there too",
 	} {
 		if !strings.Contains(n, want) {
 			t.Errorf("notice %q lacks %q", n, want)
@@ -278,8 +286,19 @@ func TestDisagreeingTopLevelNotice(t *testing.T) {
 	if strings.Contains(n, "\n") {
 		t.Errorf("the notice is one line: %q", n)
 	}
+	// Alone in the tree, the group is the whole tree: no other clusters.
+	if err := os.RemoveAll(filepath.Join(root, "ci")); err != nil {
+		t.Fatal(err)
+	}
+	res, err = cluster.Discover(cluster.Options{Paths: []string{root}, Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Notices) != 1 || strings.Contains(res.Notices[0], "other cluster") || strings.Contains(res.Notices[0], "()") {
+		t.Errorf("notices of a lone group: %q", res.Notices)
+	}
 	// Directories that agree say nothing.
-	if err := os.WriteFile(filepath.Join(root, "edge/idms.yaml"), []byte(hubIDMS), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "refs/edge/idms.yaml"), []byte(hubIDMS), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res, err = cluster.Discover(cluster.Options{Paths: []string{root}, Root: root})

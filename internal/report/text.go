@@ -35,7 +35,13 @@ func (textWriter) Write(w io.Writer, r *Report) error {
 			bw.printf(" %s", Visible(label))
 		}
 		bw.printf("\n")
-		for _, rel := range f.Related {
+		for i, rel := range f.Related {
+			if i == maxTextRelated && len(f.Related) > maxTextRelated+1 {
+				// A finding joining a fleet's worth of places stays
+				// readable; JSON and SARIF list every one.
+				bw.printf("    and %d more places (--format json lists them)\n", len(f.Related)-i)
+				break
+			}
 			what := ""
 			if rel.Object.Kind != "" || rel.Object.Name != "" {
 				what = fmt.Sprintf(" (%s/%s %s)", rel.Object.Kind, rel.Object.Name, rel.Path)
@@ -50,6 +56,10 @@ func (textWriter) Write(w io.Writer, r *Report) error {
 	bw.printf("%s\n", Summary(c))
 	return bw.err
 }
+
+// maxTextRelated is how many related places the text format lists for a
+// finding before it counts the rest.
+const maxTextRelated = 5
 
 // textMessage is a message for the text format: line breaks are kept as
 // indented continuation lines (no value can start a line of its own),
