@@ -9,11 +9,9 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/wire"
 )
-
-// defaultMaxFileSize matches the mirrorlint command's --max-file-size.
-const defaultMaxFileSize = 8 << 20
 
 // Linter lints trees and streams. It is safe for concurrent use.
 type Linter struct {
@@ -26,7 +24,7 @@ type Linter struct {
 // An error means the options themselves are wrong (a config file that does
 // not parse, a policy that does not compile, an unknown version).
 func New(opts ...Option) (*Linter, error) {
-	l := &Linter{opts: options{maxFileSize: defaultMaxFileSize}}
+	l := &Linter{opts: options{maxFileSize: safefs.DefaultMaxFileSize}}
 	for _, o := range opts {
 		o(&l.opts)
 	}

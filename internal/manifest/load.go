@@ -10,10 +10,7 @@ import (
 )
 
 // DefaultMaxFileSize is the largest file read when Options.MaxFileSize is 0.
-// Real manifests are kilobytes; the largest real-world ICSP we know of (630
-// entries) is under 100 KiB, so 8 MiB leaves room while keeping one hostile
-// file from costing gigabytes once parsed into nodes.
-const DefaultMaxFileSize = 8 << 20
+const DefaultMaxFileSize = safefs.DefaultMaxFileSize
 
 // Options controls Load and LoadReader. The zero value is ready to use.
 type Options struct {

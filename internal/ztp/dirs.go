@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // SourceCRDir is where the ZTP generator looks for source CRs first: a
@@ -17,7 +19,7 @@ import (
 const SourceCRDir = "source-crs"
 
 // maxFile bounds what a source CR read can take.
-const maxFile = 8 << 20
+const maxFile = safefs.DefaultMaxFileSize
 
 // Dirs is the Source of a generator read from disk.
 type Dirs struct {
