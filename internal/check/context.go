@@ -38,9 +38,7 @@ type Context struct {
 // (render.Newest), set here once so rules and policies see the version
 // the render used.
 func NewContext(cl *cluster.Cluster) *Context {
-	if cl.Settings.Version.IsZero() {
-		cl.Settings.Version = render.Newest
-	}
+	cl.Settings.Version = cl.Settings.Version.OrNewest()
 	c := &Context{Cluster: withoutUnfilled(cl), Settings: cl.Settings}
 	for _, o := range cl.Objects {
 		if len(o.Placeholders) > 0 {

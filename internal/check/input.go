@@ -49,10 +49,7 @@ const (
 // ClusterVersion/version marks it unmanaged.
 func BuildInput(objs []*manifest.Object, s cluster.Settings) *Input {
 	in := &Input{}
-	in.Version = s.Version
-	if in.Version.IsZero() {
-		in.Version = render.Newest
-	}
+	in.Version = s.Version.OrNewest()
 	in.ReleaseImage = s.ReleaseImage
 	in.FeatureSet = EffectiveFeatureSet(objs, s)
 	for _, o := range Applied(objs) {

@@ -55,10 +55,7 @@ type PolicyRefusal struct {
 // trees (a change may edit MachineConfiguration/cluster itself).
 func verdict(oldCl, newCl *cluster.Cluster, o, n *render.Output) drain.Verdict {
 	v := drain.Compare(o, n)
-	ver := newCl.Settings.Version
-	if ver.IsZero() {
-		ver = render.Newest
-	}
+	ver := newCl.Settings.Version.OrNewest()
 	if !ndp.Applies(ver) {
 		return v
 	}

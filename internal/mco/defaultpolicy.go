@@ -27,9 +27,7 @@ const redHatReleaseKey = "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUlJQ0lqQU5CZ2txaG
 // HyperShift hosted clusters never get it, and a ClusterVersion override
 // that marks it unmanaged leaves it to the administrator.
 func DefaultPolicyInstalled(v Version, featureSet string) bool {
-	if v.IsZero() {
-		v = Newest
-	}
+	v = v.OrNewest()
 	if v.AtLeast(21) {
 		return true
 	}

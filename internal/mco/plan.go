@@ -138,10 +138,7 @@ func (p *Plan) ReleaseRepositories() []string {
 
 // NewPlan computes the plan for in, once per cluster.
 func NewPlan(in Input) *Plan {
-	v := in.Version
-	if v.IsZero() {
-		v = Newest
-	}
+	v := in.Version.OrNewest()
 	pp, ref := prepare(in, v)
 	p := &Plan{in: in, v: v, pp: pp, releaseRefusal: ref}
 	for i := range pp.entries {

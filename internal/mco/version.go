@@ -48,8 +48,17 @@ func (v Version) String() string {
 	return fmt.Sprintf("4.%d.%d", v.Minor, v.Patch)
 }
 
-// IsZero reports whether v was never set; callers use Newest then.
+// IsZero reports whether v was never set; OrNewest says what it stands for.
 func (v Version) IsZero() bool { return v.Minor == 0 }
+
+// OrNewest is v, or Newest when v was never set: the one place a cluster
+// without a given version is taken to run the newest modelled release.
+func (v Version) OrNewest() Version {
+	if v.IsZero() {
+		return Newest
+	}
+	return v
+}
 
 // AtLeast reports whether v is 4.minor or later.
 func (v Version) AtLeast(minor int) bool { return v.Minor >= minor }
