@@ -18,7 +18,8 @@ type Refused struct {
 
 // Distrust removes from c, a config found in the repository rather than
 // named with --config, every setting that widens the run: allowNet, data
-// files and policy directories outside root, cluster paths outside root,
+// files, policy and source CR directories outside root, cluster paths
+// outside root,
 // a policyTimeout longer than maxTimeout. Whoever can commit to the tree
 // (a fork's pull request) writes this file; only the command line may
 // widen what the run touches. It returns what it removed.
@@ -54,24 +55,22 @@ func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
 			c.PolicyTimeout = ""
 		}
 	}
-	keep := c.Data[:0]
-	for i, d := range c.Data {
-		if inside(d) {
-			keep = append(keep, d)
-			continue
+	// keepInside keeps the directories or files of list inside root and
+	// refuses the others under key[i].
+	keepInside := func(list []string, key, what, flag string) []string {
+		kept := list[:0]
+		for i, d := range list {
+			if inside(d) {
+				kept = append(kept, d)
+				continue
+			}
+			refuse(fmt.Sprintf("%s[%d]", key, i), fmt.Sprintf("%s %s is outside the repository (use %s)", what, d, flag))
 		}
-		refuse(fmt.Sprintf("data[%d]", i), fmt.Sprintf("data file %s is outside the repository (use --data)", d))
+		return kept
 	}
-	c.Data = keep
-	keepP := c.Policies[:0]
-	for i, d := range c.Policies {
-		if inside(d) {
-			keepP = append(keepP, d)
-			continue
-		}
-		refuse(fmt.Sprintf("policies[%d]", i), fmt.Sprintf("policy directory %s is outside the repository (use --policy)", d))
-	}
-	c.Policies = keepP
+	c.Data = keepInside(c.Data, "data", "data file", "--data")
+	c.Policies = keepInside(c.Policies, "policies", "policy directory", "--policy")
+	c.SourceCRs = keepInside(c.SourceCRs, "sourceCRs", "source CR directory", "a config named with --config")
 	keepC := c.Clusters[:0]
 	for i, cl := range c.Clusters {
 		paths := cl.Paths[:0]
