@@ -25,7 +25,9 @@ order of precedence: those declared in .mirrorlint.yaml (clusters: [{name, paths
 otherwise every top-level kustomization (one no other kustomization references),
 plus the files no kustomization reaches, grouped by where they are: each directory
 under clusters/, overlays/, sites/, environments/ or envs/ is one cluster with its
-subdirectories, and the rest of the tree is one cluster. A file lying in a
+subdirectories, every other top-level directory is one cluster named after it
+(.tekton, telco-ran), and the files at the top of the tree are one more (.); loose
+files of different top-level directories are never compared. A file lying in a
 kustomization's directory that the kustomization does not list is in no cluster
 (kustomize does not apply it). Files given one by one are one cluster. Names are
 paths relative to the repository's top level (or the config file's directory).
@@ -36,9 +38,10 @@ building (a kustomization that does not parse, an entry that is missing or remot
 Kustomizations are not built here, so the objects are counted as written in the files
 each cluster reads; --build builds them and reports build failures too.
 
-When the tree is one cluster although its top-level directories disagree (an object
-written differently, a source with different mirrorSourcePolicy values), a note on
-stderr says so and shows the clusters: entry that would split it.
+When one top-level directory's loose files are one cluster although its directories
+disagree (an object written differently, a source with different mirrorSourcePolicy
+values), a note on stderr says so, shows the clusters: entry that would split it and,
+since declared clusters replace the ones found, how many other clusters to declare too.
 
 Exit codes: 0 listed (even with problems); 2 usage error.
 

@@ -14,8 +14,10 @@
 // Files no kustomization reaches are grouped by where they are, never by
 // what else the tree holds (see plainGroup): each directory under a
 // cluster layout directory (clusters/, overlays/, sites/, environments/,
-// envs/) is one cluster with all its subdirectories, and every other file
-// belongs to one cluster for the whole tree. A file in a kustomization
+// envs/) is one cluster with all its subdirectories, every other file
+// belongs to the cluster of its top-level directory (files at the top to
+// the root's, "."), so loose files of unrelated top-level directories are
+// never compared. A file in a kustomization
 // directory that the kustomization does not list belongs to no cluster:
 // kustomize does not apply it, so it is reported (not-in-kustomization, a
 // warning) to the clusters that read that kustomization.
@@ -146,8 +148,8 @@ type Result struct {
 	Stats Stats
 
 	// Notices are one-line remarks on how the tree was grouped, for the
-	// user (see notice.go): a whole tree taken as one cluster whose
-	// top-level directories disagree with each other.
+	// user (see notice.go): a top-level directory (or a whole tree) taken
+	// as one cluster whose directories disagree with each other.
 	Notices []string
 
 	// all is every cluster found, before path arguments filtered declared
