@@ -45,10 +45,7 @@ func TestPolicyWrappedObjects(t *testing.T) {
 	}
 	findings, clusters := lintTree(t, root)
 	at := func(file, after, text string) string { return textAt(t, root, file, after, text) }
-	// The policy files lie under policies/ and ztp/, which are clusters
-	// of their own (one per top-level directory), so the policy clusters
-	// carry their name.
-	const fleet, ztp = "[policies/Policy/policies/fleet-mirrors]", "[ztp/Policy/ztp-common/common-config-policy]"
+	const fleet, ztp = "[Policy/policies/fleet-mirrors]", "[Policy/ztp-common/common-config-policy]"
 	for _, want := range []string{
 		// The upper-case source and the policy typo inside a Policy.
 		"repository-lowercase " + at("policies/mirrors.yaml", "", "quay.io/OpenShift") + " " + fleet,
@@ -60,8 +57,8 @@ func TestPolicyWrappedObjects(t *testing.T) {
 		"icsp-deprecated " + at("ztp/common-ranGen.yaml", "", "DisconnectedICSP.yaml") + " " + ztp,
 		"repository-lowercase " + at("ztp/common-ranGen.yaml", "", "registry.ztp.example:5000/openshift-release-dev/ocp-V4") + " " + ztp,
 		// Templates are notes on the template.
-		"policy-template " + at("policies/mirrors.yaml", "", "'{{hub") + " [policies]",
-		"policy-template " + at("policies/mirrors.yaml", "lab-per-cluster", "|") + " [policies]",
+		"policy-template " + at("policies/mirrors.yaml", "", "'{{hub") + " []",
+		"policy-template " + at("policies/mirrors.yaml", "lab-per-cluster", "|") + " []",
 	} {
 		if !containsFinding(findings, want) {
 			t.Errorf("no %s in:\n%s", want, strings.Join(findings, "\n"))
@@ -78,11 +75,11 @@ func TestPolicyWrappedObjects(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"policies/Policy/policies/fleet-mirrors: ImageDigestMirrorSet/release@policies/mirrors.yaml ImageDigestMirrorSet/apps@policies/mirrors.yaml ImageTagMirrorSet/apps-tags@policies/mirrors.yaml",
-		"policies/Policy/policies/lab-mirrors: ImageDigestMirrorSet/lab-apps@policies/mirrors.yaml",
-		"policies/ConfigurationPolicy/local-cluster/hub-local: ImageTagMirrorSet/hub-tags@policies/standalone.yaml",
-		"ztp/Policy/ztp-common/common-config-policy: ImageContentSourcePolicy/disconnected-internal-icsp-for-ocp@ztp/common-ranGen.yaml",
-		"ztp/Policy/ztp-site/site-config-policy: ImageDigestMirrorSet/site-idms@ztp/site-policygen.yaml",
+		"Policy/policies/fleet-mirrors: ImageDigestMirrorSet/release@policies/mirrors.yaml ImageDigestMirrorSet/apps@policies/mirrors.yaml ImageTagMirrorSet/apps-tags@policies/mirrors.yaml",
+		"Policy/policies/lab-mirrors: ImageDigestMirrorSet/lab-apps@policies/mirrors.yaml",
+		"ConfigurationPolicy/local-cluster/hub-local: ImageTagMirrorSet/hub-tags@policies/standalone.yaml",
+		"Policy/ztp-common/common-config-policy: ImageContentSourcePolicy/disconnected-internal-icsp-for-ocp@ztp/common-ranGen.yaml",
+		"Policy/ztp-site/site-config-policy: ImageDigestMirrorSet/site-idms@ztp/site-policygen.yaml",
 	} {
 		if !slices.Contains(clusters, want) {
 			t.Errorf("no cluster %s in:\n%s", want, strings.Join(clusters, "\n"))

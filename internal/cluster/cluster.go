@@ -17,7 +17,8 @@
 // envs/) is one cluster with all its subdirectories, every other file
 // belongs to the cluster of its top-level directory (files at the top to
 // the root's, "."), so loose files of unrelated top-level directories are
-// never compared. A file in a kustomization
+// never compared (a tree with no kustomization and no layout at all is one
+// cluster). A file in a kustomization
 // directory that the kustomization does not list belongs to no cluster:
 // kustomize does not apply it, so it is reported (not-in-kustomization, a
 // warning) to the clusters that read that kustomization.

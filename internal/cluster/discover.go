@@ -118,6 +118,10 @@ type discoverer struct {
 	kustSet     map[string]bool
 	listedRoots []string
 
+	// wholeTree: the trees hold no kustomization and no layout, so their
+	// plain files are one cluster (see plainGroup).
+	wholeTree bool
+
 	builds  *build.Cache
 	statsMu sync.Mutex
 	realMu  sync.Mutex
@@ -219,6 +223,23 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 			}
 		}
 	}
+	// A tree with no kustomization and no layout directory is one cluster
+	// (a directory of manifests applied with oc apply -R); otherwise the
+	// leftovers are grouped per top-level directory.
+	d.wholeTree = true
+	for i := range d.opts.Paths {
+		if len(kdirs[i]) > 0 {
+			d.wholeTree = false
+		}
+		for _, n := range names[i] {
+			if !d.wholeTree {
+				break
+			}
+			if plainGroup(d.layoutRoot(d.names.roots[i]), manifest.AbsName(n), d.isKust, true).kind == groupLayout {
+				d.wholeTree = false
+			}
+		}
+	}
 	groups := map[string]*Cluster{}
 	var order []string
 	for i := range d.opts.Paths {
@@ -236,7 +257,7 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 				d.loose[kf.Path] = append(d.loose[kf.Path], a)
 				continue
 			}
-			g := plainGroup(d.layoutRoot(r), a, d.isKust)
+			g := plainGroup(d.layoutRoot(r), a, d.isKust, d.wholeTree)
 			cl := groups[g.dir]
 			if cl == nil {
 				gg := g
@@ -343,7 +364,7 @@ func (d *discoverer) inGroup(c *Cluster, abs string) bool {
 	}
 	for _, r := range d.names.roots {
 		if _, in := manifest.Within(r.abs, abs); in {
-			return plainGroup(d.layoutRoot(r), abs, d.isKust).dir == c.group.dir
+			return plainGroup(d.layoutRoot(r), abs, d.isKust, d.wholeTree).dir == c.group.dir
 		}
 	}
 	return false
@@ -361,7 +382,7 @@ func (d *discoverer) inGroupReal(c *Cluster, real string) bool {
 		if d.reachedReal(real) || d.isKust(filepath.Dir(real)) {
 			return false
 		}
-		return plainGroup(lr, real, d.isKust).dir == d.realPath(c.group.dir)
+		return plainGroup(lr, real, d.isKust, d.wholeTree).dir == d.realPath(c.group.dir)
 	}
 	return false
 }

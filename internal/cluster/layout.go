@@ -61,8 +61,9 @@ type group struct {
 //     builds without it).
 //
 // abs and root are absolute; isKust reports whether a directory holds a
-// kustomization.
-func plainGroup(root, abs string, isKust func(dir string) bool) group {
+// kustomization. wholeTree turns rule 2 off: a tree with no kustomization
+// and no layout at all is one cluster, as `oc apply -R -f` applies it.
+func plainGroup(root, abs string, isKust func(dir string) bool, wholeTree bool) group {
 	dir := filepath.Dir(abs)
 	rel, in := manifest.Within(root, dir)
 	if !in {
@@ -73,7 +74,7 @@ func plainGroup(root, abs string, isKust func(dir string) bool) group {
 		comps = strings.Split(filepath.ToSlash(rel), "/")
 	}
 	g := group{dir: root, kind: groupRoot}
-	if len(comps) > 0 {
+	if len(comps) > 0 && !wholeTree {
 		g = group{dir: filepath.Join(root, comps[0]), kind: groupTop}
 	}
 	start, cur := 0, root

@@ -264,12 +264,17 @@ func TestDisagreeingTopLevelNotice(t *testing.T) {
 		// Disagrees with refs/hub, but lies under another top-level
 		// directory: its own cluster, no notice.
 		"ci/idms.yaml": edgeIDMS,
+		// A kustomization: the tree is not one plain directory of
+		// manifests, so its loose files are grouped per top-level
+		// directory.
+		"overlays/prod/kustomization.yaml": "resources: [idms.yaml]\n",
+		"overlays/prod/idms.yaml":          hubIDMS,
 	})
 	res, err := cluster.Discover(cluster.Options{Paths: []string{root}, Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Clusters) != 2 || len(res.Notices) != 1 {
+	if len(res.Clusters) != 3 || len(res.Notices) != 1 {
 		t.Fatalf("%d clusters, notices %q", len(res.Clusters), res.Notices)
 	}
 	n := res.Notices[0]
@@ -277,7 +282,7 @@ func TestDisagreeingTopLevelNotice(t *testing.T) {
 		"the files of " + filepath.ToSlash(filepath.Join(root, "refs")) + "/ that no kustomization or cluster layout reaches are linted as one cluster (refs), but its directories disagree",
 		"ImageDigestMirrorSet/release is written differently in ",
 		"clusters: [{name: refs/edge, paths: [refs/edge, refs/common.yaml]}, {name: refs/hub, paths: [refs/hub, refs/common.yaml]}, {name: refs/shared, paths: [refs/shared, refs/common.yaml]}]",
-		"declared clusters replace the ones found, so list the 1 other cluster of the tree there too",
+		"declared clusters replace the ones found, so list the 2 other clusters of the tree there too",
 	} {
 		if !strings.Contains(n, want) {
 			t.Errorf("notice %q lacks %q", n, want)
@@ -286,16 +291,19 @@ func TestDisagreeingTopLevelNotice(t *testing.T) {
 	if strings.Contains(n, "\n") {
 		t.Errorf("the notice is one line: %q", n)
 	}
-	// Alone in the tree, the group is the whole tree: no other clusters.
-	if err := os.RemoveAll(filepath.Join(root, "ci")); err != nil {
-		t.Fatal(err)
+	// Without the kustomization and ci/, the plain tree is one unnamed
+	// cluster whose only top-level directory is refs/: nothing to split.
+	for _, d := range []string{"ci", "overlays"} {
+		if err := os.RemoveAll(filepath.Join(root, d)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	res, err = cluster.Discover(cluster.Options{Paths: []string{root}, Root: root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Notices) != 1 || strings.Contains(res.Notices[0], "other cluster") || strings.Contains(res.Notices[0], "()") {
-		t.Errorf("notices of a lone group: %q", res.Notices)
+	if len(res.Clusters) != 1 || res.Clusters[0].Name != "" || len(res.Notices) != 0 {
+		t.Errorf("a plain tree: %d clusters, notices %q", len(res.Clusters), res.Notices)
 	}
 	// Directories that agree say nothing.
 	if err := os.WriteFile(filepath.Join(root, "refs/edge/idms.yaml"), []byte(hubIDMS), 0o644); err != nil {
