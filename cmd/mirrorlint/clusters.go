@@ -27,7 +27,8 @@ plus the files no kustomization reaches, grouped by where they are: each directo
 under clusters/, overlays/, sites/, environments/ or envs/ is one cluster with its
 subdirectories, every other top-level directory is one cluster named after it
 (.tekton, telco-ran), and the files at the top of the tree are one more (.); loose
-files of different top-level directories are never compared. A file lying in a
+files of different top-level directories are never compared. A tree with no
+kustomization and no layout directory is one cluster. A file lying in a
 kustomization's directory that the kustomization does not list is in no cluster
 (kustomize does not apply it). Files given one by one are one cluster. Names are
 paths relative to the repository's top level (or the config file's directory).
