@@ -162,6 +162,11 @@ func accessRoot(c *cli.Context) *safefs.Root {
 	if top == "" {
 		top, _ = os.Getwd()
 	}
+	return accessRootAt(c, top)
+}
+
+// accessRootAt is accessRoot with the repository at top.
+func accessRootAt(c *cli.Context, top string) *safefs.Root {
 	r := safefs.New(c.Int64(maxFileSizeName), top)
 	r.Budget = &safefs.Budget{Max: safefs.DefaultBudget}
 	r.Allow(c.Args().Slice()...)

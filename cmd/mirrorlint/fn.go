@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -44,9 +45,15 @@ modify the resource map") whatever a function returns: use transformers:.
 Exit codes: 0 nothing at or above failOn; 1 findings at or above failOn (the
 runner fails the build); 2 bad input or functionConfig.`,
 		Action: func(c *cli.Context) error {
-			// Origin files are read only inside the repository (the git
-			// top level, else the kustomization root kustomize runs this in).
-			p := &krm.Processor{Checks: pipeline.ChecksFromConfig, Stderr: c.App.ErrWriter, Access: accessRoot(c)}
+			// Origin files are read only inside the repository: the git
+			// top level, else the kustomize tree around the directory
+			// kustomize runs this in.
+			top := gitTopLevel()
+			if top == "" {
+				wd, _ := os.Getwd()
+				top = krm.TreeRoot(wd)
+			}
+			p := &krm.Processor{Checks: pipeline.ChecksFromConfig, Stderr: c.App.ErrWriter, Access: accessRootAt(c, top)}
 			err := p.Run(c.App.Reader, c.App.Writer)
 			var fe *krm.FindingsError
 			switch {
