@@ -1,9 +1,7 @@
 package ztp
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -73,21 +71,14 @@ func (e *expander) policyGenerator(n *yaml.Node) {
 // manifest reads one manifests entry and applies its patches.
 func (e *expander) manifest(m *yaml.Node) []*Object {
 	path := scalar(m, "path")
-	at := value(m, "path")
-	if at == nil {
-		at = m
-	}
+	at := keyAt(m, "path")
 	if path == "" {
 		e.problem(at, CodeInvalid, "a PolicyGenerator manifest needs a path")
 		return nil
 	}
 	files, err := e.src.Manifests(path)
 	if err != nil {
-		code := CodeInvalid
-		if errors.Is(err, fs.ErrNotExist) {
-			code = CodeSourceMissing
-		}
-		e.problem(at, code, err.Error())
+		e.readProblem(at, err)
 		return nil
 	}
 	var objs []*Object

@@ -86,21 +86,14 @@ func (e *expander) policyGenTemplate(n *yaml.Node) {
 // pgtEntry builds the CRs of one sourceFiles entry.
 func (e *expander) pgtEntry(sf *yaml.Node, mcp string) []*Object {
 	fileName := scalar(sf, "fileName")
-	at := value(sf, "fileName")
-	if at == nil {
-		at = sf
-	}
+	at := keyAt(sf, "fileName")
 	if fileName == "" {
 		e.problem(at, CodeInvalid, "a sourceFiles entry needs a fileName")
 		return nil
 	}
 	f, err := e.src.SourceCR(fileName)
 	if err != nil {
-		code := CodeInvalid
-		if errors.Is(err, fs.ErrNotExist) {
-			code = CodeSourceMissing
-		}
-		e.problem(at, code, err.Error())
+		e.readProblem(at, err)
 		return nil
 	}
 	text := string(f.Data)
@@ -268,4 +261,22 @@ func dropDeployWave(obj *yaml.Node) {
 	if len(ann.Content) == 0 {
 		remove(md, "annotations")
 	}
+}
+
+// keyAt is where a finding on key of m sits: its value, else m itself.
+func keyAt(m *yaml.Node, key string) *yaml.Node {
+	if at := value(m, key); at != nil {
+		return at
+	}
+	return m
+}
+
+// readProblem reports a source CR or manifest that could not be read: a
+// missing file is CodeSourceMissing, anything else CodeInvalid.
+func (e *expander) readProblem(at *yaml.Node, err error) {
+	code := CodeInvalid
+	if errors.Is(err, fs.ErrNotExist) {
+		code = CodeSourceMissing
+	}
+	e.problem(at, code, err.Error())
 }
