@@ -141,18 +141,8 @@ func (s *scanner) object(path string) error {
 		if err := s.value(child, keyOff); err != nil {
 			return err
 		}
-		s.space()
-		if s.i >= len(s.doc) {
-			return s.fail("unexpected end of JSON input")
-		}
-		switch s.doc[s.i] {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return nil
-		default:
-			return s.fail("invalid character %s after object key:value pair", s.quoteChar())
+		if done, err := s.next('}', "object key:value pair"); done || err != nil {
+			return err
 		}
 	}
 }
@@ -173,18 +163,8 @@ func (s *scanner) array(path string) error {
 		if err := s.value(fmt.Sprintf("%s[%d]", path, n), -1); err != nil {
 			return err
 		}
-		s.space()
-		if s.i >= len(s.doc) {
-			return s.fail("unexpected end of JSON input")
-		}
-		switch s.doc[s.i] {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return nil
-		default:
-			return s.fail("invalid character %s after array element", s.quoteChar())
+		if done, err := s.next(']', "array element"); done || err != nil {
+			return err
 		}
 	}
 }
@@ -278,4 +258,23 @@ func (s *scanner) escape() error {
 		return nil
 	}
 	return s.fail("invalid character %s in string escape code", s.quoteChar())
+}
+
+// next steps over what follows a member of an object or array: a comma
+// (done false) or the closing byte (done true); what names the member in
+// the error, as encoding/json words it.
+func (s *scanner) next(closing byte, what string) (done bool, err error) {
+	s.space()
+	if s.i >= len(s.doc) {
+		return false, s.fail("unexpected end of JSON input")
+	}
+	switch s.doc[s.i] {
+	case ',':
+		s.i++
+		return false, nil
+	case closing:
+		s.i++
+		return true, nil
+	}
+	return false, s.fail("invalid character %s after %s", s.quoteChar(), what)
 }
