@@ -2,11 +2,9 @@ package impact
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/corpus"
-	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
 // TestDrainCorpus runs the comparison the way `mirrorlint diff` does on
@@ -63,19 +61,6 @@ func runDrainCorpus(t *testing.T, root string) {
 
 func compareDirs(t *testing.T, c corpus.Case) *Result {
 	t.Helper()
-	open := func(side string) *project.Project {
-		p, _, cleanup, err := OpenSide(project.Options{
-			Paths:        []string{filepath.Join(c.Dir, side, "manifests")},
-			ConfigPath:   "none",
-			ReleaseImage: c.ReleaseImage(),
-			// The drain corpus models clusters without a ClusterImagePolicy (see corpus.CorpusVersion).
-			OpenShiftVersion: corpus.CorpusVersion.String(),
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", side, err)
-		}
-		t.Cleanup(cleanup)
-		return p
-	}
-	return Compare(open("old"), open("new"), Options{})
+	// The drain corpus models clusters without a ClusterImagePolicy (see corpus.CorpusVersion).
+	return compareAt(t, c, corpus.CorpusVersion.String())
 }
