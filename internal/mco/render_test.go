@@ -20,15 +20,20 @@ type ent struct {
 	policy  configv1.MirrorSourcePolicy
 }
 
+// imageMirrors are e's mirrors as the IDMS and ITMS types hold them.
+func (e ent) imageMirrors() []configv1.ImageMirror {
+	var ms []configv1.ImageMirror
+	for _, m := range e.mirrors {
+		ms = append(ms, configv1.ImageMirror(m))
+	}
+	return ms
+}
+
 func idms(name string, es ...ent) *configv1.ImageDigestMirrorSet {
 	o := &configv1.ImageDigestMirrorSet{}
 	o.Name = name
 	for _, e := range es {
-		var ms []configv1.ImageMirror
-		for _, m := range e.mirrors {
-			ms = append(ms, configv1.ImageMirror(m))
-		}
-		o.Spec.ImageDigestMirrors = append(o.Spec.ImageDigestMirrors, configv1.ImageDigestMirrors{Source: e.src, Mirrors: ms, MirrorSourcePolicy: e.policy})
+		o.Spec.ImageDigestMirrors = append(o.Spec.ImageDigestMirrors, configv1.ImageDigestMirrors{Source: e.src, Mirrors: e.imageMirrors(), MirrorSourcePolicy: e.policy})
 	}
 	return o
 }
@@ -37,11 +42,7 @@ func itms(name string, es ...ent) *configv1.ImageTagMirrorSet {
 	o := &configv1.ImageTagMirrorSet{}
 	o.Name = name
 	for _, e := range es {
-		var ms []configv1.ImageMirror
-		for _, m := range e.mirrors {
-			ms = append(ms, configv1.ImageMirror(m))
-		}
-		o.Spec.ImageTagMirrors = append(o.Spec.ImageTagMirrors, configv1.ImageTagMirrors{Source: e.src, Mirrors: ms, MirrorSourcePolicy: e.policy})
+		o.Spec.ImageTagMirrors = append(o.Spec.ImageTagMirrors, configv1.ImageTagMirrors{Source: e.src, Mirrors: e.imageMirrors(), MirrorSourcePolicy: e.policy})
 	}
 	return o
 }
