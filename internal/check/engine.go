@@ -4,6 +4,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 
 	"fmt"
+	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
@@ -95,6 +96,7 @@ func (e *Engine) Check(cl *cluster.Cluster) ([]Finding, *Context, error) {
 		}
 		findings = append(findings, fs...)
 	}
+	findings = e.dropCovered(findings)
 	if e.Policies != nil {
 		pf, err := e.Policies.Evaluate(c)
 		if err != nil {
@@ -136,6 +138,27 @@ func (e *Engine) Settle(cl *cluster.Cluster, findings []Finding) []Finding {
 	findings = e.suppress(cl, findings, objFiles)
 	Sort(findings)
 	return findings
+}
+
+// dropCovered removes each finding that a rule's Covers names when that
+// rule reported at the same file, line and column.
+func (e *Engine) dropCovered(fs []Finding) []Finding {
+	type place struct {
+		rule, file string
+		line, col  int
+	}
+	covered := map[place]bool{}
+	for _, f := range fs {
+		if r := e.Rules.Get(f.Rule); r != nil {
+			for _, id := range r.Covers {
+				covered[place{id, f.File, f.Line, f.Column}] = true
+			}
+		}
+	}
+	if len(covered) == 0 {
+		return fs
+	}
+	return slices.DeleteFunc(fs, func(f Finding) bool { return covered[place{f.Rule, f.File, f.Line, f.Column}] })
 }
 
 // Run runs rule r on c in a pass of its own, at severity sev, and returns

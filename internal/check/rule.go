@@ -36,6 +36,11 @@ type Rule struct {
 	// Registry.Needs and manifest.Options.Prefilter). Built-in rules
 	// write it in their literal; a test fails for one that does not.
 	Reads []string
+	// Covers names rules whose finding this rule's finding at the same
+	// place replaces: a mirror input's check says, in its component's
+	// words, what a rule on the objects derived from that input would
+	// repeat at the same value.
+	Covers []string
 }
 
 // Registry holds rules by id.

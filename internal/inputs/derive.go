@@ -3,18 +3,19 @@ package inputs
 import (
 	"fmt"
 
-	configv1 "github.com/openshift/api/config/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-// derivedIDMS is idms as a loaded object placed in the input it comes
-// from: each entry, source and mirror at the value of entries it was
-// copied from, the rest at at. The status the serializer writes is left
-// out, as the API server drops it on create.
-func derivedIDMS(idms *configv1.ImageDigestMirrorSet, entries []DigestSource, at manifest.Position) (*manifest.Object, error) {
-	b, err := yaml.Marshal(idms)
+// derivedObject is obj (an openshift/api object) as a loaded object
+// placed in the input it comes from: under spec.<list>, entry i and its
+// source and mirrors at the values of entries[i] they were copied from,
+// everything else at at. The status the serializer writes is left out, as
+// the API server drops it on create.
+func derivedObject(obj any, list string, entries []DigestSource, at manifest.Position) (*manifest.Object, error) {
+	b, err := yaml.Marshal(obj)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +28,7 @@ func derivedIDMS(idms *configv1.ImageDigestMirrorSet, entries []DigestSource, at
 		return nil, err
 	}
 	place := func(p manifest.Path) manifest.Position {
-		if len(p) < 3 || p[0] != "spec" || p[1] != "imageDigestMirrors" {
+		if len(p) < 3 || p[0] != "spec" || p[1] != list {
 			return manifest.Position{}
 		}
 		i, _ := p[2].(int)
@@ -40,6 +41,8 @@ func derivedIDMS(idms *configv1.ImageDigestMirrorSet, entries []DigestSource, at
 			return e.At
 		case p[3] == "source":
 			return e.SourceAt
+		case p[3] == "mirrors" && len(p) == 4 && e.MirrorsAt.Line > 0:
+			return e.MirrorsAt
 		case p[3] == "mirrors" && len(p) == 5:
 			if j, _ := p[4].(int); j < len(e.MirrorAt) {
 				return e.MirrorAt[j]
@@ -54,17 +57,35 @@ func derivedIDMS(idms *configv1.ImageDigestMirrorSet, entries []DigestSource, at
 }
 
 // derive places the cluster's IDMSs (made from entries, in order) as
-// loaded objects.
+// loaded objects, the rest of each object at the cluster's declaration.
 func (c *Cluster) derive(entries [][]DigestSource) {
+	c.deriveAt(entries, c.From)
+}
+
+// deriveAt is derive with the objects' own fields (kind, metadata) placed
+// at at.
+func (c *Cluster) deriveAt(entries [][]DigestSource, at manifest.Position) {
 	for i, idms := range c.IDMSs {
 		var list []DigestSource
 		if i < len(entries) {
 			list = entries[i]
 		}
-		o, err := derivedIDMS(idms, list, c.From)
-		if err != nil {
-			continue
+		if o, err := derivedObject(idms, "imageDigestMirrors", list, at); err == nil {
+			c.Objects = append(c.Objects, o)
 		}
-		c.Objects = append(c.Objects, o)
+	}
+}
+
+// deriveICSPs places the ICSPs of imageContentSources (image-policy-<i>,
+// made from entry i alone) as loaded objects at the entries they copy,
+// their own fields at at.
+func (c *Cluster) deriveICSPs(icsps []*operatorv1alpha1.ImageContentSourcePolicy, list []DigestSource, at manifest.Position) {
+	for i, icsp := range icsps {
+		if i >= len(list) {
+			break
+		}
+		if o, err := derivedObject(icsp, "repositoryDigestMirrors", list[i:i+1], at); err == nil {
+			c.Objects = append(c.Objects, o)
+		}
 	}
 }

@@ -160,3 +160,42 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// The ICSPs of imageContentSources are loaded objects, one entry each,
+// placed at the entry they copy; their own fields sit at the list's key.
+func TestContentSourceICSPsPlaced(t *testing.T) {
+	res := readTree(t, map[string]string{"install-config.yaml": `apiVersion: v1
+metadata:
+  name: c
+imageContentSources:
+- source: quay.io/a
+  mirrors:
+  - m.example.com/a
+- source: quay.io/b
+  mirrors: [m.example.com/b, m2.example.com/b]
+`}, render.Version{})
+	c := res.Clusters[0]
+	if len(c.Objects) != 2 {
+		t.Fatalf("%d objects, want the 2 ICSPs", len(c.Objects))
+	}
+	for i, tc := range []struct {
+		path      string
+		line, col int
+	}{
+		{"kind", 4, 1},
+		{"spec.repositoryDigestMirrors[0].source", 8, 11},
+		{"spec.repositoryDigestMirrors[0].mirrors[1]", 9, 30},
+		{"spec.repositoryDigestMirrors[0].mirrors", 9, 12},
+	} {
+		o := c.Objects[1]
+		if i == 0 {
+			o = c.Objects[0]
+		}
+		if p := o.Locate(manifest.ParsePath(tc.path)); p.Line != tc.line || p.Column != tc.col {
+			t.Errorf("%s %s at %d:%d, want %d:%d", o.Name, tc.path, p.Line, p.Column, tc.line, tc.col)
+		}
+	}
+	if c.Objects[1].Kind != manifest.KindICSP || c.Objects[1].Name != "image-policy-1" || c.Objects[1].ICSP == nil {
+		t.Errorf("second object %s/%s", c.Objects[1].Kind, c.Objects[1].Name)
+	}
+}

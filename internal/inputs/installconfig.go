@@ -41,8 +41,9 @@ type DigestSource struct {
 	// At, SourceAt and MirrorAt place the entry, its source and each
 	// mirror in the input (zero when unknown): the objects made from the
 	// entry point there.
-	At, SourceAt manifest.Position
-	MirrorAt     []manifest.Position
+	// MirrorsAt is the mirrors list.
+	At, SourceAt, MirrorsAt manifest.Position
+	MirrorAt                []manifest.Position
 }
 
 // locate fills the positions of entries read from o.
@@ -50,6 +51,9 @@ func locate(o *manifest.Object, list []DigestSource) {
 	for i := range list {
 		ds := &list[i]
 		ds.At, ds.SourceAt = o.Locate(ds.Path), o.Locate(ds.Path.Child("source"))
+		if ds.MirrorsSet {
+			ds.MirrorsAt = o.Locate(ds.Path.Child("mirrors"))
+		}
 		for j := range ds.Mirrors {
 			ds.MirrorAt = append(ds.MirrorAt, o.Locate(ds.Path.Child("mirrors", j)))
 		}
@@ -135,11 +139,11 @@ func (ic *InstallConfig) Check(v render.Version) []Finding {
 		}
 	}
 	ic.checkSourcePolicy(&fs, v)
-	for _, list := range [][]DigestSource{ic.Digest, ic.Content} {
-		checkDuplicateMirrors(&fs, o, list, RuleInstallDuplicate,
-			"openshift-install does not check it, but the %s it writes is refused by the API server (mirrors is a set): "+
-				"the install fails applying it; delete the repeated mirror")
-	}
+	// A repeat in imageContentSources is the ICSP's business: its mirrors
+	// are no set, and mirror-duplicate reports it on the ICSP created.
+	checkDuplicateMirrors(&fs, o, ic.Digest, RuleInstallDuplicate,
+		"openshift-install does not check it, but the %s it writes is refused by the API server (mirrors is a set): "+
+			"the install fails applying it; delete the repeated mirror")
 	ic.checkPolicyConflict(&fs)
 	if ic.TrustPolicy != "" && ic.TrustPolicy != "Proxyonly" && ic.TrustPolicy != "Always" {
 		fs.add(o.Locate(manifest.Path{"additionalTrustBundlePolicy"}), check.Error, RuleInstallTrustPolicy, installer,

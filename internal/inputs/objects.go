@@ -38,8 +38,8 @@ type Cluster struct {
 	// Unconfirmed says the objects follow a step not seen in the
 	// component's code (the ICSPs of imageContentSources).
 	Unconfirmed string
-	// Objects are IDMSs as loaded objects placed at the input values they
-	// come from, for the rules and the renderer; Inputs are the objects
+	// Objects are the IDMSs and ICSPs as loaded objects placed at the
+	// input values they come from, for the rules and the renderer; Inputs are the objects
 	// the cluster is declared by (its install-config, the site and the
 	// hub's objects, the HostedCluster and its NodePools).
 	Objects []*manifest.Object
@@ -183,7 +183,12 @@ func (ic *InstallConfig) Cluster(v render.Version) *Cluster {
 		}
 	}
 	c.Bootstrap = bootstrapConf(list)
-	c.derive([][]DigestSource{list})
+	// The objects' own fields sit at the list they come from, so a rule
+	// about the object as a whole points at that key.
+	if len(c.IDMSs) > 0 {
+		c.deriveAt([][]DigestSource{list}, ic.Object.LocateKey(manifest.Path{"imageDigestSources"}))
+	}
+	c.deriveICSPs(c.ICSPs, list, ic.Object.LocateKey(manifest.Path{"imageContentSources"}))
 	return c
 }
 
@@ -200,6 +205,9 @@ func dropPolicies(list []DigestSource) []DigestSource {
 func (c *Cluster) Reason() string {
 	switch c.Kind {
 	case "install-config":
+		if len(c.ICSPs) > 0 {
+			return "openshift-install: the ImageContentSourcePolicies image-policy-<i> from install-config.yaml imageContentSources"
+		}
 		return "openshift-install: the IDMS image-digest-mirror from install-config.yaml imageDigestSources"
 	case "agent-installer":
 		return "agent-based installer: install-config.yaml beside agent-config.yaml"

@@ -6,5 +6,8 @@ import (
 )
 
 // installConfigDuplicateMirror: see docs/install-config-duplicate-mirror.md; the check itself is in package inputs.
-var installConfigDuplicateMirror = inputRule(inputs.RuleInstallDuplicate, check.Error, check.OriginAPI,
-	"install-config.yaml: a mirror listed twice in one entry; the ImageDigestMirrorSet the installer writes is refused.")
+// It says, in the installer's terms, what mirror-duplicate reports on the
+// ImageDigestMirrorSet the installer writes, at the same install-config line.
+var installConfigDuplicateMirror = covering(inputRule(inputs.RuleInstallDuplicate, check.Error, check.OriginAPI,
+	"install-config.yaml: a mirror listed twice in one imageDigestSources entry; the ImageDigestMirrorSet the installer writes is refused."),
+	"mirror-duplicate")

@@ -6,5 +6,8 @@ import (
 )
 
 // installConfigImageContentSources: see docs/install-config-image-content-sources.md; the check itself is in package inputs.
-var installConfigImageContentSources = inputRule(inputs.RuleInstallDeprecated, check.Warning, check.OriginSurprise,
-	"install-config.yaml: imageContentSources is deprecated in favour of imageDigestSources.")
+// The ImageContentSourcePolicies the list creates sit at its key, where
+// icsp-deprecated would repeat this.
+var installConfigImageContentSources = covering(inputRule(inputs.RuleInstallDeprecated, check.Warning, check.OriginSurprise,
+	"install-config.yaml: imageContentSources is deprecated in favour of imageDigestSources."),
+	"icsp-deprecated")

@@ -32,6 +32,13 @@ func inputRule(id string, sev check.Severity, origin check.Origin, summary strin
 	}
 }
 
+// covering makes r's findings replace those of the rules named, at the
+// same place: the same value seen through the object the input creates.
+func covering(r *check.Rule, ids ...string) *check.Rule {
+	r.Covers = ids
+	return r
+}
+
 // inputRules are the rules of the mirror inputs, in All's order.
 func inputRules() []*check.Rule {
 	return []*check.Rule{

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+const icContentSources = `apiVersion: v1
+metadata:
+  name: c1
+imageContentSources:
+- source: quay.io/openshift-release-dev/ocp-release
+  mirrors:
+  - mirror.example.com/ocp/release
+  - mirror2.example.com/ocp/release
+`
+
+const day2Reversed = `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: day2
+spec:
+  imageDigestMirrors:
+  - source: quay.io/openshift-release-dev/ocp-release
+    mirrors:
+    - mirror2.example.com/ocp/release
+    - mirror.example.com/ocp/release
+`
+
+// The ImageContentSourcePolicies the installer makes of imageContentSources
+// are objects of the cluster it creates: every rule reads them beside the
+// day-2 objects of manifests/, at the install-config's lines, and the
+// render holds their mirrors. icsp-deprecated is left to the
+// install-config's own deprecation warning at the same key.
+func TestInstallConfigICSPsSeenByEveryRule(t *testing.T) {
+	dir := writeTree(t, map[string]string{"c1/install-config.yaml": icContentSources, "c1/manifests/idms.yaml": day2Reversed})
+	r := mlRun(t, "", "lint", "--cluster", "install-config/c1", dir)
+	r.stdout = strings.ReplaceAll(r.stdout, dir+"/", "")
+	for _, want := range []string{
+		"c1/manifests/idms.yaml:9:5: warning mirror-order-conflict: 2 entries give digest mirrors for \"quay.io/openshift-release-dev/ocp-release\" in contradicting orders",
+		"    also c1/install-config.yaml:7:3 (ImageContentSourcePolicy/image-policy-0 spec.repositoryDigestMirrors[0].mirrors)",
+		"c1/manifests/idms.yaml:4:9: error icsp-mixed-with-sets: 1 ImageContentSourcePolicy object(s) (image-policy-0)",
+		"    also c1/install-config.yaml:4:1 (ImageContentSourcePolicy/image-policy-0 metadata.name)",
+		"c1/install-config.yaml:4:1: warning install-config-image-content-sources: imageContentSources is deprecated",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no %q in\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "icsp-deprecated") {
+		t.Errorf("icsp-deprecated repeats the install-config warning:\n%s", r.stdout)
+	}
+	r = mlRun(t, "", "render", "--cluster", "install-config/c1", dir)
+	if !strings.Contains(r.stdout, "[[registry.mirror]]\n    location = \"mirror2.example.com/ocp/release\"") ||
+		!strings.Contains(r.stdout, "[[registry.mirror]]\n    location = \"mirror.example.com/ocp/release\"") {
+		t.Errorf("render:\n%s", r.stdout)
+	}
+	r = mlRun(t, "", "clusters", dir)
+	if !strings.Contains(r.stdout, "objects:  3 (1 ImageContentSourcePolicy, 1 ImageDigestMirrorSet, 1 InstallConfig") ||
+		!strings.Contains(r.stdout, "the ImageContentSourcePolicies image-policy-<i> from install-config.yaml imageContentSources") {
+		t.Errorf("clusters:\n%s", r.stdout)
+	}
+}
+
+// A mirror repeated in imageDigestSources is reported once, in the
+// installer's terms: mirror-duplicate on the IDMS derived from it, at the
+// same value, is covered.
+func TestInstallConfigDuplicateReportedOnce(t *testing.T) {
+	dir := writeTree(t, map[string]string{"c3/install-config.yaml": `apiVersion: v1
+metadata:
+  name: c3
+imageDigestSources:
+- source: quay.io/openshift-release-dev/ocp-release
+  mirrors:
+  - mirror.example.com/ocp/release
+  - mirror.example.com/ocp/release
+`})
+	r := mlRun(t, "", "lint", dir)
+	if !strings.Contains(r.stdout, "c3/install-config.yaml:8:5: error install-config-duplicate-mirror: duplicate mirror \"mirror.example.com/ocp/release\"") {
+		t.Errorf("no install-config-duplicate-mirror:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "mirror-duplicate:") {
+		t.Errorf("mirror-duplicate repeats it:\n%s", r.stdout)
+	}
+}
