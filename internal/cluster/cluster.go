@@ -209,6 +209,15 @@ func (r *Result) Text(file string) []byte {
 	return r.d.res.Held(manifest.AbsName(file))
 }
 
+// Read returns the objects discovery read from file (a name of Set.Files)
+// and whether it has read the file at all; it reads nothing itself.
+func (r *Result) Read(file string) ([]*manifest.Object, bool) {
+	if r.d == nil || r.d.res == nil || file == "" || file == "-" {
+		return nil, false
+	}
+	return r.d.res.Loaded(manifest.AbsName(file))
+}
+
 // reads is Includes for a real (symlink-free) path, which is how lint names
 // files when it compares them.
 func (c *Cluster) reads(real string) bool {

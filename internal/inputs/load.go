@@ -1,12 +1,21 @@
 package inputs
 
 import (
+	"slices"
+
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // triggerKinds are the kinds that declare a cluster here; a tree without
 // any is read no further.
 var triggerKinds = []string{manifest.KindInstallConfig, "SiteConfig", "ClusterInstance", "AgentServiceConfig", "HostedCluster"}
+
+// Declares reports whether an object of kind declares a cluster here: a
+// tree holding none has no inputs for Load to read.
+func Declares(kind string) bool { return slices.Contains(triggerKinds, kind) }
+
+// DeclaringKinds are the kinds Declares knows.
+func DeclaringKinds() []string { return slices.Clone(triggerKinds) }
 
 // Load reads the input objects of files (those a tree's load read) whole,
 // with base's limits: first only the files that may declare a cluster (a
@@ -30,13 +39,7 @@ func Load(files []string, base manifest.Options) []*manifest.Object {
 	if err != nil {
 		return nil
 	}
-	found := false
-	for _, obj := range set.Objects {
-		for _, k := range triggerKinds {
-			found = found || string(obj.Kind) == k
-		}
-	}
-	if !found {
+	if !slices.ContainsFunc(set.Objects, func(obj *manifest.Object) bool { return Declares(string(obj.Kind)) }) {
 		return nil
 	}
 	all := manifest.NeedKinds(Kinds...)

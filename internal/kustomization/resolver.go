@@ -135,6 +135,14 @@ func (r *Resolver) Objects(abs string) []*manifest.Object {
 	return r.byFile[abs]
 }
 
+// Loaded returns the objects of a file a load has already read, without
+// reading anything; false when none has.
+func (r *Resolver) Loaded(abs string) ([]*manifest.Object, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byFile[abs], r.loaded[abs]
+}
+
 // markLoaded records a file as read, with whatever it held so far.
 func (r *Resolver) MarkLoaded(abs string) {
 	r.mu.Lock()

@@ -62,26 +62,41 @@ func unappliedDir(osDir, display string, entries []fs.DirEntry) *unapplied {
 // real (absolute, symlink-free) path of a file or directory named on the
 // command line, so that a template given explicitly (by pre-commit, say) is
 // not read either. display is how the argument was written.
-func unappliedAncestor(real, display string) *unapplied {
+func unappliedAncestor(real, display string, kindAt func(dir string) string) *unapplied {
 	up := ""
 	for dir := real; ; dir = filepath.Dir(dir) {
 		shown := filepath.ToSlash(filepath.Join(display, up))
-		if filepath.Base(dir) == ztpSourceCRs && isDir(dir) {
+		switch kindAt(dir) {
+		case "ztp":
 			return &unapplied{kind: "ztp", dir: shown, osDir: dir}
-		}
-		if isKubeCompare(filepath.Join(dir, kubeCompareMetadata)) {
+		case "kube-compare":
 			return &unapplied{kind: "kube-compare", dir: shown, osDir: dir, anchor: filepath.ToSlash(filepath.Join(shown, kubeCompareMetadata))}
-		}
-		if isDir(filepath.Join(dir, "templates")) {
-			if fi, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err == nil && fi.Mode().IsRegular() {
-				return &unapplied{kind: "helm", dir: shown, osDir: dir, anchor: filepath.ToSlash(filepath.Join(shown, "Chart.yaml"))}
-			}
+		case "helm":
+			return &unapplied{kind: "helm", dir: shown, osDir: dir, anchor: filepath.ToSlash(filepath.Join(shown, "Chart.yaml"))}
 		}
 		if filepath.Dir(dir) == dir {
 			return nil
 		}
 		up = filepath.Join(up, "..")
 	}
+}
+
+// unappliedKindAt is what dir itself is, by the tests of unappliedAncestor:
+// "ztp", "kube-compare", "helm", or "" for a directory applied as written
+// (or a path that is no directory).
+func unappliedKindAt(dir string) string {
+	if filepath.Base(dir) == ztpSourceCRs && isDir(dir) {
+		return "ztp"
+	}
+	if isKubeCompare(filepath.Join(dir, kubeCompareMetadata)) {
+		return "kube-compare"
+	}
+	if isDir(filepath.Join(dir, "templates")) {
+		if fi, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err == nil && fi.Mode().IsRegular() {
+			return "helm"
+		}
+	}
+	return ""
 }
 
 // kubeCompareMetadata is the file naming a kube-compare reference: its

@@ -62,6 +62,12 @@ type walker struct {
 	// notApplied holds the chart and source-crs directories already
 	// reported, by real path: each is reported once.
 	notApplied map[string]bool
+	// kindAt and realDirs remember, per directory, what unappliedKindAt
+	// found and the directory's real path: a list of many files (the
+	// pre-commit list, the inputs' pass over a tree's files) then costs a
+	// map lookup per ancestor instead of several system calls.
+	kindAt   map[string]string
+	realDirs map[string]string
 }
 
 func newWalker(opts Options) *walker {
@@ -71,7 +77,8 @@ func newWalker(opts Options) *walker {
 			ex = append(ex, p)
 		}
 	}
-	return &walker{opts: opts, exclude: ex, seenFiles: map[string]bool{}, seenDirs: map[string]bool{}, notApplied: map[string]bool{}}
+	return &walker{opts: opts, exclude: ex, seenFiles: map[string]bool{}, seenDirs: map[string]bool{}, notApplied: map[string]bool{},
+		kindAt: map[string]string{}, realDirs: map[string]string{}}
 }
 
 // manifestExt reports whether a file found inside a directory is read.
@@ -143,15 +150,23 @@ func (w *walker) root(arg string) error {
 		w.problem(displayName(arg, ""), "read-error", fsMessage(err))
 		return nil
 	}
-	real, err := filepath.EvalSymlinks(arg)
-	if err == nil {
-		real, err = filepath.Abs(real)
-	}
+	real, err := w.realPath(arg, info)
 	if err != nil {
 		w.problem(displayName(arg, ""), "read-error", fsMessage(err))
 		return nil
 	}
-	if u := unappliedAncestor(real, displayName(arg, "")); u != nil {
+	kindAt := w.unappliedKindAt
+	if !info.IsDir() {
+		// A file is none of the directories looked for: only its
+		// ancestors are asked.
+		kindAt = func(dir string) string {
+			if dir == real {
+				return ""
+			}
+			return w.unappliedKindAt(dir)
+		}
+	}
+	if u := unappliedAncestor(real, displayName(arg, ""), kindAt); u != nil {
 		if !w.excludedPath(displayName(arg, "")) {
 			w.skipUnapplied(u)
 		}
@@ -183,6 +198,45 @@ func (w *walker) root(arg string) error {
 		w.follow(l, arg)
 	}
 	return nil
+}
+
+// realPath is filepath.EvalSymlinks and filepath.Abs of a path argument:
+// for a regular file that is not a link, its directory's real path (asked
+// once per directory) joined with its name.
+func (w *walker) realPath(arg string, info fs.FileInfo) (string, error) {
+	if !info.Mode().IsRegular() {
+		return realAbs(arg)
+	}
+	if li, err := os.Lstat(arg); err != nil || li.Mode()&fs.ModeSymlink != 0 {
+		return realAbs(arg)
+	}
+	dir := filepath.Dir(arg)
+	rd, ok := w.realDirs[dir]
+	if !ok {
+		var err error
+		if rd, err = realAbs(dir); err != nil {
+			return "", err
+		}
+		w.realDirs[dir] = rd
+	}
+	return filepath.Join(rd, filepath.Base(arg)), nil
+}
+
+func realAbs(p string) (string, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(real)
+}
+
+func (w *walker) unappliedKindAt(dir string) string {
+	k, ok := w.kindAt[dir]
+	if !ok {
+		k = unappliedKindAt(dir)
+		w.kindAt[dir] = k
+	}
+	return k
 }
 
 // dir walks one real directory; osPath is how to reach it, rel its slash

@@ -21,10 +21,14 @@ func (s *scope) unbuilt(p *project.Project, all, kept []check.Finding) []check.F
 	if s.only == nil {
 		return nil
 	}
+	reported := make(map[findingKey]bool, len(kept))
+	for _, k := range kept {
+		reported[keyOf(k)] = true
+	}
 	var out []check.Finding
 	for _, f := range all {
 		if f.Rule != check.ProblemRule.ID || f.Severity != check.Error || !kustomization.IsFileName(filepath.Base(f.File)) ||
-			slices.ContainsFunc(kept, func(k check.Finding) bool { return sameFinding(k, f) }) {
+			reported[keyOf(f)] {
 			continue // only a kustomization that does not build leaves its cluster unchecked
 		}
 		for _, cl := range p.Clusters {
@@ -47,6 +51,13 @@ func (s *scope) unbuilt(p *project.Project, all, kept []check.Finding) []check.F
 	return out
 }
 
-func sameFinding(a, b check.Finding) bool {
-	return a.Rule == b.Rule && a.Position == b.Position && a.Message == b.Message
+// findingKey is what makes two findings the same one for unbuilt: the
+// rule, the place and the message.
+type findingKey struct {
+	rule, message string
+	pos           manifest.Position
+}
+
+func keyOf(f check.Finding) findingKey {
+	return findingKey{rule: f.Rule, message: f.Message, pos: f.Position}
 }

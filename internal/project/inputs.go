@@ -2,6 +2,7 @@ package project
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -38,7 +39,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, res *cluster.Resu
 	if err != nil {
 		return err
 	}
-	objs := inputs.Load(res.Set.Files, loadOptions(opts, cfg))
+	objs := inputObjects(res, loadOptions(opts, cfg))
 	if len(objs) == 0 {
 		if createdName(opts.Cluster) {
 			return usage("no cluster named %q: the tree creates none (`mirrorlint clusters` lists them)", opts.Cluster)
@@ -74,6 +75,55 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, res *cluster.Resu
 		return usage("no cluster named %q (`mirrorlint clusters` lists the clusters the tree's inputs create)", opts.Cluster)
 	}
 	return nil
+}
+
+// inputObjects is inputs.Load of the tree's files without reading again
+// what discovery read: when no file it read holds an object that declares
+// a cluster (inputs.Declares), inputs.Load gives nothing unless one of the
+// files discovery did not read declares one, so only those are looked at.
+// What discovery read answers only when it kept every such object: the
+// input kinds are kept whenever unmodelled kinds are, and a prefilter
+// keeps every file that may hold them. An install-config is known by its
+// name, not by what discovery kept, so a file of that name is looked at.
+func inputObjects(res *cluster.Result, lo manifest.Options) []*manifest.Object {
+	files := res.Set.Files
+	if !keepsDeclaring(lo) {
+		return inputs.Load(files, lo)
+	}
+	var unread []string
+	for _, f := range files {
+		if f == "-" {
+			return nil // a stream cannot be read twice (inputs.Load)
+		}
+		objs, read := res.Read(f)
+		if !read || manifest.IsInstallConfigFile(f) {
+			unread = append(unread, f)
+			continue
+		}
+		if slices.ContainsFunc(objs, func(o *manifest.Object) bool { return inputs.Declares(string(o.Kind)) }) {
+			return inputs.Load(files, lo)
+		}
+	}
+	if len(unread) == 0 || len(inputs.Load(unread, lo)) == 0 {
+		return nil
+	}
+	return inputs.Load(files, lo)
+}
+
+// keepsDeclaring reports whether a load with lo keeps every object that
+// declares a cluster.
+func keepsDeclaring(lo manifest.Options) bool {
+	if lo.Unmodelled == manifest.UnmodelledNone {
+		return false
+	}
+	if lo.Prefilter != nil {
+		for _, k := range inputs.DeclaringKinds() {
+			if !lo.Prefilter.Has(k, lo.Unmodelled) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // versionIf is the release the inputs are read as: the one the flags or
