@@ -291,3 +291,26 @@ func TestHostileOriginAnnotationsStayInTheTree(t *testing.T) {
 		}
 	}
 }
+
+// A policy in the tree asking one builtin for gigabytes is refused at the
+// call, at once: the run fails with the refusal there and every other
+// finding (under scripts/hostile.sh's memory cap it would otherwise die).
+func TestHostilePolicyBuiltinsStayBounded(t *testing.T) {
+	dir := tree(t, prodTree(map[string]string{
+		"policies/huge.rego": "package acme.huge\n\ndeny contains msg if {\n\tr := numbers.range(1, 1e9)\n\tmsg := sprintf(\"%d\", [count(r)])\n}\n\n" +
+			"deny contains msg if {\n\tips := net.cidr_expand(\"0.0.0.0/0\")\n\tmsg := sprintf(\"%d\", [count(ips)])\n}\n\n" +
+			"warn contains msg if {\n\tmsg := sprintf(\"small range of %d\", [count(numbers.range(1, 5))])\n}\n",
+	}))
+	r := lintTree(t, dir, "--policy", "policies")
+	if r.code != exitFindings || !strings.Contains(r.stdout, "repository-lowercase") || !strings.Contains(r.stdout, "small range of 5") {
+		t.Fatalf("exit %d, want 1 with the other findings:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"policies/huge.rego:4:7: error limit-exceeded: policy builtin numbers.range would build 1000000000 elements",
+		"policies/huge.rego:9:9: error limit-exceeded: policy builtin net.cidr_expand would build 4294967296 elements",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("missing %q:\n%s", want, r.stdout)
+		}
+	}
+}

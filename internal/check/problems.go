@@ -49,6 +49,17 @@ var (
 		Summary:  "A kustomization names an external plugin (KSOPS, an exec or container function) that mirrorlint does not run; what it produces was not linted.",
 		Doc:      doc("plugin-not-run"),
 	}
+	// LimitRule is a run that stopped building or reading something at
+	// one of its fixed limits, so part of what it was asked to check was
+	// not checked: the run fails rather than pass on less than it was
+	// given.
+	LimitRule = &Rule{
+		ID:       "limit-exceeded",
+		Severity: Error,
+		Origin:   OriginTool,
+		Summary:  "The run stopped at one of its limits (objects decoded, or what one policy builtin call may build), so part of the tree or of a policy was not checked.",
+		Doc:      doc("limit-exceeded"),
+	}
 	// RefusedRule is what diff's CI formats report when MCO would refuse to
 	// render one side of a change. lint reports a refusal under the rule
 	// that explains it instead, so the rule has no Check; it is registered
@@ -75,7 +86,7 @@ const (
 
 // ProblemRules are the rules loading problems are reported under.
 func ProblemRules() []*Rule {
-	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule, SourceCRMissingRule, GeneratorInvalidRule, PluginNotRunRule}
+	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule, SourceCRMissingRule, GeneratorInvalidRule, PluginNotRunRule, LimitRule}
 }
 
 // problemRule picks the rule and default severity of a loading problem: a

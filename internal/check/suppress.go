@@ -186,7 +186,7 @@ func (e *Engine) suppress(cl *cluster.Cluster, fs []Finding, objFiles []string) 
 
 	for i := range fs {
 		f := &fs[i]
-		if f.Rule == ProblemRule.ID || f.Rule == InvalidSuppressionRule.ID || f.Rule == UnusedSuppressionRule.ID {
+		if f.Rule == ProblemRule.ID || f.Rule == LimitRule.ID || f.Rule == InvalidSuppressionRule.ID || f.Rule == UnusedSuppressionRule.ID {
 			continue
 		}
 		match := func(d *directive) bool {

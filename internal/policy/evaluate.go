@@ -23,19 +23,27 @@ func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
 	defer cancel()
+	ctx, limits := withLimitLog(ctx)
 	var builtinErrs []topdown.Error
 	var rs rego.ResultSet
 	if len(e.outputs) > 0 {
 		var err error
 		if rs, err = e.query.Eval(ctx, rego.EvalParsedInput(buildInput(c)), rego.EvalBuiltinErrorList(&builtinErrs)); err != nil {
+			if limits.halted() {
+				return limits.findings(), nil
+			}
 			return nil, e.evalError(ctx, err)
 		}
 	}
 	conftest, err := e.evaluateConftest(ctx, c, &builtinErrs)
 	if err != nil {
+		if limits.halted() {
+			return limits.findings(), nil
+		}
 		return nil, e.evalError(ctx, err)
 	}
-	if e.strict && len(builtinErrs) > 0 {
+	conftest = append(conftest, limits.findings()...)
+	if builtinErrs = withoutLimitErrors(builtinErrs); e.strict && len(builtinErrs) > 0 {
 		return nil, strictError(builtinErrs)
 	}
 	if len(rs) == 0 {
