@@ -105,6 +105,11 @@ func (r *Remapper) Place(objs []*manifest.Object, pos manifest.Position, kind, n
 		}
 		return o.Position(), true
 	}
+	if restated(streamObj, o, p) {
+		if at, ok := r.patchPosition(streamObj, o, p, file); ok {
+			return at, false
+		}
+	}
 	// A finding about a key (an unknown field) was positioned on the key in
 	// the stream; position it on the key in the source too.
 	if pos == streamObj.LocateKey(p) && pos != streamObj.Locate(p) {
@@ -135,6 +140,21 @@ func patched(so, o *manifest.Object, p manifest.Path) bool {
 		return false
 	}
 	return !reflect.DeepEqual(sv, ov)
+}
+
+// restated reports whether the stream object's value at p is the origin
+// file's, unchanged, and one a patch may still have written over it (see
+// restatable): the patch applied last is where it is fixed.
+func restated(so, o *manifest.Object, p manifest.Path) bool {
+	if !restatable(p) {
+		return false
+	}
+	sv, ok := p.Lookup(so.Content)
+	if !ok {
+		return false
+	}
+	ov, ok := p.Lookup(o.Content)
+	return ok && reflect.DeepEqual(sv, ov)
 }
 
 // patchPosition looks for the patch that set the value at p among the

@@ -51,8 +51,9 @@ type Relocation struct {
 // insertion at an index: the operation's whole value is the element
 // found there), a strategic-merge patch whose document holds the same
 // value on the same path (list elements matched by value, or by a key such
-// as name or source). Later patches are tried first, as kustomize applies
-// them last.
+// as name or source). A value the origin file holds too is the patch's
+// when the patch restates it (see restatable). Later patches are tried
+// first, as kustomize applies them last.
 //
 // Patch files are parsed once per Relocation; not safe for concurrent use.
 func (c *Relocation) Place(kind, name, path string) (_ manifest.Position, ok bool) {
@@ -154,7 +155,11 @@ func (c *Relocation) patchPosition(s *patchSearch, kind, name, path string) (man
 	p := manifest.ParsePath(path)
 	bv, bok := p.Lookup(o.Content)
 	ov, ook := p.Lookup(src.Content)
-	if !bok || (ook && reflect.DeepEqual(bv, ov)) {
+	if !bok {
+		return manifest.Position{}, false
+	}
+	same := ook && reflect.DeepEqual(bv, ov)
+	if same && !restatable(p) {
 		return manifest.Position{}, false
 	}
 	names := []string{o.Name, src.Name}
@@ -165,12 +170,37 @@ func (c *Relocation) patchPosition(s *patchSearch, kind, name, path string) (man
 			return pos, true
 		}
 	}
+	if same {
+		return manifest.Position{}, false
+	}
 	// No patch wrote it: the origin file holds it, elsewhere (a patch
 	// inserted entries before it).
 	if q, ok := sameValuePath(src.Content, o.Content, p); ok {
 		return src.Locate(q), true
 	}
 	return manifest.Position{}, false
+}
+
+// restatable reports whether a value the origin file holds unchanged is
+// still the patch's when a patch writes it too: the patch is applied last,
+// so it is what reaches the cluster, and filling in the origin file alone
+// would change nothing (a placeholder a patch repeats is filled in the
+// patch). Not so for the values a patch restates only to say what it
+// patches: the object's metadata (its name) and the key that identifies a
+// list element it merges into (a mirror entry's source); those belong to
+// the file that defines them.
+func restatable(p manifest.Path) bool {
+	if len(p) == 0 || p[0] == "metadata" {
+		return false
+	}
+	if n := len(p); n >= 2 {
+		if _, inList := p[n-2].(int); inList {
+			if k, ok := p[n-1].(string); ok && slices.Contains(identityKeys, k) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // patchSearch looks for values in patches, parsing each patch file once.

@@ -103,15 +103,31 @@ func Remap(b *manifest.Set, origins []string, dir string, res *kustomization.Res
 			out = append(out, o)
 			continue
 		}
-		r := *src // copies the unexported source text Locate needs
-		r.APIVersion, r.Kind, r.Name, r.Known = o.APIVersion, o.Kind, o.Name, o.Known
-		r.Content = o.Content
-		r.ICSP, r.IDMS, r.ITMS, r.Image, r.MachineConfig = o.ICSP, o.IDMS, o.ITMS, o.Image, o.MachineConfig
+		r := builtContent(src, o)
 		r.Origin = src.File
-		out = append(out, &r)
-		srcs[&r] = src
+		out = append(out, r)
+		srcs[r] = src
 	}
 	return out, srcs
+}
+
+// builtContent is src (its file, node and the unexported source text
+// Locate needs) holding everything the loader read from the built object
+// o's content: identity, content, typed forms, decode error and
+// placeholders. What the cluster receives is the built object, so a
+// placeholder an overlay writes over a base's real value is one, and a
+// base's placeholder an overlay fills in is not.
+func builtContent(src, o *manifest.Object) *manifest.Object {
+	r := *src
+	r.APIVersion, r.Kind, r.Name, r.Known = o.APIVersion, o.Kind, o.Name, o.Known
+	r.Unmodelled, r.Partial = o.Unmodelled, o.Partial
+	r.Content = o.Content
+	r.ICSP, r.IDMS, r.ITMS, r.Image, r.MachineConfig = o.ICSP, o.IDMS, o.ITMS, o.Image, o.MachineConfig
+	r.ClusterImagePolicy, r.ImagePolicy = o.ClusterImagePolicy, o.ImagePolicy
+	r.FeatureGate, r.ClusterVersion, r.MachineConfiguration = o.FeatureGate, o.ClusterVersion, o.MachineConfiguration
+	r.DecodeError = o.DecodeError
+	r.Placeholders = o.Placeholders
+	return &r
 }
 
 // SourceObject finds, among the objects of the file o was made from
