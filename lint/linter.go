@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -90,12 +91,9 @@ func (l *Linter) Lint(ctx context.Context, paths []string, opts ...CallOption) (
 func (l *Linter) LintReader(ctx context.Context, name string, r io.Reader, opts ...CallOption) (*Result, error) {
 	c := callOf(opts)
 	req := pipeline.Request{Options: l.projectOptions(c), Context: c.context}
-	req.Paths, req.Stdin = []string{stdinPath}, r
+	req.Stream = r
 	return l.run(ctx, req, name)
 }
-
-// stdinPath is how the pipeline names the stream it reads.
-const stdinPath = "-"
 
 func callOf(opts []CallOption) call {
 	var c call
@@ -113,7 +111,7 @@ func (l *Linter) run(ctx context.Context, req pipeline.Request, stream string) (
 		return nil, err
 	}
 	name := func(p Position) Position {
-		if stream != "" && p.File == stdinPath {
+		if stream != "" && manifest.IsStream(p.File) {
 			p.File = stream
 		}
 		return p

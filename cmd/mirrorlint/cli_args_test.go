@@ -24,6 +24,9 @@ func TestCommandLineMistakesAreUsageErrors(t *testing.T) {
 		{[]string{"lint", "--config", "none", "-", tree}, `"-" (standard input) cannot be combined with other paths (` + tree + `)`},
 		{[]string{"render", "--config", "none", tree, "-"}, `"-" (standard input) cannot be combined`},
 		{[]string{"resolve", "quay.io/a/b:1", "-", tree}, `"-" (standard input) cannot be combined`},
+		// A stream has no tree at another revision to compare with.
+		{[]string{"lint", "--config", "none", "--base", "HEAD", "-"}, "--base HEAD: --base cannot be combined with standard input"},
+		{[]string{"diff", "--config", "none", "--base", "HEAD", "-"}, "--base cannot be combined with standard input"},
 	}
 	for _, c := range cases {
 		r := mlRun(t, "", c.args...)

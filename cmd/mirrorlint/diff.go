@@ -96,6 +96,9 @@ func runDiff(c *cli.Context) error {
 	var iopts impact.Options
 	oldLabel := "OLD"
 	if rev := c.String("base"); rev != "" {
+		if opts.Stream != nil {
+			return fail(exitUsage, "%v", errBaseStream)
+		}
 		snap, err := gitrev.Checkout(rev, opts.Paths)
 		if err != nil {
 			return fail(exitUsage, "%v", err)

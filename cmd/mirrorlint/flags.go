@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -126,17 +128,23 @@ func treeFlags() []cli.Flag {
 }
 
 func projectOptions(c *cli.Context) project.Options {
+	return projectOptionsFor(c, c.Args().Slice())
+}
+
+// projectOptionsFor is projectOptions reading the path arguments args.
+func projectOptionsFor(c *cli.Context, args []string) project.Options {
+	paths, stream := input(c, args)
 	return project.Options{
 		Access:           accessRoot(c),
 		Repository:       repositoryDir(),
-		Paths:            c.Args().Slice(),
+		Paths:            paths,
+		Stream:           stream,
 		ConfigPath:       c.String(configName),
 		ReleaseImage:     c.String(releaseImageName),
 		OpenShiftVersion: c.String(versionName),
 		MaxFileSize:      c.Int64(maxFileSizeName),
 		Cluster:          c.String(clusterName),
 		Shard:            shardOf(c),
-		Stdin:            c.App.Reader,
 		FeatureSet:       c.String(featureSetName),
 		NoDefaultPolicy:  c.Bool(noDefaultPolicyName),
 	}
@@ -188,6 +196,22 @@ func accessRootAt(c *cli.Context, top string) *safefs.Root {
 	return r
 }
 
+// stdinArg is the path argument that names the stream on standard input.
+const stdinArg = "-"
+
+// input is what path arguments name: the files and directories, or for a
+// lone "-" the stream on standard input. It is the one place "-" means
+// standard input; everything below reads Paths or a Stream.
+func input(c *cli.Context, args []string) (paths []string, stream io.Reader) {
+	if len(args) == 1 && args[0] == stdinArg {
+		return nil, c.App.Reader
+	}
+	return args, nil
+}
+
+// errBaseStream refuses --base for a stream: there is no tree to check out.
+var errBaseStream = errors.New("--base cannot be combined with standard input")
+
 // stdinAlone refuses "-" (a stream on standard input) next to other paths:
 // a run reads either a stream or trees, and silently dropping one of them
 // would pass a check that looked at nothing.
@@ -196,9 +220,9 @@ func stdinAlone(c *cli.Context) error {
 	if c.Command.Name == "resolve" && len(paths) > 0 {
 		paths = paths[1:] // IMAGE [PATH...]
 	}
-	if len(paths) > 1 && slices.Contains(paths, "-") {
+	if len(paths) > 1 && slices.Contains(paths, stdinArg) {
 		return &project.UsageError{Err: fmt.Errorf(`"-" (standard input) cannot be combined with other paths (%s): lint the stream and the trees in separate runs`,
-			strings.Join(slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == "-" }), " "))}
+			strings.Join(slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return p == stdinArg }), " "))}
 	}
 	return nil
 }

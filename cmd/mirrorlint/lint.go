@@ -101,7 +101,7 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err // the caller's mistake or an internal error: exitCode prints it, exit 2
 	}
-	warnNothingRead(c.App.ErrWriter, res.Project, c.Args().Slice())
+	warnNothingRead(c.App.ErrWriter, res.Project, req.Paths, req.Stream != nil)
 	for _, n := range res.Notices {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s\n", n)
 	}

@@ -99,8 +99,11 @@ func relativeToWorkingDir(dir string) string {
 // the run loads (the context tree when there is one, so that both sides
 // hold the same clusters).
 func baseSnapshot(rev string, req pipeline.Request) (*gitrev.Snapshot, error) {
+	if req.Stream != nil {
+		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", rev, errBaseStream)}
+	}
 	paths := req.Paths
-	if req.Context != "" && !(len(paths) == 1 && paths[0] == "-") {
+	if req.Context != "" {
 		paths = []string{req.Context}
 	}
 	snap, err := gitrev.Checkout(rev, paths)
@@ -149,7 +152,7 @@ func allFiles(args []string) bool {
 	}
 	for _, a := range args {
 		st, err := os.Stat(a)
-		if a == "-" || err != nil || !st.Mode().IsRegular() {
+		if err != nil || !st.Mode().IsRegular() {
 			return false
 		}
 	}

@@ -79,7 +79,7 @@ func runMigrate(c *cli.Context) error {
 	}
 	paths := c.Args().Slice()
 	for _, p := range paths {
-		if p == "-" {
+		if p == stdinArg {
 			return fail(exitUsage, "migrate rewrites files: it cannot read standard input")
 		}
 	}

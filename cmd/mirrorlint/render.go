@@ -181,10 +181,11 @@ func clusterPrefix(name string) string {
 // mistyped path or an empty stream would otherwise pass as "a cluster
 // without mirrors".
 func warnIfEmpty(c *cli.Context, p *project.Project) {
-	warnNothingRead(c.App.ErrWriter, p, c.Args().Slice())
+	paths, stream := input(c, c.Args().Slice())
+	warnNothingRead(c.App.ErrWriter, p, paths, stream != nil)
 }
 
-func warnNothingRead(w io.Writer, p *project.Project, paths []string) {
+func warnNothingRead(w io.Writer, p *project.Project, paths []string, stream bool) {
 	for _, n := range p.Notices() {
 		fmt.Fprintf(w, "mirrorlint: note: %s\n", n)
 	}
@@ -202,7 +203,7 @@ func warnNothingRead(w io.Writer, p *project.Project, paths []string) {
 	}
 	if len(p.Set.Files) == 0 {
 		fmt.Fprintf(w, "mirrorlint: warning: no YAML or JSON files found under %s\n", where)
-	} else if where == "-" {
+	} else if stream {
 		fmt.Fprintf(w, "mirrorlint: warning: the stream on stdin held no mirror objects\n")
 	}
 }

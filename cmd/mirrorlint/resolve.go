@@ -56,8 +56,7 @@ func runResolve(c *cli.Context) error {
 	if _, _, err := resolve.Parse(image); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	opts := projectOptions(c)
-	opts.Paths = opts.Paths[1:]
+	opts := projectOptionsFor(c, c.Args().Tail()) // IMAGE [PATH...]
 	opts.Root = gitTopLevel()
 	opts.Files = gitFiles(c, opts.Root, false, nil)
 	p, err := project.Open(opts)
@@ -65,7 +64,7 @@ func runResolve(c *cli.Context) error {
 		return err
 	}
 	warnRefusedConfig(c, p.Config)
-	warnNothingRead(c.App.ErrWriter, p, opts.Paths)
+	warnNothingRead(c.App.ErrWriter, p, opts.Paths, opts.Stream != nil)
 	if errs := manifest.Errors(p.Problems()); len(errs) > 0 {
 		n := len(errs)
 		for _, pr := range errs {

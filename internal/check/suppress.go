@@ -68,9 +68,9 @@ type suppressions struct {
 // canonical names a file the same way whatever path led to it: objects of
 // a kustomize build are named after their base as the tree was loaded, the
 // relocation may name the same file relative to another root. Directives
-// and findings meet under this name; "" and "-" (stdin) stay as they are.
+// and findings meet under this name; "" and the stream (manifest.StreamName) stay as they are.
 func (s *suppressions) canonical(file string) string {
-	if file == "" || file == "-" {
+	if file == "" || manifest.IsStream(file) {
 		return file
 	}
 	if c, ok := s.canon[file]; ok {
@@ -147,7 +147,7 @@ func (e *Engine) suppress(cl *cluster.Cluster, fs []Finding, objFiles []string) 
 	}
 	comments := map[string]map[int]*directive{}
 	for key, file := range files {
-		if file == "" || file == "-" {
+		if file == "" || manifest.IsStream(file) {
 			continue
 		}
 		data, err := texts[key], error(nil)

@@ -203,7 +203,7 @@ func (r *Result) Readers(file string) ([]*Cluster, bool) {
 // files of a run (the suppression comments of the findings placed in a
 // patch) does not read them again; nil when it holds none.
 func (r *Result) Text(file string) []byte {
-	if r.d == nil || r.d.res == nil || file == "" || file == "-" {
+	if r.d == nil || r.d.res == nil || file == "" || manifest.IsStream(file) {
 		return nil
 	}
 	return r.d.res.Held(manifest.AbsName(file))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/mirrorlint/mirrorlint/internal/build"
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -20,6 +21,10 @@ import (
 type Options struct {
 	// Paths are the command-line arguments ("." when empty).
 	Paths []string
+	// Stream, when set, is read in place of Paths: one stream of manifests
+	// (standard input, the KRM function's items), named
+	// manifest.StreamName, as one cluster.
+	Stream io.Reader
 	// Root is the repository's root directory (the git top level, or the
 	// directory of the config file): cluster names and the cluster
 	// layouts are paths relative to it. Empty: each path argument is its
@@ -65,12 +70,12 @@ func Find(opts Options) (*Result, error) {
 	d := newDiscoverer(opts, &res.Stats)
 	res.d = d
 	allDirs := true
+	if opts.Stream != nil {
+		// A stream: no tree was looked at, every reader is unknown.
+		res.roots = []string{}
+		return d.single(res)
+	}
 	for _, p := range opts.Paths {
-		if p == "-" {
-			// A stream: no tree was looked at, every reader is unknown.
-			res.roots = []string{}
-			return d.single(res)
-		}
 		if st, err := os.Stat(p); err != nil {
 			return nil, fmt.Errorf("%s: %w", p, manifest.ErrNotFound)
 		} else if !st.IsDir() {
@@ -153,7 +158,15 @@ func (d *discoverer) setNames(n *namer) {
 // together) and streams.
 func (d *discoverer) single(res *Result) (*Result, error) {
 	start := time.Now()
-	set, err := manifest.Load(d.opts.Paths, d.opts.Load)
+	paths := d.opts.Paths
+	var set *manifest.Set
+	var err error
+	if d.opts.Stream != nil {
+		paths = []string{manifest.StreamName}
+		set, err = manifest.LoadReader(manifest.StreamName, d.opts.Stream, d.opts.Load)
+	} else {
+		set, err = manifest.Load(paths, d.opts.Load)
+	}
 	d.stats.Load += time.Since(start)
 	if err != nil {
 		return nil, err
@@ -161,14 +174,14 @@ func (d *discoverer) single(res *Result) (*Result, error) {
 	d.stats.Files = len(set.Files)
 	d.setNames(&namer{})
 	res.Set = set
-	cl := &Cluster{Source: FromPlain, Reason: "files given one by one: the whole input is one cluster", Paths: d.opts.Paths,
+	cl := &Cluster{Source: FromPlain, Reason: "files given one by one: the whole input is one cluster", Paths: paths,
 		Objects: set.Objects, Problems: set.Problems, loaded: true, d: d, res: d.res}
 	for _, f := range set.Files {
-		if f != "-" {
+		if !manifest.IsStream(f) {
 			cl.addInput(manifest.AbsName(f), d.names)
 		}
 	}
-	for _, p := range d.opts.Paths {
+	for _, p := range paths {
 		if abs, err := filepath.Abs(p); err == nil && isDir(abs) {
 			cl.dirs = append(cl.dirs, abs)
 		}

@@ -75,9 +75,6 @@ func Checkout(rev string, paths []string) (*Snapshot, error) {
 
 	rels := make([]string, len(paths))
 	for i, p := range paths {
-		if p == "-" {
-			return nil, fmt.Errorf("--base cannot be combined with standard input")
-		}
 		if rels[i], err = relativeToTop(topDir, p); err != nil {
 			return nil, err
 		}

@@ -18,17 +18,13 @@ func OpenSide(opts project.Options) (p *project.Project, missing []string, clean
 	cleanup = func() {}
 	var keep []string
 	for _, path := range opts.Paths {
-		if path == "-" {
-			keep = append(keep, path)
-			continue
-		}
 		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 			missing = append(missing, path)
 			continue
 		}
 		keep = append(keep, path)
 	}
-	if len(keep) == 0 {
+	if len(keep) == 0 && opts.Stream == nil {
 		// project.Open reads "." for no paths; give it an empty directory
 		// instead so that the side renders as a cluster without objects.
 		dir, err := os.MkdirTemp("", "mirrorlint-empty-")

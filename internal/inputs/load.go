@@ -21,10 +21,10 @@ func DeclaringKinds() []string { return slices.Clone(triggerKinds) }
 // with base's limits: first only the files that may declare a cluster (a
 // byte test, so a tree without inputs costs one read of its files), then,
 // when one does, every file that may hold an input kind or a mirror
-// object. A stream ("-") cannot be read twice and gives nothing.
+// object. A stream (manifest.StreamName) cannot be read twice and gives nothing.
 func Load(files []string, base manifest.Options) []*manifest.Object {
 	for _, f := range files {
-		if f == "-" {
+		if manifest.IsStream(f) {
 			return nil
 		}
 	}

@@ -25,10 +25,6 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
-// streamName is the file name findings on items without a path annotation
-// carry; the remapper moves the others to their source files.
-const streamName = "-"
-
 // RenderedName names the ConfigMap item added with emitRendered.
 const RenderedName = "mirrorlint-registries-conf"
 
@@ -129,7 +125,7 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 		return err
 	}
 	res, err := pipeline.Run(context.Background(), checks, pipeline.Request{
-		Options:     project.Options{Paths: []string{streamName}, Stdin: strings.NewReader(stream), Config: cfg, Access: p.Access},
+		Options:     project.Options{Stream: strings.NewReader(stream), Config: cfg, Access: p.Access},
 		OriginRoots: p.Roots,
 	})
 	if err != nil {
@@ -186,9 +182,9 @@ func printFindings(w io.Writer, fs []check.Finding) error {
 		}
 		where := "mirrorlint"
 		switch {
-		case f.File != "" && f.File != streamName && f.Line > 0:
+		case f.File != "" && !manifest.IsStream(f.File) && f.Line > 0:
 			where = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
-		case f.File != "" && f.File != streamName:
+		case f.File != "" && !manifest.IsStream(f.File):
 			where = f.File
 		case f.Object.Kind != "":
 			where = f.Object.Kind + "/" + f.Object.Name
@@ -248,7 +244,7 @@ func result(f check.Finding, objs []*manifest.Object) *framework.Result {
 	if f.Path != "" {
 		res.Field = &framework.Field{Path: f.Path}
 	}
-	if f.File != "" && f.File != streamName {
+	if f.File != "" && !manifest.IsStream(f.File) {
 		file := &framework.File{Path: f.File}
 		for _, o := range objs {
 			if string(o.Kind) == f.Object.Kind && o.Name == f.Object.Name {

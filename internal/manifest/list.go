@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"os"
 	"path/filepath"
 )
 
@@ -16,9 +15,8 @@ type Listing struct {
 }
 
 // List walks paths the way Load does (Load is List, then Listing.Load of
-// every entry), with the same exclusions; "-" is listed as the stream,
-// read only when the listing is loaded. The error is only for a path that
-// does not exist.
+// every entry), with the same exclusions. The error is only for a path
+// that does not exist.
 func List(paths []string, opts Options) (*Listing, error) {
 	if len(paths) == 0 {
 		paths = []string{"."}
@@ -72,17 +70,13 @@ func (l *Listing) Load(keep func(name string) bool, opts Options) *Set {
 			}
 		}
 	}
-	stdin := opts.Stdin
-	if stdin == nil {
-		stdin = os.Stdin
-	}
-	return runJobs(items, opts, stdin)
+	return runJobs(items, opts, nil)
 }
 
 // AbsName is filepath.Abs of a name Load or List returned, or the name
-// itself when it has no absolute form (the stream "-").
+// itself when it has no absolute form (the stream, StreamName).
 func AbsName(name string) string {
-	if name == "-" {
+	if IsStream(name) {
 		return name
 	}
 	if a, err := filepath.Abs(filepath.FromSlash(name)); err == nil {

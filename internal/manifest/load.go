@@ -30,9 +30,6 @@ type Options struct {
 	// Explicit file arguments are read whatever the set says, and so is a
 	// directory argument none of whose files is in it (the user named it).
 	Files *FileSet
-	// Stdin is what the path "-" reads; nil means os.Stdin. The command
-	// line passes its own reader so that tests drive it in-process.
-	Stdin io.Reader
 	// Prefilter, when set, leaves unparsed every file that cannot hold an
 	// object of the kinds it needs (Needs.MayHold): such a file is read
 	// and listed, but what is wrong inside it goes unreported. For runs
@@ -89,8 +86,8 @@ func (o Options) workers() int {
 // does not exist; it is the only error Load returns.
 var ErrNotFound = errors.New("no such file or directory")
 
-// Load reads every manifest under paths (files, directories, or "-" for
-// standard input; "." when paths is empty). Everything wrong with the input
+// Load reads every manifest under paths (files and directories; "." when
+// paths is empty); a stream is read with LoadReader. Everything wrong with the input
 // is reported as a Problem in the Set; the error is only for a path argument
 // that does not exist, which the CLI turns into a usage error.
 func Load(paths []string, opts Options) (*Set, error) {

@@ -157,7 +157,7 @@ type Object struct {
 	Partial    bool
 
 	// File is the path as given on the command line joined with the path
-	// inside it ("-" for stdin). Origin is the file named by a
+	// inside it (StreamName for a stream). Origin is the file named by a
 	// config.kubernetes.io/origin or path annotation, when one was present.
 	File   string
 	Origin string

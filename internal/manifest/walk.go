@@ -17,7 +17,7 @@ import (
 type walkItem struct {
 	osPath  string // path to open
 	name    string // Object.File: the argument joined with the path inside it
-	stdin   bool
+	stdin   bool   // the stream LoadReader reads
 	problem *Problem
 	// template is a file such as icsp.yaml.j2: not parsed (it is not
 	// YAML until rendered), only looked at for mirror kinds to report.
@@ -56,7 +56,6 @@ type walker struct {
 	// link to an ancestor directory cannot loop.
 	seenFiles map[string]bool
 	seenDirs  map[string]bool
-	stdinUsed bool
 	// named are the other files whose base name Options.ListNames holds.
 	named []string
 	// notApplied holds the chart and source-crs directories already
@@ -135,13 +134,6 @@ func (w *walker) skipUnapplied(u *unapplied) {
 
 // root walks one path argument.
 func (w *walker) root(arg string) error {
-	if arg == "-" {
-		if !w.stdinUsed {
-			w.stdinUsed = true
-			w.items = append(w.items, walkItem{name: "-", stdin: true})
-		}
-		return nil
-	}
 	info, err := os.Stat(arg)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

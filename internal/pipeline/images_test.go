@@ -100,7 +100,7 @@ func TestImagePullFailsOnAStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), checks, Request{Options: project.Options{Paths: []string{"-"}, Stdin: strings.NewReader(stream), Config: &config.Config{}}, OriginRoots: []string{dir}})
+	res, err := Run(context.Background(), checks, Request{Options: project.Options{Stream: strings.NewReader(stream), Config: &config.Config{}}, OriginRoots: []string{dir}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,8 +22,8 @@ import (
 
 // Request is one run.
 type Request struct {
-	// Options say what is read and how (project.Options): the paths ("-"
-	// reads Stdin as a stream of manifests, such as kustomize build
+	// Options say what is read and how (project.Options): the paths, or
+	// the one stream of manifests (Stream, such as kustomize build
 	// output), the loaded config file, the flags that win over it, the
 	// cluster selection, the files directory walks may read (the command
 	// asks git; the library never does) and the root cluster names are
@@ -33,8 +33,8 @@ type Request struct {
 	// Context, when set, is the directory loaded instead of Paths, so that
 	// cross-object rules see the whole tree, while only findings touching
 	// Paths are kept and only the clusters reading them are linted (the
-	// pre-commit path). Paths must lie inside it. With the single path "-"
-	// it only anchors origin annotations.
+	// pre-commit path). Paths must lie inside it. With a Stream it only
+	// anchors origin annotations.
 	Context string
 	// OriginRoots are where the origin annotations of streamed objects are
 	// looked up; nil means the context (if any) and the working directory.
@@ -152,7 +152,7 @@ func openBase(b *Base, newP *project.Project, opts project.Options) (*impact.Bas
 		newRoots = []string{"."}
 	}
 	oldOpts := opts
-	oldOpts.Paths = b.Paths
+	oldOpts.Paths, oldOpts.Stream = b.Paths, nil       // the base is a tree, never a stream
 	oldOpts.Cluster, oldOpts.Shard = "", shard.Shard{} // paired below, by the new side's names
 	oldOpts.Files = nil                                // the base tree holds what was committed, nothing else
 	// The base side's names are relative to its arguments, which the

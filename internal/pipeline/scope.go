@@ -29,15 +29,12 @@ func newScope(req Request) (*scope, error) {
 		return nil, usage("--context %s: not a directory", req.Context)
 	}
 	s := &scope{dir: req.Context}
-	if len(req.Paths) == 1 && req.Paths[0] == "-" {
+	if req.Stream != nil {
 		// A stream: the context only resolves origin annotations.
 		return s, nil
 	}
 	absDir := manifest.RealPath(req.Context)
 	for _, a := range req.Paths {
-		if a == "-" {
-			return nil, usage("--context: \"-\" cannot be mixed with paths")
-		}
 		p := manifest.RealPath(a)
 		if !inside(absDir, p) {
 			return nil, usage("%s is outside the context directory %s (see --context)", a, req.Context)
@@ -87,7 +84,7 @@ func (s *scope) filter(fs []check.Finding) []check.Finding {
 }
 
 func (s *scope) covers(file string) bool {
-	if file == "" || file == "-" {
+	if file == "" || manifest.IsStream(file) {
 		return false
 	}
 	p := manifest.RealPath(file)
@@ -116,7 +113,7 @@ func (s *scope) reportedFiles(p *project.Project) []string {
 	}
 	var out []string
 	for _, f := range p.Set.Files {
-		if f != "-" && holds[f] && (s.only == nil || s.covers(f)) {
+		if !manifest.IsStream(f) && holds[f] && (s.only == nil || s.covers(f)) {
 			out = append(out, f)
 		}
 	}

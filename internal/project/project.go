@@ -24,7 +24,7 @@ import (
 type Options struct {
 	Paths []string
 	// ConfigPath is --config; empty means look up .mirrorlint.yaml from the
-	// working directory upward; "-" or "none" disables the lookup.
+	// working directory upward; "none" disables the lookup.
 	ConfigPath string
 	// Config, when set, is the config already loaded; ConfigPath is then
 	// not read.
@@ -37,8 +37,11 @@ type Options struct {
 	// Shard keeps a stable part of the clusters (`--shard K/N`, for CI
 	// matrices); the zero value keeps them all.
 	Shard shard.Shard
-	// Stdin is what the path "-" reads; nil means os.Stdin.
-	Stdin io.Reader
+	// Stream, when set, is read in place of Paths: one stream of manifests
+	// (standard input, the KRM function's items, a reader the library is
+	// given) whose objects are one cluster and whose file is
+	// manifest.StreamName. The command line turns a lone "-" into this.
+	Stream io.Reader
 	// Root is the repository's root (the git top level), which cluster
 	// names and layouts are relative to; a config file found or given
 	// makes its directory the root instead. Empty: each path argument is
@@ -197,6 +200,7 @@ func Open(opts Options) (*Project, error) {
 	}
 	res, err := cluster.Find(cluster.Options{
 		Paths:  opts.Paths,
+		Stream: opts.Stream,
 		Root:   root(opts, cfg),
 		Config: cfg,
 		Load:   loadOptions(opts, cfg),
@@ -307,7 +311,7 @@ func (p *Project) Narrow(files []string) {
 // about the config file's ignore entries, which concern the whole tree:
 // every cluster must be selected and the trees must hold the config file.
 func (p *Project) AllReadersLinted(file string) bool {
-	if p.Discovery == nil || file == "-" {
+	if p.Discovery == nil || manifest.IsStream(file) {
 		return true
 	}
 	selected := map[*cluster.Cluster]bool{}

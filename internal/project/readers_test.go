@@ -1,6 +1,7 @@
 package project
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -17,7 +18,7 @@ func TestAllReadersLinted(t *testing.T) {
 		{Options{Paths: []string{gitops}}, map[string]bool{base: true, prodOwn: true, lab: true, "": true, "-": true}},
 		{Options{Paths: []string{gitops}, Cluster: "overlays/prod"}, map[string]bool{base: false, prodOwn: true, lab: false, "": false}},
 		{Options{Paths: []string{gitops + "/overlays/prod"}}, map[string]bool{base: false, prodOwn: true}},
-		{Options{Paths: []string{"-"}}, map[string]bool{base: false, "-": true}},
+		{Options{Stream: strings.NewReader("")}, map[string]bool{base: false, "-": true}},
 	} {
 		tc.opts.ConfigPath = "none"
 		p, err := Open(tc.opts)

@@ -26,7 +26,7 @@ func root(opts Options, cfg *config.Config) string {
 // (Needs): a file it leaves unparsed can hold nothing that run reads, and
 // whatever else is wrong in it lies outside the report anyway.
 func loadOptions(opts Options, cfg *config.Config) manifest.Options {
-	lo := manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Stdin: opts.Stdin, Files: opts.Files, Unmodelled: opts.Unmodelled,
+	lo := manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Files: opts.Files, Unmodelled: opts.Unmodelled,
 		Cache: opts.Cache, Blobs: opts.Blobs, Access: opts.Access, SourceCRs: cfg.SourceCRDirs()}
 	if opts.Only != nil && opts.Needs != nil {
 		lo.Prefilter = opts.Needs

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // codeQualityWriter prints a GitLab Code Quality report: a JSON array of
@@ -51,7 +52,7 @@ func (w codeQualityWriter) Write(out io.Writer, r *Report) error {
 			continue
 		}
 		path := codeQualityNoFile
-		if f.File != "" && f.File != "-" {
+		if f.File != "" && !manifest.IsStream(f.File) {
 			path = RelPath(w.opts.Base, f.File)
 		}
 		line := f.Line

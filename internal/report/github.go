@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // GitHub shows at most this many annotations of each type per step (and 50
@@ -81,7 +82,7 @@ func githubCommand(s check.Severity) string {
 func (w githubWriter) command(f check.Finding) string {
 	var props []string
 	add := func(k, v string) { props = append(props, k+"="+escapeGitHubProperty(v)) }
-	if f.File != "" && f.File != "-" {
+	if f.File != "" && !manifest.IsStream(f.File) {
 		add("file", RelPath(w.opts.Base, f.File))
 		if f.Line > 0 {
 			add("line", strconv.Itoa(f.Line))

@@ -54,8 +54,8 @@ func (o Options) getenv(k string) string {
 // directory) into a forward-slash path relative to base (the working
 // directory when base is ""), without a leading "./". A file outside base
 // gets its absolute path: a "../" path would name a different file for a
-// tool resolving it against the repository root. "-" (standard input) is
-// returned as is.
+// tool resolving it against the repository root. The stream's name
+// (manifest.StreamName) is returned as is.
 func RelPath(base, file string) string {
 	p, _ := repoPath(base, file)
 	return p
@@ -63,7 +63,7 @@ func RelPath(base, file string) string {
 
 // repoPath is RelPath, and whether the path it returns is relative to base.
 func repoPath(base, file string) (string, bool) {
-	if file == "" || file == "-" {
+	if file == "" || manifest.IsStream(file) {
 		return file, false
 	}
 	if rel, ok := below(base, file); ok {
@@ -154,7 +154,7 @@ func (d *displayer) show(file string) string {
 }
 
 func (d *displayer) path(file string) string {
-	if file == "" || file == "-" {
+	if file == "" || manifest.IsStream(file) {
 		return file
 	}
 	abs := file

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // SummaryLimit is what GitHub accepts in one step's job summary file; a
@@ -192,7 +193,7 @@ func summaryRow(f check.Finding, o Options) string {
 // the GitHub environment says which commit that is.
 func blobLink(f check.Finding, o Options) string {
 	server, repo, sha := o.getenv("GITHUB_SERVER_URL"), o.getenv("GITHUB_REPOSITORY"), o.getenv("GITHUB_SHA")
-	if server == "" || repo == "" || sha == "" || f.File == "-" {
+	if server == "" || repo == "" || sha == "" || manifest.IsStream(f.File) {
 		return ""
 	}
 	rel, inRepo := repoPath(o.Base, f.File)

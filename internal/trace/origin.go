@@ -87,7 +87,7 @@ func (r *Remapper) Place(objs []*manifest.Object, pos manifest.Position, kind, n
 	if src == nil {
 		// The file is not here (built elsewhere, or a remote base): its
 		// name still tells the user more than a line of the stream does.
-		if streamObj.File == "-" || streamObj.File == "" {
+		if manifest.IsStream(streamObj.File) || streamObj.File == "" {
 			return manifest.Position{File: filepath.ToSlash(filepath.Clean(streamObj.Origin))}, false
 		}
 		return pos, false
