@@ -101,6 +101,9 @@ type File struct {
 	// BuildMetadata the buildMetadata options.
 	Fields        map[string]bool
 	BuildMetadata []string
+	// Sources are the files its configMapGenerator and secretGenerator
+	// entries read (see sources.go).
+	Sources []Source
 	// Options marks patch entries (by index in Entries) that carry
 	// options (allowNameChange, allowKindChange).
 	Options map[int]bool
@@ -165,6 +168,8 @@ func Parse(path string) *File {
 				}
 				kf.Entries = append(kf.Entries, e)
 			}
+		case field == "configMapGenerator" || field == "secretGenerator":
+			kf.Sources = append(kf.Sources, generatorSources(field, val)...)
 		case field == "patches" || field == "patchesJson6902":
 			for _, n := range Seq(val) {
 				if n.Kind != yaml.MappingNode {
