@@ -71,12 +71,14 @@ func (c *Cluster) displayName() string {
 	return c.Name
 }
 
-// insertAfter puts extra right after c in cls (or at the end when c is
-// not there).
+// insertAfter returns cls with extra right after c (or at the end when c
+// is not there), in a new array: Clusters and All may share one, and an
+// insertion in place into one would overwrite the other's elements (a
+// policy's cluster listed twice, the next cluster lost).
 func insertAfter(cls []*Cluster, c *Cluster, extra []*Cluster) []*Cluster {
 	i := slices.Index(cls, c)
 	if i < 0 {
-		return append(cls, extra...)
+		i = len(cls) - 1
 	}
-	return slices.Insert(cls, i+1, extra...)
+	return slices.Concat(cls[:i+1], extra, cls[i+1:])
 }
