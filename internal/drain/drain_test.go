@@ -41,6 +41,13 @@ func TestCompare(t *testing.T) {
 		{"digest to tag", conf(regA + mDig), conf(regA + mTag), true, false, []string{"changed from \"digest-only\" to \"tag-only\""}},
 		{"tag to digest", conf(regA + mTag), conf(regA + mDig), false, false, nil},
 		{"same location twice, first match counts", conf(regA + mDig), conf(regA + mDig + mTag), true, false, nil},
+		// An IDMS and an ITMS share mirror m: a digest-only mirror put in
+		// front makes the entry change, and the daemon then compares the
+		// unchanged tag-only m with the old digest-only m, and drains.
+		{"digest-only mirror added in front of a location listed twice", conf(regA + mDig + mTag), conf(regA + nDig + mDig + mTag), true, false, []string{
+			"registry q.io/a: digest-only mirror n.io/a added",
+			`registry q.io/a: mirror m.io/a pull-from-mirror "tag-only" is unchanged, but the daemon compares it with the first m.io/a of the old file, "digest-only", and drains (an MCD quirk: it matches mirrors by location only)`,
+		}},
 		{"block existing", conf(regA + mDig), conf(regA + blk + mDig), true, false, []string{"blocked changed"}},
 		{"insecure existing", conf(regA + mDig), conf(regA + ins + mDig), true, false, []string{"insecure changed"}},
 		{"new blocked scope with mirrors", conf(""), conf(regA + blk + mDig), false, false, []string{"added with digest-only mirrors"}},

@@ -96,9 +96,17 @@ func registriesChanges(oldConf, newConf sysregistriesv2.V2RegistriesConf) []Reas
 		for _, m := range nr.Mirrors {
 			if om, ok := oldM[m.Location]; ok {
 				if m.PullFromMirror != om.PullFromMirror {
-					if m.PullFromMirror != sysregistriesv2.MirrorByDigestOnly {
+					switch {
+					case m.PullFromMirror != sysregistriesv2.MirrorByDigestOnly && listed(or.Mirrors, m):
+						// The old file lists this very mirror too, after a
+						// mirror of the same location (an IDMS and an ITMS
+						// sharing it): only the daemon's first-match lookup
+						// makes it a change.
+						add(scope, FieldPullFromMirror, m.Location, true, "registry %s: mirror %s pull-from-mirror %q is unchanged, but the daemon compares it with the first %s of the old file, %q, and drains (an MCD quirk: it matches mirrors by location only)",
+							scope, m.Location, m.PullFromMirror, m.Location, om.PullFromMirror)
+					case m.PullFromMirror != sysregistriesv2.MirrorByDigestOnly:
 						add(scope, FieldPullFromMirror, m.Location, true, "registry %s: mirror %s pull-from-mirror changed from %q to %q", scope, m.Location, om.PullFromMirror, m.PullFromMirror)
-					} else {
+					default:
 						add(scope, FieldPullFromMirror, m.Location, false, "registry %s: mirror %s pull-from-mirror changed from %q to digest-only", scope, m.Location, om.PullFromMirror)
 					}
 				}
@@ -132,6 +140,17 @@ func byScope(regs []sysregistriesv2.Registry) map[string]sysregistriesv2.Registr
 		m[scope] = r
 	}
 	return m
+}
+
+// listed reports whether ms holds a mirror of e's location with e's
+// pull-from-mirror.
+func listed(ms []sysregistriesv2.Endpoint, e sysregistriesv2.Endpoint) bool {
+	for _, m := range ms {
+		if m.Location == e.Location && m.PullFromMirror == e.PullFromMirror {
+			return true
+		}
+	}
+	return false
 }
 
 // firstByLocation maps each mirror location to its first occurrence: the
