@@ -71,20 +71,31 @@ func drainFindings(oldR, newR *project.Rendered, v drain.Verdict, at placer) []c
 				// says where the mirror was.
 				path = path[:len(path)-1].Child("mirrors")
 				if oo, op := locate(r, nil, oldCl); oo != nil {
-					f.Message += "; it was at " + at.old.position(oo.Locate(op))
+					f.Message += "; it was at " + at.old.position(written(oldCl, oo, op))
 				}
 			}
 			f.Position, f.Object, f.Path = o.Locate(path), check.ObjectRef{Kind: string(o.Kind), Name: o.Name}, path.String()
 		} else if o, path := locate(r, nil, oldCl); o != nil {
 			// Gone from the new tree: say where it used to be, and put the
 			// finding where the removal shows in the new tree.
-			f.Message += "; it was at " + at.old.position(o.Locate(path))
+			f.Message += "; it was at " + at.old.position(written(oldCl, o, path))
 			at.removed(&f, o, path, newCl)
 		}
 		out = append(out, f)
 	}
 	check.Sort(out)
 	return out
+}
+
+// written is where the value at path of o, an object of cl, is written:
+// in the kustomize patch that set it, else in the object's file.
+func written(cl *cluster.Cluster, o *manifest.Object, path manifest.Path) manifest.Position {
+	if r := cl.Patches(); r != nil {
+		if pos, ok := r.Place(string(o.Kind), o.Name, path.String()); ok {
+			return pos
+		}
+	}
+	return o.Locate(path)
 }
 
 // whole reports whether a cluster loaded without errors.
