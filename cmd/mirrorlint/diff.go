@@ -4,18 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
-	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
-	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/report"
-	"github.com/mirrorlint/mirrorlint/internal/shard"
 )
 
 func diffCommand() *cli.Command {
@@ -36,7 +33,9 @@ repository the working directory is in, read with git ls-tree/cat-file: the work
 tree, index and HEAD are left alone. A path that does not exist on one side is an
 empty tree (added or deleted by the change).
 
-Each cluster of the tree is compared on its own and gets its own verdict. A cluster
+Each cluster of the tree is compared on its own and gets its own verdict; with --base
+clusters are named from the repository's top level whatever PATHs are given, as lint
+names them (with OLD NEW, from each tree's top). A cluster
 whose input does not load on either side (a kustomization that does not build, a
 remote resource, a helmCharts entry, a file that does not parse) is not compared and
 says so, where the problem is; the other clusters are still compared. Clusters with
@@ -56,8 +55,9 @@ with several clusters, files are keyed "CLUSTER:PATH". Positions in the old tree
 --base comparison are paths from the repository's top level at "rev".
 
 --format sarif, github or junit prints findings instead, for CI: a drain-on-change
-warning per change that drains the nodes, on the value in the new tree that carries
-it (a removed value: on what removed it, naming where it was as path:line (at REV)),
+warning per change that drains the nodes, where lint --base puts it: on the value in
+the new tree that carries it, in the kustomize patch that set it when one did (a
+removed value: on what removed it, naming where it was as path:line (at REV)),
 a render-refused error per side MCO would refuse, and an unreadable-manifest error
 per input that keeps a cluster from being compared. The exit codes are the same.
 
@@ -90,90 +90,32 @@ func runDiff(c *cli.Context) error {
 		return fail(exitUsage, "diff --format %q: want one of %s", format, strings.Join(diffFormats, ", "))
 	}
 	top := gitTopLevel()
-	opts := projectOptions(c)
-	opts.Shard = shard.Shard{} // applied to the pairs: old-side names are not the new side's
-	oldOpts, newOpts := opts, opts
-	var iopts impact.Options
-	oldLabel := "OLD"
-	if rev := c.String("base"); rev != "" {
-		if opts.Stream != nil {
-			return fail(exitUsage, "%v", errBaseStream)
-		}
-		snap, err := gitrev.Checkout(rev, opts.Paths)
-		if err != nil {
-			return fail(exitUsage, "%v", err)
-		}
-		opts.Access.Allow(snap.Dir) // the snapshot is ours
-		defer snap.Close()
-		oldOpts.Paths, oldLabel = snap.Paths, rev
-		for _, m := range snap.Missing {
-			// A path on neither side is a typo, not an empty tree: a
-			// check that compares nothing must not pass.
-			if _, err := os.Lstat(m); err != nil {
-				return fail(exitUsage, "%s exists neither in the working tree nor at %s", m, rev)
-			}
-			fmt.Fprintf(c.App.ErrWriter, "mirrorlint: %s did not exist at %s: compared as an empty tree\n", m, rev)
-		}
-		if len(newOpts.Paths) == 0 {
-			newOpts.Paths = []string{"."}
-		}
-		// The new side is the working tree as git sees it; the old one
-		// holds only what was committed, and its clusters are those the
-		// config declared then.
-		newOpts.Files = gitFiles(c, top, false, nil)
-		cfg, err := project.LoadConfig(opts)
-		if err != nil {
-			return err
-		}
-		warnRefusedConfig(c, cfg)
-		newOpts.Config = cfg
-		if oldOpts.Config, err = baseConfig(snap, cfg); err != nil {
-			return err
-		}
-		iopts = impact.Options{OldRoots: snap.Roots, NewRoots: newOpts.Paths,
-			Old: impact.Old{Rev: rev, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir}}
-	} else {
-		if c.NArg() != 2 {
-			return fail(exitUsage, "diff takes OLD and NEW, or --base REV [PATH...] (see mirrorlint diff --help)")
-		}
-		oldOpts.Paths, newOpts.Paths = opts.Paths[:1], opts.Paths[1:]
-		_, oldErr := os.Lstat(opts.Paths[0])
-		_, newErr := os.Lstat(opts.Paths[1])
-		if oldErr != nil && newErr != nil {
-			return fail(exitUsage, "neither %s nor %s exists", opts.Paths[0], opts.Paths[1])
-		}
-		// Both trees are read with the one config file, found once.
-		cfg, err := project.LoadConfig(opts)
-		if err != nil {
-			return err
-		}
-		warnRefusedConfig(c, cfg)
-		oldOpts.Config, newOpts.Config = cfg, cfg
-		iopts = impact.Options{OldRoots: oldOpts.Paths, NewRoots: newOpts.Paths, Old: impact.Dirs(opts.Paths[0], opts.Paths[1])}
+	req := pipeline.DiffRequest{Options: projectOptions(c), Rev: c.String("base")}
+	if req.Rev != "" && req.Stream != nil {
+		return fail(exitUsage, "%v", errBaseStream)
 	}
-	if s := shardOf(c); !s.Whole() {
-		iopts.Keep = s.Has
+	if req.Rev != "" {
+		// Cluster names are relative to the repository, as lint's are.
+		req.Root = top
 	}
-
-	oldP, err := openDiffSide(c, oldOpts, oldLabel)
+	res, err := pipeline.Diff(c.Context, req)
 	if err != nil {
 		return err
 	}
-	defer oldP.cleanup()
-	newP, err := openDiffSide(c, newOpts, "NEW")
-	if err != nil {
-		return err
+	warnRefusedConfig(c, res.Config)
+	for _, n := range res.Notices {
+		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: %s\n", n)
 	}
-	defer newP.cleanup()
-
-	if len(oldP.Set.Files)+len(newP.Set.Files) == 0 {
+	for _, w := range res.Warnings {
+		fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", w.Pos, w.Message)
+	}
+	if res.Empty {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: no YAML or JSON files found on either side\n")
 	}
-	res := impact.Compare(oldP.Project, newP.Project, iopts)
 	if format == "text" || format == "json" {
-		err = writeDiff(c.App.Writer, format, res)
+		err = writeDiff(c.App.Writer, format, res.Result)
 	} else {
-		err = writeDiffReport(c.App.Writer, format, res.Findings(), report.Options{Base: top})
+		err = writeDiffReport(c.App.Writer, format, report.DisplayPaths(res.Findings, top), res.Rules, report.Options{Base: top})
 	}
 	if err != nil {
 		return fail(exitUsage, "%v", err)
@@ -198,34 +140,10 @@ func runDiff(c *cli.Context) error {
 	return nil
 }
 
-type diffSide struct {
-	*project.Project
-	cleanup func()
-}
-
-// openDiffSide opens one tree. Input that does not load is no reason to
-// stop: the clusters it belongs to are not compared (Compare says so on
-// each), the others are. Warnings (input skipped on purpose) are printed.
-func openDiffSide(c *cli.Context, opts project.Options, label string) (*diffSide, error) {
-	p, missing, cleanup, err := impact.OpenSide(opts)
-	if err != nil {
-		return nil, err
-	}
-	for _, m := range missing {
-		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: %s does not exist: compared as an empty tree\n", m)
-	}
-	for _, pr := range p.Problems() {
-		if pr.Warning && label == "NEW" {
-			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s\n", pr.Pos, pr.Message)
-		}
-	}
-	return &diffSide{Project: p, cleanup: cleanup}, nil
-}
-
 // writeDiffReport prints the comparison as findings in one of package
 // report's formats: drain-on-change warnings and render-refused errors,
 // documented by their rules.
-func writeDiffReport(w io.Writer, format string, fs []check.Finding, o report.Options) error {
+func writeDiffReport(w io.Writer, format string, fs []check.Finding, rules []*check.Rule, o report.Options) error {
 	rw, err := report.New(format)
 	if err != nil {
 		return err
@@ -233,7 +151,7 @@ func writeDiffReport(w io.Writer, format string, fs []check.Finding, o report.Op
 	if fs == nil {
 		fs = []check.Finding{}
 	}
-	return report.Configure(rw, o).Write(w, &report.Report{Findings: fs, Rules: impact.DiffRules()})
+	return report.Configure(rw, o).Write(w, &report.Report{Findings: fs, Rules: rules})
 }
 
 func writeDiff(w io.Writer, format string, res *impact.Result) error {

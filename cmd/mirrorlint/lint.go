@@ -85,17 +85,16 @@ func runLint(c *cli.Context) error {
 		return err
 	}
 	if rev := c.String("base"); rev != "" {
-		snap, err := baseSnapshot(rev, req)
+		if req.Stream != nil {
+			return &project.UsageError{Err: fmt.Errorf("--base %s: %w", rev, errBaseStream)}
+		}
+		base, err := pipeline.CheckoutBase(rev, basePaths(req), req.Root, req.Config)
 		if err != nil {
 			return err
 		}
-		defer snap.Close()
-		req.Options.Access.Allow(snap.Dir) // the snapshot is ours
-		cfg, err := baseConfig(snap, req.Config)
-		if err != nil {
-			return err
-		}
-		req.Base = &pipeline.Base{Rev: rev, Paths: snap.Paths, Roots: snap.Roots, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir, Config: cfg}
+		defer base.Close()
+		req.Options.Access.Allow(base.Dir) // the copy is ours
+		req.Base = base
 	}
 	res, err := pipeline.Run(c.Context, checks, req)
 	if err != nil {

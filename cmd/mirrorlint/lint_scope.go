@@ -7,9 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
-	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -95,40 +93,14 @@ func relativeToWorkingDir(dir string) string {
 	return dir
 }
 
-// baseSnapshot extracts the repository at rev for --base: the same paths
-// the run loads (the context tree when there is one, so that both sides
-// hold the same clusters).
-func baseSnapshot(rev string, req pipeline.Request) (*gitrev.Snapshot, error) {
-	if req.Stream != nil {
-		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", rev, errBaseStream)}
-	}
-	paths := req.Paths
+// basePaths are the paths --base reads at the base revision: those the
+// run loads (the context tree when there is one, so that both sides hold
+// the same clusters).
+func basePaths(req pipeline.Request) []string {
 	if req.Context != "" {
-		paths = []string{req.Context}
+		return []string{req.Context}
 	}
-	snap, err := gitrev.Checkout(rev, paths)
-	if err != nil {
-		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", rev, err)}
-	}
-	return snap, nil
-}
-
-// baseConfig is the config file as it was at the snapshot's revision (or
-// the current one, read from its place in the snapshot), so that declared
-// clusters are read from the base tree.
-func baseConfig(snap *gitrev.Snapshot, cfg *config.Config) (*config.Config, error) {
-	if cfg == nil || cfg.Path == "" {
-		return cfg, nil
-	}
-	at, ok := snap.InCopy(cfg.Path)
-	if !ok {
-		return cfg, nil // a config outside the repository reads the same either way
-	}
-	old, err := impact.ConfigAt(cfg, at)
-	if err != nil {
-		return nil, &project.UsageError{Err: fmt.Errorf("--base %s: %w", snap.Rev, err)}
-	}
-	return old, nil
+	return req.Paths
 }
 
 // writeSummary appends the job summary when asked or under GitHub Actions.

@@ -22,9 +22,10 @@ func DiffRules() []*check.Rule {
 // unreadable-manifest error per input that does not load. What lies in the
 // old tree (a REV:path for --base) is named in the message rather than
 // used as the position: that file is not in the checkout a CI viewer
-// annotates. Findings that several clusters share (a base) are reported
-// once, listing the clusters. It reuses the renders and verdicts Compare
-// made.
+// annotates. Findings on the new side are moved where Options.Relocate
+// says their values are written, as lint --base moves them. Findings that
+// several clusters share (a base) are reported once, listing the clusters.
+// It reuses the renders and verdicts Compare made.
 func (res *Result) Findings() []check.Finding {
 	var all [][]check.Finding
 	for _, pair := range res.pairs {
@@ -67,6 +68,9 @@ func (res *Result) Findings() []check.Finding {
 		}
 		if len(fs) == 0 && pair.old != nil {
 			fs = drainFindings(pair.old, pair.new, pair.verdict, placer{old: res.old, newP: pair.newP})
+		}
+		if res.relocate != nil && pair.new != nil && len(fs) > 0 {
+			fs = res.relocate(pair.new.Cluster, fs)
 		}
 		for i := range fs {
 			if pair.label != "" {

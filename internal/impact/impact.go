@@ -7,11 +7,12 @@ package impact
 
 import (
 	"fmt"
-	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/drain"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/mco"
@@ -68,8 +69,9 @@ type Result struct {
 	Clusters []ClusterResult `json:"clusters"`
 
 	// pairs keeps each pair's renders and verdict for Findings.
-	pairs []pairResult
-	old   Old
+	pairs    []pairResult
+	old      Old
+	relocate func(cl *cluster.Cluster, fs []check.Finding) []check.Finding
 }
 
 // ClusterResult is one cluster's verdict.
@@ -179,6 +181,10 @@ type Options struct {
 	// Keep, when set, selects the clusters to compare by name (a CI
 	// shard); the others are left out of the result.
 	Keep func(name string) bool
+	// Relocate, when set, moves the findings about a cluster of the new
+	// side to where their values are written (the kustomize patch that
+	// set a value), as a lint run does before reporting them.
+	Relocate func(cl *cluster.Cluster, fs []check.Finding) []check.Finding
 }
 
 // Compare renders every cluster of both projects and gives each its own
@@ -189,7 +195,7 @@ type Options struct {
 // is not compared: it is listed in Unreadable with its problems, and the
 // other clusters are still compared.
 func Compare(oldP, newP *project.Project, opts Options) *Result {
-	res := &Result{Files: map[string]*File{}, Reasons: []Reason{}, Clusters: []ClusterResult{}, old: opts.Old}
+	res := &Result{Files: map[string]*File{}, Reasons: []Reason{}, Clusters: []ClusterResult{}, old: opts.Old, relocate: opts.Relocate}
 	pairs := pairClusters(oldP, newP, opts)
 	for _, pair := range pairs {
 		label := ""

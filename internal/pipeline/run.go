@@ -13,6 +13,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -70,6 +71,12 @@ type Base struct {
 	// impact.ConfigAt), so that declared clusters are read from the base
 	// tree; nil uses Request.Config.
 	Config *config.Config
+	// Root is Request.Root at the base revision: the base side's cluster
+	// names are relative to it, so that the sides pair by name wherever
+	// the paths point; "" names them relative to the arguments.
+	Root string
+
+	snap *gitrev.Snapshot // the copy CheckoutBase made, removed by Close
 }
 
 // Result is a finished run.
@@ -155,11 +162,11 @@ func openBase(b *Base, newP *project.Project, opts project.Options) (*impact.Bas
 	oldOpts.Paths, oldOpts.Stream = b.Paths, nil       // the base is a tree, never a stream
 	oldOpts.Cluster, oldOpts.Shard = "", shard.Shard{} // paired below, by the new side's names
 	oldOpts.Files = nil                                // the base tree holds what was committed, nothing else
-	// The base side's names are relative to its arguments, which the
-	// pairing expects (impact.BaseOf); when the new side lints a commit's
-	// files only the clusters of the same names are read there (all of
-	// them when none matches).
-	oldOpts.Root, oldOpts.Only, oldOpts.Select = "", nil, nil
+	// The base side's names are relative to its root, else to its
+	// arguments, as the pairing expects (impact.BaseOf); when the new side
+	// lints a commit's files only the clusters of the same names are read
+	// there (all of them when none matches).
+	oldOpts.Root, oldOpts.Only, oldOpts.Select = b.Root, nil, nil
 	if opts.Only != nil {
 		oldOpts.Select = []string{}
 		for _, cl := range newP.Clusters {
@@ -192,11 +199,7 @@ func openBase(b *Base, newP *project.Project, opts project.Options) (*impact.Bas
 		notice = fmt.Sprintf("--base %s: %d unreadable input(s) at that revision (first: %s (at %s): %s): drain-on-change is not checked for the clusters that read them",
 			b.Rev, len(prs), at, b.Rev, old.Message(prs[0].Message))
 	}
-	roots := b.Roots
-	if roots == nil {
-		roots = b.Paths
-	}
-	return impact.BaseOf(oldP, newP, impact.Options{OldRoots: roots, NewRoots: newRoots, Old: old}), notice, nil
+	return impact.BaseOf(oldP, newP, pairing(b, newRoots, old)), notice, nil
 }
 
 // Outcome is what a linted cluster's nodes get: the render, MCO's refusal,

@@ -1,0 +1,94 @@
+package pipeline
+
+import (
+	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/gitrev"
+	"github.com/mirrorlint/mirrorlint/internal/impact"
+)
+
+// CheckoutBase extracts the repository the working directory is in at rev
+// for a comparison (lint --base, diff --base): paths (as the user typed
+// them; none means ".") at rev, the config as it was there (cfg read from
+// its place in the copy), and root (the directory the new side's cluster
+// names are relative to, the repository's top level) in the copy, so that
+// both sides name their clusters alike. Close removes the copy.
+func CheckoutBase(rev string, paths []string, root string, cfg *config.Config) (*Base, error) {
+	snap, err := gitrev.Checkout(rev, paths)
+	if err != nil {
+		if strings.HasPrefix(err.Error(), "--base") {
+			return nil, usage("%v", err)
+		}
+		return nil, usage("--base %s: %v", rev, err)
+	}
+	b := &Base{Rev: rev, Paths: snap.Paths, Roots: snap.Roots, Name: snap.Name, NewFile: snap.WorkTree, Dir: snap.Dir, snap: snap}
+	if root != "" {
+		if at, ok := snap.InCopy(root); ok {
+			b.Root = at
+		}
+	}
+	if b.Config, err = configAt(snap, cfg); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// Missing are the paths given to CheckoutBase that did not exist at the
+// revision (a tree the change adds).
+func (b *Base) Missing() []string {
+	if b == nil || b.snap == nil {
+		return nil
+	}
+	return b.snap.Missing
+}
+
+// InBase maps a path of the working tree to the same path in the base
+// tree; false when there is none (a path outside the repository, or a
+// Base that CheckoutBase did not make).
+func (b *Base) InBase(p string) (string, bool) {
+	if b == nil || b.snap == nil {
+		return "", false
+	}
+	return b.snap.InCopy(p)
+}
+
+// Close removes the copy CheckoutBase made.
+func (b *Base) Close() {
+	if b != nil && b.snap != nil {
+		b.snap.Close()
+	}
+}
+
+// configAt is the config file as it was at the snapshot's revision (or the
+// current one, read from its place in the snapshot), so that declared
+// clusters are read from the base tree.
+func configAt(snap *gitrev.Snapshot, cfg *config.Config) (*config.Config, error) {
+	if cfg == nil || cfg.Path == "" {
+		return cfg, nil
+	}
+	at, ok := snap.InCopy(cfg.Path)
+	if !ok {
+		return cfg, nil // a config outside the repository reads the same either way
+	}
+	old, err := impact.ConfigAt(cfg, at)
+	if err != nil {
+		return nil, usage("--base %s: %v", snap.Rev, err)
+	}
+	return old, nil
+}
+
+// pairing is how the clusters of the base and of the tree pair: by name
+// when both sides name them from corresponding roots, else by name
+// relative to the arguments (newRoots the tree's, b.Roots the base's).
+func pairing(b *Base, newRoots []string, old impact.Old) impact.Options {
+	if b.Root != "" {
+		return impact.Options{Old: old}
+	}
+	roots := b.Roots
+	if roots == nil {
+		roots = b.Paths
+	}
+	return impact.Options{OldRoots: roots, NewRoots: newRoots, Old: old}
+}
