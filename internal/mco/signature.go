@@ -101,20 +101,8 @@ func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refus
 	if !v.AtLeast(18) {
 		return sp, nil
 	}
-	var cips []cipRef
-	for i, c := range in.ClusterImagePolicies {
-		if c == nil || (in.DefaultPolicy && c.Name == DefaultPolicyName) {
-			continue
-		}
-		cips = append(cips, cipRef{c, i})
-	}
-	if in.DefaultPolicy {
-		cips = append(cips, cipRef{DefaultClusterImagePolicy(), -1})
-		sp.usedDefault = true
-	}
-	sort.SliceStable(cips, func(a, b int) bool { return cips[a].obj.Name < cips[b].obj.Name })
-
-	for _, c := range cips {
+	sp.usedDefault = in.DefaultPolicy
+	for _, c := range clusterPolicyOrder(in) {
 		var req any
 		var perr *policyError
 		if requirements {
@@ -145,20 +133,7 @@ func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refus
 		}
 	}
 
-	ips := make([]int, 0, len(in.ImagePolicies))
-	for i, p := range in.ImagePolicies {
-		if p != nil {
-			ips = append(ips, i)
-		}
-	}
-	sort.SliceStable(ips, func(a, b int) bool {
-		pa, pb := in.ImagePolicies[ips[a]], in.ImagePolicies[ips[b]]
-		if pa.Namespace != pb.Namespace {
-			return pa.Namespace < pb.Namespace
-		}
-		return pa.Name < pb.Name
-	})
-	for _, i := range ips {
+	for _, i := range imagePolicyOrder(in) {
 		p := in.ImagePolicies[i]
 		var req any
 		var perr *policyError
@@ -195,6 +170,43 @@ func collect(in Input, v Version, requirements bool) (*signaturePolicies, *Refus
 	}
 	sp.statuses = sp.sortedStatuses()
 	return sp, nil
+}
+
+// clusterPolicyOrder is the ClusterImagePolicies in the order MCO's lister
+// gives them, by name, with the default policy (index -1) in place of a
+// tree object of its name when the cluster has it.
+func clusterPolicyOrder(in Input) []cipRef {
+	var cips []cipRef
+	for i, c := range in.ClusterImagePolicies {
+		if c == nil || (in.DefaultPolicy && c.Name == DefaultPolicyName) {
+			continue
+		}
+		cips = append(cips, cipRef{c, i})
+	}
+	if in.DefaultPolicy {
+		cips = append(cips, cipRef{DefaultClusterImagePolicy(), -1})
+	}
+	sort.SliceStable(cips, func(a, b int) bool { return cips[a].obj.Name < cips[b].obj.Name })
+	return cips
+}
+
+// imagePolicyOrder is the indexes of the ImagePolicies in the order MCO's
+// lister gives them: by namespace, then name.
+func imagePolicyOrder(in Input) []int {
+	ips := make([]int, 0, len(in.ImagePolicies))
+	for i, p := range in.ImagePolicies {
+		if p != nil {
+			ips = append(ips, i)
+		}
+	}
+	sort.SliceStable(ips, func(a, b int) bool {
+		pa, pb := in.ImagePolicies[ips[a]], in.ImagePolicies[ips[b]]
+		if pa.Namespace != pb.Namespace {
+			return pa.Namespace < pb.Namespace
+		}
+		return pa.Name < pb.Name
+	})
+	return ips
 }
 
 // sortedStatuses lists the statuses in Input order.

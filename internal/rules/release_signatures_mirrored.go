@@ -7,14 +7,9 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/internal/scopes"
 	"github.com/mirrorlint/mirrorlint/render"
-)
-
-// The admin-ack gate MCO 4.20 raises (pkg/controller/container-runtime-config/admin_ack.go).
-const (
-	sigstoreAckKey = "ack-4.20-sigstore-in-4.21"
-	sigstoreAckMsg = "This cluster has mirrors configured. 4.21 will require Sigstore signatures for quay.io/openshift-release-dev/ocp-release release verification. Please ensure that any registries configured as mirrors of quay.io/openshift-release-dev/ocp-release images contain the Sigstore signature images associated with any release images before updating to 4.21. See https://docs.redhat.com/en/documentation/openshift_container_platform/4.20/html/nodes/nodes-sigstore-using.html#nodes-sigstore-prepare-for-4.21_nodes-sigstore-using for more details."
 )
 
 var releaseSignaturesMirrored = &check.Rule{
@@ -33,7 +28,7 @@ var releaseSignaturesMirrored = &check.Rule{
 			}
 			sort.SliceStable(objs, func(a, b int) bool { return objs[a].Name < objs[b].Name })
 			c.Report(objs[0], manifest.Path{"metadata", "name"},
-				"MCO 4.20 raises the admin-ack gate %s because ImageContentSourcePolicy/ImageDigestMirrorSet objects exist, so the update to 4.21 waits for an administrator's acknowledgement: %q", sigstoreAckKey, sigstoreAckMsg)
+				"MCO 4.20 raises the admin-ack gate %s because ImageContentSourcePolicy/ImageDigestMirrorSet objects exist, so the update to 4.21 waits for an administrator's acknowledgement: %q", mco.SigstoreAckKey, mco.SigstoreAckMessage)
 			return
 		}
 		if !c.Input.DefaultPolicy {
@@ -49,7 +44,7 @@ var releaseSignaturesMirrored = &check.Rule{
 			}
 			c.Report(e.obj, e.path("source"),
 				"the default ClusterImagePolicy %q makes the nodes verify Red Hat's sigstore signature of %s images, and these come through the mirrors of %s: the nodes look for the signatures in the mirrors (registries.d/sigstore-registries.yaml), so mirror them along with the images (oc-mirror does), or release pulls fail; a 4.20 cluster with ImageContentSourcePolicy/ImageDigestMirrorSet objects holds the update to 4.21 behind the admin-ack gate %s until an administrator confirms this",
-				render.DefaultPolicyName, repo, e.source, sigstoreAckKey)
+				render.DefaultPolicyName, repo, e.source, mco.SigstoreAckKey)
 			return
 		}
 	},

@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"sort"
-
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/render"
@@ -30,57 +28,27 @@ func (p policyScope) where() string {
 
 // clusterPolicyScopes lists the ClusterImagePolicy scopes the render uses
 // (the served objects, the default policy in place of a tree object of its
-// name), objects by name as MCO's lister gives them.
-func clusterPolicyScopes(c *check.Context) []policyScope {
-	cips, _ := c.Input.PolicyObjects()
-	objs := append([]*manifest.Object(nil), cips...)
-	sort.SliceStable(objs, func(a, b int) bool { return objs[a].Name < objs[b].Name })
-	var out []policyScope
-	defaultDone := !c.Input.DefaultPolicy
-	addDefault := func() {
-		out = append(out, policyScope{scope: render.DefaultPolicyScope})
-		defaultDone = true
-	}
-	for _, o := range objs {
-		if !defaultDone && o.Name >= render.DefaultPolicyName {
-			addDefault()
-		}
-		if c.Input.DefaultPolicy && o.Name == render.DefaultPolicyName {
-			continue
-		}
-		for i, s := range o.ClusterImagePolicy.Spec.Scopes {
-			out = append(out, policyScope{scope: string(s), obj: o, index: i})
-		}
-	}
-	if !defaultDone {
-		addDefault()
-	}
-	if !c.Settings.Version.AtLeast(18) {
-		return nil
-	}
-	return out
-}
+// name), in the order MCO reads them (the plan's PolicyScopes).
+func clusterPolicyScopes(c *check.Context) []policyScope { return policyScopesMemo.Get(c).cluster }
 
 // imagePolicyScopes lists the ImagePolicy scopes of the served objects, by
 // namespace and name.
-func imagePolicyScopes(c *check.Context) []policyScope {
-	_, ips := c.Input.PolicyObjects()
-	objs := append([]*manifest.Object(nil), ips...)
-	sort.SliceStable(objs, func(a, b int) bool {
-		x, y := objs[a].ImagePolicy, objs[b].ImagePolicy
-		return x.Namespace < y.Namespace || x.Namespace == y.Namespace && x.Name < y.Name
-	})
-	var out []policyScope
-	if !c.Settings.Version.AtLeast(18) {
-		return nil
-	}
-	for _, o := range objs {
-		for i, s := range o.ImagePolicy.Spec.Scopes {
-			out = append(out, policyScope{scope: string(s), obj: o, index: i, namespace: o.ImagePolicy.Namespace})
+func imagePolicyScopes(c *check.Context) []policyScope { return policyScopesMemo.Get(c).image }
+
+type scopeLists struct{ cluster, image []policyScope }
+
+var policyScopesMemo = check.NewMemo("rules.policyScopes", func(c *check.Context) scopeLists {
+	var out scopeLists
+	for _, s := range c.Plan.PolicyScopes() {
+		ps := policyScope{scope: s.Scope, obj: c.SubjectObject(s.At), index: s.Index, namespace: s.Namespace}
+		if s.At.Kind == render.KindImagePolicy {
+			out.image = append(out.image, ps)
+		} else {
+			out.cluster = append(out.cluster, ps)
 		}
 	}
 	return out
-}
+})
 
 // policyScopeFindings is the plan's PolicyScopeFindings, computed once for
 // the two rules that split it by message (policy-scope-blocked,
