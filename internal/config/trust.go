@@ -13,7 +13,14 @@ import (
 type Refused struct {
 	Key     string // dotted key, as Where takes it
 	Line    int
-	Message string
+	Message string // Setting, why it was refused and the command line's remedy
+	// Setting is the key and what it would have done, without a remedy:
+	// for callers whose users have no command line to pass it on (the
+	// KRM function).
+	Setting string
+	// Remedy is how a command line gives the setting: a flag, or where
+	// else it may come from.
+	Remedy string
 }
 
 // Distrust removes from c, a config found in the repository rather than
@@ -28,9 +35,10 @@ func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
 		return nil
 	}
 	var out []Refused
-	refuse := func(key, msg string) {
-		out = append(out, Refused{Key: key, Line: c.lines[key], Message: fmt.Sprintf(
-			"%s: %s; refused from a config found in the repository — a pull request could set it. Pass the matching flag, or name the config with --config", c.Where(key), msg)})
+	refuse := func(key, msg, remedy string) {
+		setting := c.Where(key) + ": " + msg
+		out = append(out, Refused{Key: key, Line: c.lines[key], Setting: setting, Remedy: remedy, Message: fmt.Sprintf(
+			"%s (use %s); refused from a config found in the repository — a pull request could set it. Pass the matching flag, or name the config with --config", setting, remedy)})
 	}
 	r := safefs.New(0, root)
 	inside := func(p string) bool {
@@ -46,12 +54,12 @@ func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
 		return err == nil && rerr == nil && safefs.Within(rootAbs, abs)
 	}
 	if c.AllowNet {
-		refuse("allowNet", "allowNet: true lets policies reach the network (use --allow-net)")
+		refuse("allowNet", "allowNet: true lets policies reach the network", "--allow-net")
 		c.AllowNet = false
 	}
 	if c.PolicyTimeout != "" {
 		if d, err := time.ParseDuration(c.PolicyTimeout); err == nil && d > maxTimeout {
-			refuse("policyTimeout", fmt.Sprintf("policyTimeout %s is longer than the default %s (use --policy-timeout)", c.PolicyTimeout, maxTimeout))
+			refuse("policyTimeout", fmt.Sprintf("policyTimeout %s is longer than the default %s", c.PolicyTimeout, maxTimeout), "--policy-timeout")
 			c.PolicyTimeout = ""
 		}
 	}
@@ -64,7 +72,7 @@ func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
 				kept = append(kept, d)
 				continue
 			}
-			refuse(fmt.Sprintf("%s[%d]", key, i), fmt.Sprintf("%s %s is outside the repository (use %s)", what, d, flag))
+			refuse(fmt.Sprintf("%s[%d]", key, i), fmt.Sprintf("%s %s is outside the repository", what, d), flag)
 		}
 		return kept
 	}
@@ -79,7 +87,7 @@ func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
 				paths = append(paths, p)
 				continue
 			}
-			refuse(fmt.Sprintf("clusters[%d].paths[%d]", i, j), fmt.Sprintf("cluster %s reads %s, outside the repository (lint it with the path on the command line)", cl.Name, p))
+			refuse(fmt.Sprintf("clusters[%d].paths[%d]", i, j), fmt.Sprintf("cluster %s reads %s, outside the repository", cl.Name, p), "the path on the command line")
 		}
 		cl.Paths = paths
 		if len(paths) > 0 {

@@ -140,7 +140,7 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 	findings := report.FunctionDisplayPaths(res.Findings)
 	for _, r := range refused {
 		findings = append(findings, check.Finding{Rule: check.ProblemRule.ID, Severity: check.Error,
-			Message: "functionConfig spec." + r.Message})
+			Message: refusedInFunction(r)})
 	}
 
 	if p.Stderr != nil && len(findings) > 0 {
@@ -311,4 +311,16 @@ func renderedItem(ctx *check.Context) (*yaml.RNode, error) {
 	}
 	n.SetDataMap(map[string]string{"registries.conf": string(ctx.Rendered.RegistriesConf)})
 	return n, nil
+}
+
+// refusedInFunction words a refused functionConfig setting for the
+// function's user: the function takes no flags and its functionConfig is
+// always a file of the tree, so the setting is not available in it at
+// all; only linting the built output with the command line can give it.
+func refusedInFunction(r config.Refused) string {
+	how := "with " + r.Remedy
+	if strings.HasPrefix(r.Remedy, "--") {
+		how = "with `kustomize build DIR | mirrorlint lint " + r.Remedy + " ... -`"
+	}
+	return fmt.Sprintf("functionConfig spec.%s; refused: the functionConfig is a file of the tree the function lints, so a pull request could set it, and the function takes no flags. The setting is not available in the KRM function: lint the built output %s instead", r.Setting, how)
 }

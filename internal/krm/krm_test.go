@@ -382,9 +382,20 @@ func TestFunctionConfigCannotWidenTheRun(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Counts.Error != 3 {
 		t.Fatalf("want 3 refusals failing the run, got %v\n%s", err, out)
 	}
-	for _, want := range []string{"allowNet", "policyTimeout", "data[0]", "refused"} {
+	for _, want := range []string{
+		"functionConfig spec.allowNet: allowNet: true lets policies reach the network; refused: the functionConfig is a file of the tree the function lints, so a pull request could set it, and the function takes no flags. The setting is not available in the KRM function: lint the built output with `kustomize build DIR | mirrorlint lint --allow-net ... -` instead",
+		"functionConfig spec.policyTimeout: policyTimeout 1000h is longer than the default 10s; refused",
+		"lint --policy-timeout ... -`",
+		"functionConfig spec.data[0]: data file " + filepath.Join(outside, "data.yaml") + " is outside the repository; refused",
+		"lint --data ... -`",
+	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("results lack %q:\n%s", want, out)
 		}
+	}
+	// The function has no --config: its messages must not send the user
+	// to one.
+	if strings.Contains(out, "--config") {
+		t.Errorf("a refusal names --config, which the function does not have:\n%s", out)
 	}
 }
