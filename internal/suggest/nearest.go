@@ -7,14 +7,17 @@ import (
 )
 
 // Nearest returns up to n candidates close to s, closest first: names
-// that start with s (a cluster name typed in part), then names
+// that start with s (a cluster name typed in part; when s names no
+// directory, also names whose last element starts with it), then names
 // whose last path element is s ("prod-east" for "overlays/prod-east"),
-// then those within a few edits of s, whole or by last element (a third of
-// s's length, at least two). Made for names like cluster paths, where
-// listing every candidate would drown the useful ones.
+// then those within a few edits of s, whole or by last element (a third
+// of the length typed, whole or of its last element, at least two). Made
+// for names like cluster paths, where listing every candidate would drown
+// the useful ones.
 func Nearest(s string, candidates []string, n int) []string {
 	ls := strings.ToLower(s)
-	limit := max(2, len(ls)/3)
+	lb := path.Base(ls)
+	limit, baseLimit := max(2, len(ls)/3), max(2, len(lb)/3)
 	type scored struct {
 		name   string
 		d      int
@@ -23,14 +26,22 @@ func Nearest(s string, candidates []string, n int) []string {
 	var out []scored
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
+		base := path.Base(lc)
 		d := Distance(ls, lc)
-		if base := path.Base(lc); base == path.Base(ls) || strings.HasSuffix(lc, "/"+ls) {
-			d = 0
-		} else if bd := Distance(path.Base(ls), base); bd < d {
-			d = bd
+		near := d <= limit
+		if base == lb || strings.HasSuffix(lc, "/"+ls) {
+			d, near = 0, true
+		} else if bd := Distance(lb, base); bd <= baseLimit {
+			// The last elements are measured against the last element
+			// typed, so a short one is not near every short name.
+			d, near = min(d, bd), true
 		}
-		prefix := strings.HasPrefix(lc, ls) || strings.HasPrefix(path.Base(lc), path.Base(ls)) && path.Dir(lc) == path.Dir(ls)
-		if d <= limit || prefix {
+		// A name typed without a directory is the start of a cluster's
+		// last element as well ("sno" for "ztp-spoke/sno-a"); with one,
+		// of the names in that directory.
+		prefix := strings.HasPrefix(lc, ls) ||
+			strings.HasPrefix(base, lb) && (path.Dir(lc) == path.Dir(ls) || !strings.Contains(ls, "/"))
+		if near || prefix {
 			out = append(out, scored{c, d, prefix})
 		}
 	}
