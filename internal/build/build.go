@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -29,6 +30,9 @@ type built struct {
 	// Origins holds, per output document, the origin path as kustomize
 	// wrote it (relative to the built directory), "" when unknown.
 	Origins []string
+	// Unapplied are the patch entries left out because they patch what
+	// the in-process generators make (see generated.go).
+	Unapplied []unapplied
 }
 
 // build runs kustomize on kf's directory in-process over fsys, the way
@@ -52,7 +56,26 @@ func build(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomization
 			err = guard.Explain(err)
 		}
 	}()
-	fsys = stripPlugins(fsys, kusts)
+	var left []unapplied
+	for {
+		b, err = buildOnce(stripPlugins(fsys, kusts, droppedByFile(left)), guard, kf, name, opts, needs)
+		if err == nil {
+			b.Unapplied = left
+			return b, nil
+		}
+		if len(kusts) == 0 || len(left) >= maxUnapplied {
+			return nil, err
+		}
+		u, ok := generatorPatch(err, fsys, kusts)
+		if !ok || slices.ContainsFunc(left, func(l unapplied) bool { return l.k == u.k && l.e.Line == u.e.Line && l.e.Column == u.e.Column }) {
+			return nil, err
+		}
+		left = append(left, u)
+	}
+}
+
+// buildOnce is one kustomize run of build, over fsys as given.
+func buildOnce(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomization.File, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
 	fs := fsys
 	real, err := filepath.EvalSymlinks(kf.Path)
 	if err == nil {
@@ -148,7 +171,11 @@ type Result struct {
 	Objects  []*manifest.Object
 	Origins  map[*manifest.Object]*manifest.Object
 	Problems []manifest.Problem
-	Err      error
+	// Notes say what the build left out (a patch of what the policy
+	// generators make): notices of the kustomization, reported whatever
+	// else its inputs hold.
+	Notes []manifest.Problem
+	Err   error
 }
 
 type buildEntry struct {
@@ -258,6 +285,9 @@ func (bc *Cache) build(dir string) *Result {
 	r = &Result{}
 	r.Objects, r.Origins = trace.Remap(b.Set, b.Origins, dir, d.res)
 	r.Problems = b.Set.Problems
+	for _, u := range b.Unapplied {
+		r.Notes = append(r.Notes, d.unappliedProblem(u))
+	}
 	d.statsMu.Lock()
 	d.stats.Remap += time.Since(start)
 	d.statsMu.Unlock()

@@ -26,18 +26,19 @@ func (f withoutPlugins) ReadFile(p string) ([]byte, error) {
 }
 
 // stripPlugins wraps fsys when a kustomization of kusts names external
-// plugins; fsys itself otherwise.
-func stripPlugins(fsys filesys.FileSystem, kusts []*kustomization.File) filesys.FileSystem {
+// plugins or has patch entries to leave out (drop, by kustomization
+// path); fsys itself otherwise.
+func stripPlugins(fsys filesys.FileSystem, kusts []*kustomization.File, drop map[string][]kustomization.Entry) filesys.FileSystem {
 	files := map[string][]byte{}
 	for _, k := range kusts {
-		if len(k.Plugins()) == 0 {
+		if len(k.Plugins()) == 0 && len(drop[k.Path]) == 0 {
 			continue
 		}
 		data, err := fsys.ReadFile(k.Path)
 		if err != nil {
 			continue
 		}
-		stripped := kustomization.Strip(k, data)
+		stripped := kustomization.Strip(k, data, drop[k.Path]...)
 		if stripped == nil {
 			continue
 		}

@@ -67,6 +67,7 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 		return l
 	}
 	l.objects, l.origins = append(b.Objects, generated...), b.Origins
+	l.problems = append(l.problems, b.Notes...)
 	if len(l.problems) == 0 {
 		// Problems in the build output (a patch that breaks a type) have
 		// no source file of their own; when the inputs have problems

@@ -118,23 +118,27 @@ func functionOf(n *yaml.Node) string {
 	return ""
 }
 
-// Strip returns the text of kf without the entries plugins name, nil when
-// it has none of them (or does not parse; the build says so).
-func Strip(kf *File, data []byte) []byte {
+// Strip returns the text of kf without the entries plugins name and
+// without the patch entries of also (entries of kf), nil when there is
+// nothing to drop (or the file does not parse; the build says so).
+func Strip(kf *File, data []byte, also ...Entry) []byte {
 	plugins := kf.Plugins()
-	if len(plugins) == 0 {
+	if len(plugins) == 0 && len(also) == 0 {
 		return nil
 	}
 	drop := map[[2]int]bool{}
 	for _, p := range plugins {
 		drop[[2]int{p.Entry.Line, p.Entry.Column}] = true
 	}
+	for _, e := range also {
+		drop[[2]int{e.Line, e.Column}] = true
+	}
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
 		return nil
 	}
 	root := doc.Content[0]
-	for _, field := range []string{"generators", "transformers"} {
+	for _, field := range []string{"generators", "transformers", "patches", "patchesStrategicMerge", "patchesJson6902"} {
 		list := MapValue(root, field)
 		if list == nil || list.Kind != yaml.SequenceNode {
 			continue
