@@ -41,6 +41,12 @@ remote resource, a helmCharts entry, a file that does not parse) is not compared
 says so, where the problem is; the other clusters are still compared. Clusters with
 the same result are printed once, with their names.
 
+An object the API server would refuse (a wrong apiVersion, a value its schema
+rejects) never reaches MCO, so the node files cannot show it: for each file that
+differs between the two sides, what lint reports of the API server's refusals is a
+warning in every format ("rejected" in JSON), with lint's message and file:line,
+and the text says that the change cannot apply as it is.
+
 --format json prints one object:
   {"drain": bool, "reboot": bool, "action": "none|reload|drain|reboot|refused|unreadable",
    "reasons": [{"cluster", "file", "scope", "message", "drain"}],
@@ -48,8 +54,9 @@ the same result are printed once, with their names.
              "oldSource", "newSource", "diff"}, "/etc/containers/policy.json": {...}, ...},
    "refused": [{"side": "old|new", "cluster", "reason", "position": {"file", "line", ...}, "rev"}],
    "unreadable": ["CLUSTER", ...],
+   "rejected": [{"cluster", "rule", "message", "position"}],
    "clusters": [{"name", "action", "drain", "reboot", "reasons", "refused",
-                 "problems": [{"side", "message", "position", "rev"}]}]}
+                 "problems": [{"side", "message", "position", "rev"}], "rejected"}]}
 The top-level fields answer for every cluster compared (drain: any cluster drains);
 with several clusters, files are keyed "CLUSTER:PATH". Positions in the old tree of a
 --base comparison are paths from the repository's top level at "rev".

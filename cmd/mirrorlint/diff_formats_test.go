@@ -57,11 +57,18 @@ func TestDiffCIFormats(t *testing.T) {
 	if r := mlRun(t, "", "diff", "--config", "none", "--format", "sarif", "--fail-on-drain", a, b); r.code != exitFindings {
 		t.Errorf("--fail-on-drain with sarif: exit %d", r.code)
 	}
+	// The new side's source has a space: MCO refuses to render it, and
+	// the API server refuses the changed file before that (a warning).
 	log, r = sarif(t, a, bad)
 	res = log.Runs[0].Results
-	if r.code != exitFindings || len(res) != 1 || res[0].RuleID != "render-refused" || res[0].Level != "error" ||
-		len(res[0].Locations) != 1 || !strings.HasSuffix(res[0].Locations[0].PhysicalLocation.ArtifactLocation.URI, "bad/idms.yaml") {
+	if r.code != exitFindings || len(res) != 2 || res[0].RuleID != "render-refused" || res[0].Level != "error" ||
+		res[1].RuleID != "source-format" || res[1].Level != "warning" || !strings.Contains(res[1].Message.Text, "the API server refuses it") {
 		t.Errorf("sarif refusal: exit %d %+v", r.code, res)
+	}
+	for _, f := range res {
+		if len(f.Locations) != 1 || !strings.HasSuffix(f.Locations[0].PhysicalLocation.ArtifactLocation.URI, "bad/idms.yaml") || f.Locations[0].PhysicalLocation.Region.StartLine != 10 {
+			t.Errorf("sarif %s: not at bad/idms.yaml:10: %+v", f.RuleID, f.Locations)
+		}
 	}
 	if log, r := sarif(t, bad, a); r.code != exitFindings || len(log.Runs[0].Results) != 1 || !strings.Contains(log.Runs[0].Results[0].Message.Text, "old tree") {
 		t.Errorf("sarif old-side refusal: exit %d %+v", r.code, log.Runs[0].Results)

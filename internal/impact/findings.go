@@ -19,7 +19,8 @@ func DiffRules() []*check.Rule {
 // drain-on-change warning per draining change, positioned in the new tree
 // as drainFindings does; one render-refused error per side MCO would
 // refuse; and for a cluster that could not be compared, one
-// unreadable-manifest error per input that does not load. What lies in the
+// unreadable-manifest error per input that does not load; and a warning
+// per refusal of the API server on a changed file (Options.Rejected). What lies in the
 // old tree (a REV:path for --base) is named in the message rather than
 // used as the position: that file is not in the checkout a CI viewer
 // annotates. Findings on the new side are moved where Options.Relocate
@@ -72,6 +73,7 @@ func (res *Result) Findings() []check.Finding {
 		if res.relocate != nil && pair.new != nil && len(fs) > 0 {
 			fs = res.relocate(pair.new.Cluster, fs)
 		}
+		fs = append(fs, pair.rejected...)
 		for i := range fs {
 			if pair.label != "" {
 				fs[i].Clusters = []string{pair.label}

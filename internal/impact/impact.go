@@ -67,11 +67,15 @@ type Result struct {
 	Unreadable []string `json:"unreadable,omitempty"`
 	// Clusters is the verdict of each cluster, in order.
 	Clusters []ClusterResult `json:"clusters"`
+	// Rejected lists what the API server would refuse of the change (see
+	// Options.Rejected), in every cluster.
+	Rejected []Rejection `json:"rejected,omitempty"`
 
 	// pairs keeps each pair's renders and verdict for Findings.
-	pairs    []pairResult
-	old      Old
-	relocate func(cl *cluster.Cluster, fs []check.Finding) []check.Finding
+	pairs      []pairResult
+	old        Old
+	relocate   func(cl *cluster.Cluster, fs []check.Finding) []check.Finding
+	rejectedOf func(cl *cluster.Cluster) []check.Finding
 }
 
 // ClusterResult is one cluster's verdict.
@@ -94,6 +98,8 @@ type ClusterResult struct {
 	// Problems are the inputs that do not load, on either side, when the
 	// cluster could not be compared.
 	Problems []Problem `json:"problems,omitempty"`
+	// Rejected is what the API server would refuse of the change here.
+	Rejected []Rejection `json:"rejected,omitempty"`
 
 	// files are the cluster's keys of Result.Files, in the order the text
 	// output prints their diffs.
@@ -124,6 +130,8 @@ type pairResult struct {
 	// unreadable holds the problems that kept the pair from being
 	// compared (old and new are nil then).
 	unreadable []Problem
+	// rejected are the API server's refusals of the change, as warnings.
+	rejected []check.Finding
 }
 
 // Reason is one change and what it makes the node do.
@@ -185,6 +193,11 @@ type Options struct {
 	// side to where their values are written (the kustomize patch that
 	// set a value), as a lint run does before reporting them.
 	Relocate func(cl *cluster.Cluster, fs []check.Finding) []check.Finding
+	// Rejected, when set, gives what the API server would refuse of the
+	// change in a cluster of the new side (the findings of the lint rules
+	// of origin api-server on the files that changed), reported as
+	// warnings: the change cannot apply as it is.
+	Rejected func(cl *cluster.Cluster) []check.Finding
 }
 
 // Compare renders every cluster of both projects and gives each its own
@@ -195,11 +208,13 @@ type Options struct {
 // is not compared: it is listed in Unreadable with its problems, and the
 // other clusters are still compared.
 func Compare(oldP, newP *project.Project, opts Options) *Result {
-	res := &Result{Files: map[string]*File{}, Reasons: []Reason{}, Clusters: []ClusterResult{}, old: opts.Old, relocate: opts.Relocate}
+	res := &Result{Files: map[string]*File{}, Reasons: []Reason{}, Clusters: []ClusterResult{}, old: opts.Old, relocate: opts.Relocate, rejectedOf: opts.Rejected}
 	pairs := pairClusters(oldP, newP, opts)
 	for _, pair := range pairs {
 		label := ""
-		if len(pairs) > 1 {
+		if len(pairs) > 1 || found(newP) > 1 {
+			// Named as lint names them, also when --cluster or a shard
+			// keeps one of several.
 			label = pair.name
 		}
 		if opts.Keep != nil && !opts.Keep(pair.name) {
@@ -322,6 +337,12 @@ func newSideName(key string, root int, opts Options, indexed bool) string {
 func (res *Result) compareCluster(pair clusterPair, label string, newP *project.Project) pairResult {
 	pr := pairResult{label: label, newP: newP}
 	cr := ClusterResult{Name: label, Reasons: []Reason{}}
+	if res.rejectedOf != nil {
+		// Whatever the verdict: an object the API server refuses never
+		// reaches MCO, so the node files cannot show it.
+		pr.rejected, cr.Rejected = rejections(res.rejectedOf(pair.new), label)
+		res.Rejected = append(res.Rejected, cr.Rejected...)
+	}
 	for _, side := range []struct {
 		name string
 		cl   *cluster.Cluster

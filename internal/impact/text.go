@@ -19,12 +19,14 @@ func (res *Result) WriteText(w io.Writer) error {
 		res.writeCluster(&b, res.Clusters[0])
 		fmt.Fprintf(&b, "verdict: %s\n", headline(res.Clusters[0].Action))
 		writeReasons(&b, res.Clusters[0].Reasons)
+		rejectionVerdict(&b, res.Clusters[0].Rejected)
 	} else {
 		for _, g := range res.groups() {
 			b.WriteString(groupHeading(g.names))
 			res.writeCluster(&b, g.result)
 			fmt.Fprintf(&b, "verdict: %s\n", headline(g.result.Action))
 			writeReasons(&b, g.result.Reasons)
+			rejectionVerdict(&b, g.result.Rejected)
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "verdict: %s\n", res.overall())
@@ -52,6 +54,7 @@ func (res *Result) writeCluster(b *strings.Builder, cr ClusterResult) {
 	for _, p := range cr.Problems {
 		b.WriteString(res.problemLine(p))
 	}
+	res.rejectionLines(b, cr.Rejected)
 }
 
 // WriteProblems prints what kept each cluster from being compared and what
@@ -184,6 +187,9 @@ func (res *Result) overall() string {
 			names = fmt.Sprintf("%s and %d more", strings.Join(n[:3], ", "), len(n)-3)
 		}
 		parts = append(parts, fmt.Sprintf("%d not compared (input that does not load: %s)", len(n), names))
+	}
+	if n := len(res.Rejected); n > 0 {
+		parts = append(parts, fmt.Sprintf("the API server refuses %d changed object%s: the change cannot apply as it is", n, map[bool]string{true: "s"}[n > 1]))
 	}
 	if len(parts) == 0 {
 		return "no cluster to compare"

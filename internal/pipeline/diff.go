@@ -73,6 +73,7 @@ func Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 	opts.Shard = shard.Shard{}
 	oldOpts, newOpts := opts, opts
 	var iopts impact.Options
+	ch := &changes{seen: map[string]bool{}}
 	if req.Rev != "" {
 		if len(newOpts.Paths) == 0 {
 			newOpts.Paths = []string{"."}
@@ -98,6 +99,7 @@ func Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 		newOpts.Files = res.gitFiles(opts.Root)
 		oldOpts.Paths, oldOpts.Config, oldOpts.Root, oldOpts.Files = base.Paths, base.Config, base.Root, nil
 		iopts = pairing(base, newOpts.Paths, impact.Old{Rev: base.Rev, Name: base.Name, NewFile: base.NewFile, Dir: base.Dir})
+		ch.inOld = base.InBase
 	} else {
 		if len(opts.Paths) != 2 {
 			return nil, usage("diff takes OLD and NEW, or --base REV [PATH...] (see mirrorlint diff --help)")
@@ -110,6 +112,7 @@ func Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 		oldOpts.Paths, newOpts.Paths = opts.Paths[:1], opts.Paths[1:]
 		oldOpts.Root, newOpts.Root = "", ""
 		iopts = impact.Options{OldRoots: oldOpts.Paths, NewRoots: newOpts.Paths, Old: impact.Dirs(opts.Paths[0], opts.Paths[1])}
+		ch.inOld = underRoot(opts.Paths[1], opts.Paths[0])
 	}
 	if only != "" {
 		oldOpts.Cluster, oldOpts.Select = "", []string{only}
@@ -136,6 +139,11 @@ func Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 	}
 	res.Empty = len(oldP.Set.Files)+len(newP.Set.Files) == 0
 	iopts.Relocate = relocator(newP, []string{"."}, newOpts.Unmodelled, newOpts.Access)
+	api := apiRules()
+	res.Rules = append(res.Rules, api.All()...)
+	if iopts.Rejected, err = rejected(newP, api, ch, iopts); err != nil {
+		return nil, err
+	}
 	res.Result = impact.Compare(oldP, newP, iopts)
 	res.Findings = res.Result.Findings()
 	return res, nil
