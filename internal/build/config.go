@@ -63,10 +63,13 @@ func (d *env) closureKusts(dir string) []*kustomization.File {
 
 // ShapeProblem is a kustomize error that is encoding/json refusing the
 // shape of one of kusts (see shape.go), or kustomize failing to read a file
-// a generator of kusts names (see sources.go), positioned on the offending
-// value; ok is false for any other error.
+// a generator or a patch entry of kusts names (see sources.go), positioned
+// on the offending value; ok is false for any other error.
 func (bc *Cache) ShapeProblem(err error, kusts []*kustomization.File) (manifest.Problem, bool) {
 	if p, ok := bc.d.sourceProblem(err, kusts); ok {
+		return p, true
+	}
+	if p, ok := bc.d.patchFileProblem(err, kusts); ok {
 		return p, true
 	}
 	return bc.d.shapeProblem(err, kusts)

@@ -124,3 +124,44 @@ func (d *env) shownCause(cause, abs, written string) string {
 		return "…/" + filepath.Base(p)
 	})
 }
+
+// kustomize's error for a patches: path it cannot read names the path as
+// written, and the file by its absolute path.
+var patchFileErr = regexp.MustCompile(`failed to get the patch file from path\(([^)]*)\)`)
+
+// patchFileProblem positions kustomize's failure to read a patch file on
+// the patches entry that names it, in whichever kustomization of the
+// closure holds it (a base's, which the overlay's resources entry would
+// otherwise be blamed for). ok is false for any other error.
+func (d *env) patchFileProblem(err error, kusts []*kustomization.File) (manifest.Problem, bool) {
+	msg := err.Error()
+	m := patchFileErr.FindStringSubmatch(msg)
+	if m == nil {
+		return manifest.Problem{}, false
+	}
+	var best *kustomization.File
+	var bestEntry kustomization.Entry
+	for _, k := range kusts {
+		for _, e := range k.Entries {
+			if !e.IsPatch() || e.Value != m[1] {
+				continue
+			}
+			if abs := filepath.Clean(filepath.Join(k.Dir, e.Value)); best == nil || namesPath(msg, abs) {
+				best, bestEntry = k, e
+			}
+		}
+	}
+	if best == nil {
+		return manifest.Problem{}, false
+	}
+	abs := filepath.Clean(filepath.Join(best.Dir, bestEntry.Value))
+	if _, statErr := os.Lstat(abs); statErr == nil {
+		return manifest.Problem{}, false // unreadable for another reason, which the build's message says
+	}
+	text := fmt.Sprintf("%s entry %q does not exist", bestEntry.Field, bestEntry.Value)
+	if shown := d.res.Display(abs); !filepath.IsAbs(shown) {
+		text += fmt.Sprintf(" (%s)", shown)
+	}
+	text += ", so kustomize cannot build this cluster and it is not checked: add the file, or correct the path (kustomize reads it relative to the kustomization's directory); a patch a build step writes must exist before linting"
+	return d.kustProblem(best, bestEntry.Line, bestEntry.Column, text), true
+}

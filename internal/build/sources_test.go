@@ -155,3 +155,30 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 		}
 	}
 }
+
+// TestPatchFileMissing: a base's patch file that does not exist (one a
+// build step writes, ignored by git) is reported on the base's patches
+// entry, not on the overlay's resources entry that reaches the base; the
+// real kustomize fails on the same file.
+func TestPatchFileMissing(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"site/kustomization.yaml":    "resources:\n  - ../manager\n",
+		"manager/kustomization.yaml": "resources:\n  - idms.yaml\npatches:\n- path: related-images/patch.yaml\n",
+		"manager/idms.yaml":          idms,
+	})
+	kustomize, err := filepath.Abs("../../bin/tools/kustomize")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(root, "site")
+	out, err := exec.Command(kustomize, "build", site).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "failed to get the patch file from path(related-images/patch.yaml)") {
+		t.Fatalf("kustomize build: %v\n%s", err, out)
+	}
+	p, ok := sourceProblemOf(t, root, site)
+	const msg = `patches entry "related-images/patch.yaml" does not exist (manager/related-images/patch.yaml), so kustomize cannot build this cluster and it is not checked: add the file, or correct the path (kustomize reads it relative to the kustomization's directory); a patch a build step writes must exist before linting`
+	if !ok || p.Pos.String() != "manager/kustomization.yaml:4:3" || p.Message != msg {
+		t.Errorf("got %v %s %s\nwant manager/kustomization.yaml:4:3 %s", ok, p.Pos, p.Message, msg)
+	}
+}
