@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 )
 
 // copyTree copies a testdata tree into a temporary directory.
@@ -149,5 +150,26 @@ func TestIncludes(t *testing.T) {
 		if strings.Join(got, " ") != want {
 			t.Errorf("%s: %v, want %s", file, got, want)
 		}
+	}
+}
+
+// TestMissingEntryTypo: a resources entry that names no file, where the
+// directory holds a file one or two letters away, names that file.
+func TestMissingEntryTypo(t *testing.T) {
+	root := copyTree(t, "testdata/gitops")
+	write(t, filepath.Join(root, "overlays/typo/kustomization.yaml"), `resources:
+  - ../../base
+  - 01_cofigmap_workers.yaml
+  - unrelated.yaml
+`)
+	write(t, filepath.Join(root, "overlays/typo/01_configmap_workers.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: workers}\n")
+	res := discover(t, root)
+	c := byName(t, res, "overlays/typo")
+	const want = `resources entry "01_cofigmap_workers.yaml" does not exist (did you mean "01_configmap_workers.yaml"?), so kustomize cannot build this cluster and it is not checked`
+	if len(c.Problems) != 1 || !strings.HasSuffix(c.Problems[0].Pos.String(), "overlays/typo/kustomization.yaml:3:5") || !strings.HasPrefix(c.Problems[0].Message, want) {
+		t.Errorf("problems %v, want one at overlays/typo/kustomization.yaml:3:5: %s", c.Problems, want)
+	}
+	if got := kustomization.Nearby(filepath.Join(root, "overlays/typo"), "unrelated.yaml"); got != "" {
+		t.Errorf("suggestion for unrelated.yaml: %q", got)
 	}
 }

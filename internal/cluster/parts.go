@@ -109,7 +109,7 @@ func (d *discoverer) missing(kusts []*kustomization.File) []manifest.Problem {
 		for _, r := range k.Local() {
 			if !r.Exists {
 				out = append(out, d.kustProblem(k, r.Line, r.Column,
-					fmt.Sprintf("%s entry %q does not exist: kustomize cannot build this", r.Field, r.Value)))
+					fmt.Sprintf("%s entry %q does not exist%s: kustomize cannot build this", r.Field, r.Value, didYouMean(k.Dir, r.Value))))
 			}
 		}
 	}
@@ -206,9 +206,18 @@ func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manife
 	}
 	e := bestK.Entries[best]
 	if e.Value != "" && !e.IsPatch() && !exists(filepath.Join(bestK.Dir, e.Value)) {
-		text = fmt.Sprintf("%s entry %q does not exist, so kustomize cannot build this cluster and it is not checked (kustomize: %s)", e.Field, e.Value, d.shortCause(msg))
+		text = fmt.Sprintf("%s entry %q does not exist%s, so kustomize cannot build this cluster and it is not checked (kustomize: %s)", e.Field, e.Value, didYouMean(bestK.Dir, e.Value), d.shortCause(msg))
 	}
 	return d.kustProblem(bestK, e.Line, e.Column, text)
+}
+
+// didYouMean names the file of the entry's directory that value is
+// probably a typo of, as a clause of a message; "" when none is close.
+func didYouMean(dir, value string) string {
+	if near := kustomization.Nearby(dir, value); near != "" {
+		return fmt.Sprintf(" (did you mean %q?)", near)
+	}
+	return ""
 }
 
 func exists(p string) bool {
