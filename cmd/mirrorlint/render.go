@@ -42,8 +42,13 @@ ClusterImagePolicy "openshift" that the cluster-version operator installs: the r
 assumes it (and says so on stderr) unless ClusterVersion/version marks it unmanaged or
 --no-default-cluster-image-policy is given.
 
+A hosted cluster whose NodePool config HyperShift refuses (an ImageTagMirrorSet in it) is
+not rendered: the NodePool stops and its nodes never get the config; stderr says why, at
+the refused document.
+
 Exit codes: 0 rendered; 1 MCO would refuse this input (its reason, and the file:line
-of the offending value, on stderr; the cluster would keep its previous config);
+of the offending value, on stderr; the cluster would keep its previous config), or
+HyperShift stops the NodePool;
 2 usage error or unreadable input.
 
 Example:
@@ -62,6 +67,7 @@ Example:
 			}
 			warnIfEmpty(c, p)
 			refused, unreadable := 0, 0
+			errw := c.App.ErrWriter
 			for _, cl := range p.Clusters {
 				// MCO's verdict on what did load is still worth printing,
 				// but a cluster whose inputs do not all load would be
@@ -72,6 +78,15 @@ Example:
 						level = "warning"
 					}
 					fmt.Fprintf(c.App.ErrWriter, "%s%s: %s: %s\n", clusterPrefix(cl.Name), pr.Pos, level, pr.Message)
+				}
+				if c := p.Created(cl); c != nil {
+					if why, at := c.NotRendered(); why != "" {
+						// The component stops before any node gets the
+						// objects: printing MCO's file would claim they did.
+						fmt.Fprintf(errw, "%s%s: error: not rendered: %s\n", clusterPrefix(cl.Name), where(at), why)
+						refused++
+						continue
+					}
 				}
 				r := project.Render(cl)
 				reportRender(c.App.ErrWriter, r)

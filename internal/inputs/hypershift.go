@@ -39,6 +39,18 @@ type Hosted struct {
 	Sources   []DigestSource
 	NodePools []*manifest.Object
 	Version   render.Version // from spec.release.image's tag, zero if unknown
+
+	stopped []PoolStop
+}
+
+// PoolStop is a NodePool the NodePool controller stops because its config
+// holds a kind it refuses: ValidMachineConfig turns false and no node of
+// the pool gets any of the pool's config.
+type PoolStop struct {
+	NodePool string
+	Kind     string
+	Pos      manifest.Position // the refused document's kind
+	Reason   string            // the controller's words
 }
 
 func readHosted(o *manifest.Object, pools []*manifest.Object) *Hosted {
@@ -140,8 +152,9 @@ func (h *Hosted) nodePoolConfig(cms []*manifest.Object, fs *findings) (idms []*c
 					"ConfigMap %s named by NodePool %s spec.config[%d] has no key \"config\": the NodePool controller cannot read it (ValidMachineConfig false, the NodePool stops); put the manifest under data.config", name, np.Name, i)
 				continue
 			}
-			d, c, o := readPoolManifests(cm, text, np, fs)
+			d, c, o, stops := readPoolManifests(cm, text, np, fs)
 			idms, icsp, objs = append(idms, d...), append(icsp, c...), append(objs, o...)
+			h.stopped = append(h.stopped, stops...)
 		}
 	}
 	return idms, icsp, objs
@@ -152,7 +165,7 @@ var supportedPoolKinds = map[string]bool{
 	"ImageContentSourcePolicy": true, "ImageDigestMirrorSet": true, "ClusterImagePolicy": true,
 }
 
-func readPoolManifests(cm *manifest.Object, text string, np *manifest.Object, fs *findings) (idms []*configv1.ImageDigestMirrorSet, icsp []*operatorv1alpha1.ImageContentSourcePolicy, objs []*manifest.Object) {
+func readPoolManifests(cm *manifest.Object, text string, np *manifest.Object, fs *findings) (idms []*configv1.ImageDigestMirrorSet, icsp []*operatorv1alpha1.ImageContentSourcePolicy, objs []*manifest.Object, stops []PoolStop) {
 	var et *embedded.Text
 	if n := cm.ValueNode(manifest.Path{"data", "config"}); n != nil {
 		et = embedded.Of(cm.Text(), n)
@@ -199,6 +212,7 @@ func readPoolManifests(cm *manifest.Object, text string, np *manifest.Object, fs
 			typ := "*v1." + kind
 			fs.add(pos(kindNode), check.Error, RuleNodePoolConfigType, hypershiftOperator,
 				"NodePool %s config holds %s %s: the NodePool controller refuses it (unsupported config type: %s; ValidMachineConfig false) and the NodePool stops updating; move it out of the NodePool config (hosted nodes get digest mirrors from HostedCluster spec.imageContentSources, and no tag mirrors)", np.Name, article(kind), kind, typ)
+			stops = append(stops, PoolStop{NodePool: np.Name, Kind: kind, Pos: pos(kindNode), Reason: "unsupported config type: " + typ})
 			continue
 		}
 		var raw map[string]any
@@ -237,7 +251,7 @@ func readPoolManifests(cm *manifest.Object, text string, np *manifest.Object, fs
 			}
 		}
 	}
-	return idms, icsp, objs
+	return idms, icsp, objs, stops
 }
 
 // nodeAtPath follows p (keys and indexes) from n.
@@ -283,7 +297,23 @@ func (h *Hosted) Cluster(cms []*manifest.Object, fs *findings) *Cluster {
 	c.derive([][]DigestSource{h.Sources})
 	idms, icsp, objs := h.nodePoolConfig(cms, fs)
 	c.IDMSs, c.ICSPs, c.Objects = append(c.IDMSs, idms...), append(c.ICSPs, icsp...), append(c.Objects, objs...)
+	// The rules still read a stopped pool's objects; the render does not
+	// pretend its nodes got them (Cluster.NotRendered).
+	c.Stopped = h.stopped
 	return c
+}
+
+// NotRendered says why no registries.conf is rendered for the cluster
+// although it exists: a NodePool the NodePool controller stopped, whose
+// nodes never get the config; "" when it renders. pos is the refused
+// value.
+func (c *Cluster) NotRendered() (why string, pos manifest.Position) {
+	if len(c.Stopped) == 0 {
+		return "", manifest.Position{}
+	}
+	s := c.Stopped[0]
+	return fmt.Sprintf("%s refuses the config of NodePool %s (%s; ValidMachineConfig false): the NodePool stops, so its nodes never get a registries.conf from this config; move the %s out of the NodePool config, hosted nodes get digest mirrors from HostedCluster spec.imageContentSources",
+		hypershiftOperator, s.NodePool, s.Reason, s.Kind), s.Pos
 }
 
 // guestObjects reports mirror objects committed for the guest cluster of

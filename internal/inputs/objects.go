@@ -38,6 +38,9 @@ type Cluster struct {
 	// Unconfirmed says the objects follow a step not seen in the
 	// component's code (the ICSPs of imageContentSources).
 	Unconfirmed string
+	// Stopped are the hosted cluster's NodePools that HyperShift stops for
+	// their config (see NotRendered).
+	Stopped []PoolStop
 	// Objects are the IDMSs and ICSPs as loaded objects placed at the
 	// input values they come from, for the rules and the renderer; Inputs are the objects
 	// the cluster is declared by (its install-config, the site and the
