@@ -27,7 +27,11 @@ type Result struct {
 // Read reads the inputs of objs (a load with manifest.UnmodelledAll).
 // v is the release assumed where the input does not name one (zero: the
 // newest behaviour).
-func Read(objs []*manifest.Object, v render.Version) *Result {
+func Read(objs []*manifest.Object, v render.Version) *Result { return ReadRelease(objs, v, "") }
+
+// ReadRelease is Read for a cluster whose release image is release (""
+// when none is given: the installer's own).
+func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Result {
 	res := &Result{}
 	var fs findings
 	byKind := map[string][]*manifest.Object{}
@@ -45,6 +49,7 @@ func Read(objs []*manifest.Object, v render.Version) *Result {
 		ic := readInstallConfig(o, agentDirs)
 		f := ic.Check(v)
 		fs = append(fs, f...)
+		ic.checkReleaseSource(&fs, release)
 		c := ic.Cluster(v)
 		c.Inputs = append([]*manifest.Object{o}, besideInstallConfig(o, objs)...)
 		// openshift-install stops before writing any manifest.

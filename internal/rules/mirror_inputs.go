@@ -11,7 +11,7 @@ import (
 // the findings of its id, at most at the severity the component gives
 // them (a check that only warns on an older release stays a warning).
 var inputsMemo = check.NewMemo("rules.inputs", func(c *check.Context) *inputs.Result {
-	return inputs.Read(c.Cluster.Objects, c.Settings.Version)
+	return inputs.ReadRelease(c.Cluster.Objects, c.Settings.Version, c.Settings.ReleaseImage)
 })
 
 func inputRule(id string, sev check.Severity, origin check.Origin, summary string) *check.Rule {
@@ -47,7 +47,7 @@ func inputRules() []*check.Rule {
 		nodePoolConfigType, nodePoolConfigConfigMap,
 		installConfigDuplicateMirror, hostedClusterDuplicateMirror, hostedClusterGuestMirrorObject,
 		installConfigConflictingPolicy,
-		installConfigImageContentSources, hubMirrorPrefixIgnored, hubMirrorNotForSpokes, hubMirrorV1Format,
+		installConfigImageContentSources, agentInstallerReleaseSource, hubMirrorPrefixIgnored, hubMirrorNotForSpokes, hubMirrorV1Format,
 		installConfigOverridesReplacesHub, installConfigOverridesInherits,
 	}
 }
