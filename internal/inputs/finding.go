@@ -18,6 +18,9 @@ type Finding struct {
 	Rule      string
 	Component string
 	Message   string
+	// At is the exact place inside an embedded document (a JSON string)
+	// when Pos is the key holding it; zero otherwise.
+	At manifest.Position
 }
 
 func (f Finding) String() string {

@@ -199,3 +199,60 @@ imageContentSources:
 		t.Errorf("second object %s/%s", c.Objects[1].Kind, c.Objects[1].Name)
 	}
 }
+
+func overridesSite(json string) map[string]string {
+	return map[string]string{"ci.yaml": `apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata:
+  name: sno1
+  namespace: sno1
+spec:
+  clusterName: sno1
+  clusterImageSetNameRef: img4.20-x86-64
+  installConfigOverrides: |
+` + json}
+}
+
+// assisted-service decodes the whole override strictly: the first key its
+// install-config type lacks, at any depth, refuses the site, reported at
+// the key inside the JSON string; keys match as encoding/json matches
+// them (case folded), and only the first unknown one is named.
+func TestOverridesUnknownFieldAnywhere(t *testing.T) {
+	for _, tc := range []struct {
+		name, json string
+		line, col  int // inside the JSON string; the finding is on the key's line 9
+		want       string // "" for no finding
+	}{
+		{"top level", "    {\"capabilities\": {\"baselineCapabilitySet\": \"None\"},\n     \"fipss\": true,\n     \"sshKeys\": \"x\"}\n", 11, 6,
+			`installConfigOverrides: json: unknown field "fipss": assisted-service refuses the annotation`},
+		{"nested", "    {\"networking\": {\"clusterNetwork\": [\n      {\"cidr\": \"10.128.0.0/14\", \"hostprefix\": 23, \"mtu\": 1400}]}}\n", 11, 51,
+			`installConfigOverrides.networking.clusterNetwork[0]: json: unknown field "mtu": assisted-service refuses the annotation`},
+		{"platform", "    {\"platform\": {\"baremetal\": {\"apiVIPs\": [\"192.0.2.1\"], \"hosts\": [], \"provisioningBridge\": \"br0\"}}}\n", 10, 72,
+			`installConfigOverrides.platform.baremetal: json: unknown field "provisioningBridge"`},
+		{"known, case folded", "    {\"FIPS\": true, \"ImageDigestSources\": [{\"source\": \"quay.io/a\", \"mirrors\": [\"m.example.com/a\"]}], \"controlPlane\": {\"fencing\": {\"credentials\": []}}}\n", 0, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := readTree(t, overridesSite(tc.json), render.Version{})
+			var got []Finding
+			for _, f := range res.Findings {
+				if f.Rule == RuleOverridesUnknown {
+					got = append(got, f)
+				}
+			}
+			if tc.want == "" {
+				if len(got) != 0 {
+					t.Fatalf("findings: %v", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Pos.Line != 9 || got[0].At.Line != tc.line || got[0].At.Column != tc.col || !strings.Contains(got[0].Message, tc.want) {
+				t.Fatalf("findings %+v at %v, want one at 9, inside at %d:%d, with %q", got, got[0].At, tc.line, tc.col, tc.want)
+			}
+			for _, c := range res.Clusters {
+				if !c.Refused {
+					t.Errorf("cluster %s not refused", c.Name)
+				}
+			}
+		})
+	}
+}

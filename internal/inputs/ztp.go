@@ -134,6 +134,26 @@ func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSou
 	if err := json.Unmarshal([]byte(ov.Text), &top); err != nil {
 		return list, false
 	}
+	// assisted-service decodes the whole document strictly, not only its
+	// mirror lists: the first key its install-config type lacks refuses
+	// the annotation.
+	if in, field, ok := firstUnknownField(ov.Text, assistedInstallConfig); ok {
+		where := "installConfigOverrides"
+		if len(in) > 0 {
+			where += "." + in.String()
+		}
+		hint := "check the key's spelling and place, or set it in an extra manifest instead"
+		if field == "sourcePolicy" {
+			hint = "sourcePolicy: set mirrorSourcePolicy in an ImageDigestMirrorSet extra manifest"
+		}
+		at := ov.Locate(in.Child(field).String(), true)
+		fs.add(keyPos(ov, at), check.Error, RuleOverridesUnknown, assisted,
+			"%s: json: unknown field %q: assisted-service refuses the annotation (AgentClusterInstall SpecSynced=False, InputError: Failed to parse 'agent-install.openshift.io/install-config-overrides' annotation), so the spoke never installs; assisted-service's install-config has no such field (%s)", where, field, hint)
+		if f := &(*fs)[len(*fs)-1]; f.Pos != at {
+			f.At = at
+		}
+		return nil, true
+	}
 	strict := func(key string, into *[]spokeSource) bool {
 		raw, ok := top[key]
 		if !ok {

@@ -25,7 +25,10 @@ func inputRule(id string, sev check.Severity, origin check.Origin, summary strin
 		Check: func(p *check.Pass) {
 			for _, f := range inputsMemo.Get(p.Context).Findings {
 				if f.Rule == id {
-					p.ReportAt(f.Pos, "%s", f.Message).AtMost(f.Severity)
+					r := p.ReportAt(f.Pos, "%s", f.Message).AtMost(f.Severity)
+					if f.At.Line > 0 {
+						r.Related = append(r.Related, check.Location{Position: f.At})
+					}
 				}
 			}
 		},
