@@ -220,7 +220,7 @@ spec:
 func TestOverridesUnknownFieldAnywhere(t *testing.T) {
 	for _, tc := range []struct {
 		name, json string
-		line, col  int // inside the JSON string; the finding is on the key's line 9
+		line, col  int    // inside the JSON string; the finding is on the key's line 9
 		want       string // "" for no finding
 	}{
 		{"top level", "    {\"capabilities\": {\"baselineCapabilitySet\": \"None\"},\n     \"fipss\": true,\n     \"sshKeys\": \"x\"}\n", 11, 6,
