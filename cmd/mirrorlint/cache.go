@@ -8,6 +8,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/contentcache"
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -48,5 +49,19 @@ func openCache(c *cli.Context, po *project.Options, top string) (done func()) {
 			}
 		}
 	}
+	return func() { _ = pack.Close() }
+}
+
+// openResults sets req's store of per-cluster check results, unless
+// --no-cache, and returns what writes it back: a pack of its own beside the
+// loader's, so that a run that checks nothing new does not rewrite the
+// larger one.
+func openResults(c *cli.Context, req *pipeline.Request) (done func()) {
+	dir, version := contentcache.DefaultDir(), contentcache.Version()
+	if c.Bool(noCacheName) || dir == "" || version == "" {
+		return func() {}
+	}
+	pack := contentcache.Open(dir, version, pipeline.ResultFormat)
+	req.Results = pack
 	return func() { _ = pack.Close() }
 }

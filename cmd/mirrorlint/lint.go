@@ -71,6 +71,7 @@ func runLint(c *cli.Context) error {
 		return err
 	}
 	defer openCache(c, &req.Options, top)()
+	defer openResults(c, &req)()
 	refused := distrustFoundConfig(c, req.Config, req.Options.Access)
 	threshold, err := failOn(c.String("fail-on"), req.Config)
 	if err != nil {

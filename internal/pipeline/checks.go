@@ -6,6 +6,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/contentcache"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
@@ -19,6 +20,10 @@ import (
 type Checks struct {
 	Rules    *check.Registry
 	Policies *policy.Engine // nil: no policies at all
+
+	// fingerprint is a digest of what the checks were compiled from (see
+	// policyFingerprint); "" keeps their results out of Request.Results.
+	fingerprint string
 }
 
 // LoadChecks compiles the policies o describes (the embedded library, the
@@ -39,7 +44,13 @@ func LoadChecks(o policy.Options) (*Checks, error) {
 			return nil, fmt.Errorf("policy rule %s: %w", r.ID, err)
 		}
 	}
-	return &Checks{Rules: reg, Policies: pe}, nil
+	fp := policyFingerprint(o)
+	if v := contentcache.Version(); v == "" || fp == "" {
+		fp = ""
+	} else {
+		fp = v + "/" + fp
+	}
+	return &Checks{Rules: reg, Policies: pe, fingerprint: fp}, nil
 }
 
 // ChecksFromConfig is LoadChecks with the policies a config names.
@@ -54,7 +65,10 @@ func ChecksFromConfig(cfg *config.Config) (*Checks, error) {
 // lint checks the config's rule settings against the registry, lints every
 // cluster of p with the rules and policies (findings relocated before
 // suppressions are matched) and merges the findings.
-func (c *Checks) lint(reg *check.Registry, p *project.Project, relocate func(*cluster.Cluster, []check.Finding) []check.Finding, canceled func() error) ([]check.Finding, []*check.Context, error) {
+// With a result store (and the checks LoadChecks compiled, reg theirs), a
+// cluster's check results are taken from it when the cluster and what
+// checks it are unchanged (see cache.go); reused counts those clusters.
+func (c *Checks) lint(reg *check.Registry, p *project.Project, store manifest.Cache, relocate func(*cluster.Cluster, []check.Finding) []check.Finding, canceled func() error) (_ []check.Finding, _ []*check.Context, reused int, _ error) {
 	cfg := p.Config
 	var known func(string) bool
 	var policies check.Evaluator
@@ -62,7 +76,11 @@ func (c *Checks) lint(reg *check.Registry, p *project.Project, relocate func(*cl
 		known, policies = c.Policies.Known, c.Policies
 	}
 	if err := check.CheckConfig(cfg, reg, known); err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
+	}
+	run := ""
+	if store != nil && reg == c.Rules {
+		run = c.runFingerprint(cfg)
 	}
 	engine := &check.Engine{Rules: reg, Config: cfg, Policies: policies, Source: p.Source, Relocate: relocate, AllReadersLinted: p.AllReadersLinted}
 	// The clusters are checked at once (each only reads what the run
@@ -72,20 +90,27 @@ func (c *Checks) lint(reg *check.Registry, p *project.Project, relocate func(*cl
 	raw := make([][]check.Finding, n)
 	contexts := make([]*check.Context, n)
 	errs := make([]error, n)
+	hits := make([]bool, n)
 	each(n, func(i int) {
 		if errs[i] = canceled(); errs[i] == nil {
-			raw[i], contexts[i], errs[i] = engine.Check(p.Clusters[i])
+			cl := p.Clusters[i]
+			// What NewContext sets, set first so that the key sees it.
+			cl.Settings.Version = cl.Settings.Version.OrNewest()
+			raw[i], contexts[i], hits[i], errs[i] = cachedCheck(store, resultKey(run, cl), engine, cl)
 		}
 	})
 	all := make([][]check.Finding, 0, n+1)
 	for i, cl := range p.Clusters {
 		if errs[i] != nil {
-			return nil, nil, errs[i]
+			return nil, nil, 0, errs[i]
+		}
+		if hits[i] {
+			reused++
 		}
 		all = append(all, engine.Settle(cl, raw[i]))
 	}
 	all = append(all, engine.Finish())
-	return check.Merge(all...), contexts, nil
+	return check.Merge(all...), contexts, reused, nil
 }
 
 // unmodelled is how much of the objects of other kinds than the mirror

@@ -43,6 +43,11 @@ type Request struct {
 	// Base, when set, compares every cluster with the same cluster at a base
 	// revision (drain-on-change).
 	Base *Base
+	// Results, when set, keeps each checked cluster's results between runs
+	// (a pack of ResultFormat; see cache.go): a cluster whose inputs and
+	// checks are unchanged is not checked again. Runs with a base revision
+	// do not use it.
+	Results manifest.Cache
 }
 
 // Base is the tree the change is compared with: the same paths read at a
@@ -98,6 +103,9 @@ type Result struct {
 	// Notices are things the user should know that are not findings (the
 	// base revision does not load whole, so drains are not checked).
 	Notices []string
+	// Reused counts the clusters whose check results came from
+	// Request.Results.
+	Reused int
 }
 
 // Run lints what req describes with checks.
@@ -139,11 +147,15 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	if roots == nil {
 		roots = sc.originRoots()
 	}
-	findings, contexts, err := checks.lint(res.Rules, p, relocator(p, roots, opts.Unmodelled, opts.Access), ctx.Err)
+	store := req.Results
+	if req.Base != nil {
+		store = nil
+	}
+	findings, contexts, reused, err := checks.lint(res.Rules, p, store, relocator(p, roots, opts.Unmodelled, opts.Access), ctx.Err)
 	if err != nil {
 		return nil, err
 	}
-	res.Findings, res.Contexts = sc.filter(findings), contexts
+	res.Findings, res.Contexts, res.Reused = sc.filter(findings), contexts, reused
 	res.Findings = append(res.Findings, sc.unbuilt(p, findings, res.Findings)...)
 	return res, nil
 }
