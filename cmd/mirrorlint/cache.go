@@ -16,7 +16,7 @@ import (
 func noCacheFlag() *cli.BoolFlag {
 	return &cli.BoolFlag{
 		Name: noCacheName,
-		Usage: "do not read or write the cache of per-file results ($" + contentcache.EnvDir + ", default mirrorlint under the user cache directory); " +
+		Usage: "do not read or write the cache of per-file and per-cluster results ($" + contentcache.EnvDir + ", default mirrorlint under the user cache directory); " +
 			"a cached run reports exactly what an uncached one does",
 		EnvVars: []string{"MIRRORLINT_NO_CACHE"},
 	}
