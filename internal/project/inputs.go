@@ -33,12 +33,9 @@ func (p *Project) Created(cl *cluster.Cluster) *inputs.Cluster { return p.create
 // addCreated adds the clusters the tree's mirror inputs create, each with
 // the objects the component writes (placed at the input values) and the
 // input objects themselves, so that every rule and the renderer see them
-// as they see a tree's cluster.
-func (p *Project) addCreated(opts Options, cfg *config.Config, res *cluster.Result) error {
-	global, err := ResolveSettings(opts, cfg)
-	if err != nil {
-		return err
-	}
+// as they see a tree's cluster. global are the run's settings as Open
+// resolved them.
+func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Settings, res *cluster.Result) error {
 	objs := inputObjects(res, loadOptions(opts, cfg))
 	if len(objs) == 0 {
 		if createdName(opts.Cluster) {

@@ -185,9 +185,16 @@ func ResolveSettings(opts Options, cfg *config.Config) (cluster.Settings, error)
 // kustomization reaches (see package cluster). Clusters are found first
 // from the kustomization files and the listing alone; then only those the
 // run needs are read and built (--cluster, Select, or the clusters reading
-// Only's files), all of them otherwise. Each cluster gets its own
-// settings: flags, then the cluster's entry in the config, then the
-// config's global values.
+// Only's files), all of them otherwise.
+//
+// Open is where a run's settings are settled, once: the config file is
+// read (LoadConfig, unless Options.Config holds it already), the flags are
+// laid over its global values (ResolveSettings, with the defaults: the
+// newest release), and every cluster gets its cluster.Settings from the
+// flags, then its own entry in the config, then those global values (a
+// cluster an input creates: the global values and the release the input
+// names). The renderer, the rules and the pipeline read cl.Settings and
+// Project.Config as settled here and look nothing up again.
 func Open(opts Options) (*Project, error) {
 	cfg, err := LoadConfig(opts)
 	if err != nil {
@@ -195,7 +202,8 @@ func Open(opts Options) (*Project, error) {
 	}
 	// The global settings are checked before anything is read, so a bad
 	// flag or config value fails fast; each cluster resolves its own below.
-	if _, err := ResolveSettings(opts, cfg); err != nil {
+	global, err := ResolveSettings(opts, cfg)
+	if err != nil {
 		return nil, err
 	}
 	res, err := cluster.Find(cluster.Options{
@@ -221,7 +229,7 @@ func Open(opts Options) (*Project, error) {
 		cl.Settings = s
 		p.Clusters = append(p.Clusters, cl)
 	}
-	if err := p.addCreated(opts, cfg, res); err != nil {
+	if err := p.addCreated(opts, cfg, global, res); err != nil {
 		return nil, err
 	}
 	if !opts.Shard.Whole() {
