@@ -1,6 +1,7 @@
 package impact
 
 import (
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/drain"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -51,12 +52,13 @@ type PolicyRefusal struct {
 }
 
 // verdict judges one cluster's change as its release's daemon does:
-// drain.Compare, then, from 4.17, the node-disruption policies of the
+// drain.Compare, then, from 4.17 (4.16 with the TechPreviewNoUpgrade or
+// DevPreviewNoUpgrade feature set), the node-disruption policies of the
 // trees (a change may edit MachineConfiguration/cluster itself).
 func verdict(oldCl, newCl *cluster.Cluster, o, n *render.Output) drain.Verdict {
 	v := drain.Compare(o, n)
 	ver := newCl.Settings.Version.OrNewest()
-	if !ndp.Applies(ver) {
+	if !ndp.Applies(ver, check.EffectiveFeatureSet(newCl.Objects, newCl.Settings)) {
 		return v
 	}
 	in := ndp.Resolve(ver, oldCl.Objects, newCl.Objects)

@@ -8,7 +8,9 @@
 // are collected, Reboot swallows everything and None gives way to anything
 // else, and the node is drained for Reboot or Drain, or for the Special
 // action of registries.conf when that file's change is not one the daemon
-// considers safe.
+// considers safe. 4.16 is modelled as its TechPreviewNoUpgrade daemon
+// matched: exact paths only, fewer defaults, two directories handled in
+// code.
 package ndp
 
 import (
@@ -67,13 +69,22 @@ type UnitRule struct {
 	Index   int // -1 for a default
 }
 
-// Applies reports whether the daemon of release v follows node-disruption
-// policies. The NodeDisruptionPolicy feature gate is on in the Default
-// feature set from 4.17 (4.20 dropped the gate, the policy path is always
-// taken). 4.16 served it only behind TechPreviewNoUpgrade, with exact path
-// matches and other special cases, which are not modelled: 4.16 and older
-// clusters get the legacy verdict.
-func Applies(v render.Version) bool { return v.AtLeast(17) }
+// Applies reports whether the daemon of release v with featureSet follows
+// node-disruption policies: the NodeDisruptionPolicy feature gate is on in
+// every feature set from 4.17 (4.20 dropped the gate, the policy path is
+// always taken); 4.16 served it only in TechPreviewNoUpgrade and
+// DevPreviewNoUpgrade. Older releases, and 4.16 in the Default feature
+// set, get the legacy verdict.
+func Applies(v render.Version, featureSet string) bool {
+	if v.AtLeast(17) {
+		return true
+	}
+	return v.AtLeast(16) && (featureSet == "TechPreviewNoUpgrade" || featureSet == "DevPreviewNoUpgrade")
+}
+
+// exactOnly is the 4.16 daemon's matching: an entry applies to the file
+// of its exact path only, never to a directory's files.
+func exactOnly(v render.Version) bool { return !v.AtLeast(17) }
 
 // Paths of the release defaults.
 const (
@@ -92,15 +103,23 @@ func restart(svc string) Action { return Action{Type: Restart, Service: svc} }
 
 // DefaultFiles are the release's default file policies, in the operator's
 // order (defaultClusterPolicies in MCO's pkg/apihelpers): /etc/crio/policies
-// joined in 4.18.
+// joined in 4.18; 4.16 had only the four files (registries.d and the
+// nmstate directory were special cases in the daemon, see special416) and
+// no user CA bundle entry.
 func DefaultFiles(v render.Version) []FileRule {
 	rules := []FileRule{
 		{Path: KubeletAuthPath, Actions: []Action{{Type: None}}},
 		{Path: GPGNoRebootPath, Actions: []Action{reload("crio.service")}},
 		{Path: PolicyJSONPath, Actions: []Action{reload("crio.service")}},
 		{Path: RegistriesConfPath, Actions: []Action{{Type: Special}}},
-		{Path: RegistriesDDir, Actions: []Action{reload("crio.service")}},
 	}
+	if exactOnly(v) {
+		for i := range rules {
+			rules[i].Index = -1
+		}
+		return rules
+	}
+	rules = append(rules, FileRule{Path: RegistriesDDir, Actions: []Action{reload("crio.service")}})
 	if v.AtLeast(18) {
 		rules = append(rules, FileRule{Path: CRIOPoliciesDir, Actions: []Action{reload("crio.service")}})
 	}
@@ -123,6 +142,9 @@ type Policies struct {
 	// SSHKeyIndex is 0 when the user's sshkey entry replaced the default,
 	// -1 otherwise.
 	SSHKeyIndex int
+	// Exact is the 4.16 daemon's matching (exact paths, then its special
+	// cases).
+	Exact bool
 }
 
 // Merge is the operator's merge of a user spec into the defaults of
@@ -131,7 +153,7 @@ type Policies struct {
 // sshkey entry with actions replaces the default.
 func Merge(v render.Version, spec operatorv1.NodeDisruptionPolicyConfig) Policies {
 	defaults := DefaultFiles(v)
-	p := Policies{Files: DefaultFiles(v), SSHKey: []Action{{Type: None}}, SSHKeyIndex: -1}
+	p := Policies{Files: DefaultFiles(v), SSHKey: []Action{{Type: None}}, SSHKeyIndex: -1, Exact: exactOnly(v)}
 	for i, f := range spec.Files {
 		rule := FileRule{Path: f.Path, Actions: specActions(f.Actions), Index: i}
 		replaced := false
@@ -175,7 +197,19 @@ func specActions(in []operatorv1.NodeDisruptionPolicySpecAction) []Action {
 // then used as a string prefix of the cleaned path), the one with the
 // longest path string as written; the first of equals. ok is false when no
 // entry matches: the daemon then reboots.
+//
+// The 4.16 daemon matched exact paths only; a file no entry names took its
+// special cases: a file directly in /etc/containers/registries.d reloads
+// crio, one under /etc/nmstate/openshift does nothing.
 func (p Policies) Match(file string) (rule FileRule, ok bool) {
+	if p.Exact {
+		for _, r := range p.Files {
+			if r.Path == file {
+				return r, true
+			}
+		}
+		return special416(file)
+	}
 	best := 0
 	for _, r := range p.Files {
 		if file != r.Path && !underDir(r.Path, file) {
@@ -192,4 +226,16 @@ func (p Policies) Match(file string) (rule FileRule, ok bool) {
 // a relative entry covers no absolute file.
 func underDir(dir, file string) bool {
 	return strings.HasPrefix(path.Clean(file), path.Clean(dir)+"/")
+}
+
+// special416 is the 4.16 daemon's handling of the directories that became
+// default entries in 4.17, for a file no entry names.
+func special416(file string) (FileRule, bool) {
+	switch {
+	case path.Dir(file) == RegistriesDDir:
+		return FileRule{Path: RegistriesDDir, Actions: []Action{reload("crio.service")}, Index: -1}, true
+	case underDir(NMStateDir, file):
+		return FileRule{Path: NMStateDir, Actions: []Action{{Type: None}}, Index: -1}, true
+	}
+	return FileRule{}, false
 }
