@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/gittest"
 )
 
 // Hostile trees, each built the way a pull request would commit it and
@@ -312,5 +314,52 @@ func TestHostilePolicyBuiltinsStayBounded(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("missing %q:\n%s", want, r.stdout)
 		}
+	}
+}
+
+// The config as it was at --base REV is as much the tree's as the working
+// tree's: what it would widen is refused the same way, named by the
+// working tree's config file and the line it had at REV.
+func TestHostileBaseConfigCannotWidenTheRun(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "idms.yaml"), []byte(strings.Replace(badIDMS, "quay.io/Org/app", "quay.io/outside-manifest/x", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := tree(t, prodTree(map[string]string{
+		".mirrorlint.yaml": "allowNet: true\npolicyTimeout: 1000h\nclusters:\n- name: x\n  paths: [" + filepath.Join(outside, "idms.yaml") + "]\n- name: prod\n  paths: [overlays/prod]\n",
+	}))
+	git := gittest.Runner(t, dir)
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "base")
+	if err := os.WriteFile(filepath.Join(dir, ".mirrorlint.yaml"), []byte("clusters:\n- name: prod\n  paths: [overlays/prod]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	wants := []string{
+		"as it was at HEAD, line 1: allowNet: allowNet: true lets policies reach the network (use --allow-net); refused from a config committed to the repository",
+		"as it was at HEAD, line 2: policyTimeout: policyTimeout 1000h is longer than the default 10s (use --policy-timeout); refused",
+		"as it was at HEAD, line 5: clusters[0].paths[0]: cluster x reads " + filepath.Join(outside, "idms.yaml") + ", outside the repository (use the path on the command line); refused",
+	}
+	lint := mlRun(t, "", "lint", "--base", "HEAD", ".")
+	diff := mlRun(t, "", "diff", "--base", "HEAD", ".")
+	for _, r := range []mlResult{lint, diff} {
+		if strings.Contains(r.stdout+r.stderr, "outside-manifest") {
+			t.Errorf("a file outside the repository was read:\n%s%s", r.stdout, r.stderr)
+		}
+	}
+	if lint.code != exitFindings {
+		t.Errorf("lint exit %d, want 1", lint.code)
+	}
+	for _, w := range wants {
+		if !strings.Contains(lint.stdout, ".mirrorlint.yaml: error unreadable-manifest: "+w) {
+			t.Errorf("lint: no error %q:\n%s%s", w, lint.stdout, lint.stderr)
+		}
+		if !strings.Contains(diff.stderr, "warning: .mirrorlint.yaml: "+w) {
+			t.Errorf("diff: no warning %q:\n%s%s", w, diff.stdout, diff.stderr)
+		}
+	}
+	if strings.Contains(lint.stdout+diff.stderr, "mirrorlint-base-") {
+		t.Errorf("a message names the temporary copy:\n%s%s", lint.stdout, diff.stderr)
 	}
 }

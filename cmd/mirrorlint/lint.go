@@ -94,6 +94,7 @@ func runLint(c *cli.Context) error {
 			return err
 		}
 		defer base.Close()
+		refused = append(refused, base.Refusals(req.Config)...)
 		req.Options.Access.Allow(base.Dir) // the copy is ours
 		req.Base = base
 	}

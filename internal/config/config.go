@@ -57,6 +57,9 @@ type Config struct {
 	// Refused are the settings removed because the file was found in the
 	// tree rather than named by the command line (see Distrust).
 	Refused []Refused `yaml:"-" json:"-"`
+	// Distrusted is set once Distrust has run: the config was found in the
+	// tree, and so is the same file as it was at another revision.
+	Distrusted bool `yaml:"-" json:"-"`
 
 	// lines maps dotted key paths ("rules.icsp-deprecated", "ignore[2]")
 	// to the line they are written on, for messages that point at them.

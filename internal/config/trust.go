@@ -18,6 +18,8 @@ type Refused struct {
 	// for callers whose users have no command line to pass it on (the
 	// KRM function).
 	Setting string
+	// What is the key and what it would have done, without the file.
+	What string
 	// Remedy is how a command line gives the setting: a flag, or where
 	// else it may come from.
 	Remedy string
@@ -34,10 +36,11 @@ func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
 	if c == nil {
 		return nil
 	}
+	c.Distrusted = true
 	var out []Refused
 	refuse := func(key, msg, remedy string) {
 		setting := c.Where(key) + ": " + msg
-		out = append(out, Refused{Key: key, Line: c.lines[key], Setting: setting, Remedy: remedy, Message: fmt.Sprintf(
+		out = append(out, Refused{Key: key, Line: c.lines[key], Setting: setting, What: key + ": " + msg, Remedy: remedy, Message: fmt.Sprintf(
 			"%s (use %s); refused from a config found in the repository — a pull request could set it. Pass the matching flag, or name the config with --config", setting, remedy)})
 	}
 	r := safefs.New(0, root)

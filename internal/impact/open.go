@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -46,9 +47,13 @@ func OpenSide(opts project.Options) (p *project.Project, missing []string, clean
 // ConfigAt is the config of the old tree, so that the clusters it declares
 // are read from the old tree, not from the working tree: the config file
 // found at path (where the working tree's config file, cfg, sits in the
-// old tree), or when the old tree has none there, cfg read as if it were
-// at path. A run without a config file keeps cfg.
-func ConfigAt(cfg *config.Config, path string) (*config.Config, error) {
+// old tree, whose top level is root), or when the old tree has none
+// there, cfg read as if it were at path. A run without a config file keeps
+// cfg. When cfg was found in the tree rather than named with --config, the
+// old file is as much the tree's as the new one, so it gets the same trust
+// rule: what would widen the run is removed and listed in its Refused,
+// judged against root.
+func ConfigAt(cfg *config.Config, path, root string) (*config.Config, error) {
 	if cfg == nil || cfg.Path == "" || path == "" {
 		return cfg, nil
 	}
@@ -57,9 +62,13 @@ func ConfigAt(cfg *config.Config, path string) (*config.Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("the config file as it was: %w", err)
 		}
+		if cfg.Distrusted {
+			old.Refused = old.Distrust(root, policy.DefaultTimeout)
+		}
 		return old, nil
 	}
 	moved := *cfg
 	moved.Path = path
+	moved.Refused = nil // reported with the working tree's config
 	return &moved, nil
 }

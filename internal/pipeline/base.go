@@ -1,11 +1,14 @@
 package pipeline
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // CheckoutBase extracts the repository the working directory is in at rev
@@ -72,11 +75,32 @@ func configAt(snap *gitrev.Snapshot, cfg *config.Config) (*config.Config, error)
 	if !ok {
 		return cfg, nil // a config outside the repository reads the same either way
 	}
-	old, err := impact.ConfigAt(cfg, at)
+	old, err := impact.ConfigAt(cfg, at, snap.Dir)
 	if err != nil {
 		return nil, usage("--base %s: %v", snap.Rev, err)
 	}
 	return old, nil
+}
+
+// Refusals are the settings refused from the config as it was at the
+// revision (impact.ConfigAt distrusts it as the working tree's), one error
+// finding each: on cfg's file, the working tree's config, whose place the
+// old file had, with its line at the revision in the message, never the
+// temporary copy's path.
+func (b *Base) Refusals(cfg *config.Config) []check.Finding {
+	if b == nil || b.Config == nil || cfg == nil || b.Config == cfg {
+		return nil
+	}
+	var out []check.Finding
+	for _, r := range b.Config.Refused {
+		out = append(out, check.Finding{
+			Rule: check.ProblemRule.ID, Severity: check.Error,
+			Message: fmt.Sprintf("as it was at %s, line %d: %s (use %s); refused from a config committed to the repository — a pull request could have set it. Pass the matching flag, or name the config with --config",
+				b.Rev, r.Line, r.What, r.Remedy),
+			Position: manifest.Position{File: cfg.Path},
+		})
+	}
+	return out
 }
 
 // pairing is how the clusters of the base and of the tree pair: by name

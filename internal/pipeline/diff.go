@@ -83,6 +83,9 @@ func Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 			return nil, err
 		}
 		defer base.Close()
+		for _, f := range base.Refusals(cfg) {
+			res.Notices = append(res.Notices, "warning: "+f.File+": "+f.Message)
+		}
 		if opts.Access != nil {
 			opts.Access.Allow(base.Dir) // the copy is ours
 		}
