@@ -142,7 +142,7 @@ func runDiff(c *cli.Context) error {
 		return fail(exitUsage, "cannot compare: an input does not load (see above)")
 	case len(res.Unreadable) > 0:
 		return fail(exitUsage, "%d of %d clusters not compared, an input of theirs does not load: %s; the others are compared",
-			len(res.Unreadable), len(res.Clusters), strings.Join(res.Unreadable, ", "))
+			len(res.Unreadable), len(res.Clusters), unreadableNames(res.Unreadable))
 	}
 	return nil
 }
@@ -168,4 +168,14 @@ func writeDiff(w io.Writer, format string, res *impact.Result) error {
 		return enc.Encode(res)
 	}
 	return res.WriteText(w)
+}
+
+// unreadableNames lists the clusters not compared as the text output
+// names them.
+func unreadableNames(names []string) string {
+	shown := make([]string, len(names))
+	for i, n := range names {
+		shown[i] = impact.DisplayName(n)
+	}
+	return strings.Join(shown, ", ")
 }

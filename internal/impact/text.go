@@ -66,8 +66,8 @@ func (res *Result) WriteProblems(w io.Writer) error {
 	var b strings.Builder
 	for _, cr := range res.Clusters {
 		prefix := ""
-		if cr.Name != "" {
-			prefix = "[cluster " + cr.Name + "] "
+		if len(res.Clusters) > 1 || cr.Name != "" {
+			prefix = "[cluster " + DisplayName(cr.Name) + "] "
 		}
 		for _, p := range cr.Problems {
 			b.WriteString(prefix + res.problemLine(p))
@@ -135,7 +135,7 @@ func (res *Result) groups() []group {
 			index[k] = i
 			out = append(out, group{result: cr})
 		}
-		out[i].names = append(out[i].names, cr.Name)
+		out[i].names = append(out[i].names, DisplayName(cr.Name))
 	}
 	return out
 }
@@ -172,7 +172,7 @@ func groupHeading(names []string) string {
 func (res *Result) overall() string {
 	count := map[string][]string{}
 	for _, cr := range res.Clusters {
-		count[cr.Action] = append(count[cr.Action], cr.Name)
+		count[cr.Action] = append(count[cr.Action], DisplayName(cr.Name))
 	}
 	var parts []string
 	for _, a := range []string{ActionRefused, ActionReboot, ActionDrain, ActionReload, ActionNone} {
@@ -195,6 +195,17 @@ func (res *Result) overall() string {
 		return "no cluster to compare"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// DisplayName is how the text output names a cluster: the unnamed
+// cluster of a tree with no kustomization and no layout, listed next to
+// other clusters (an install-config's), is the tree's top, ".", as lint
+// names the files lying at the top of a tree.
+func DisplayName(name string) string {
+	if name == "" {
+		return "."
+	}
+	return name
 }
 
 func headline(action string) string {
