@@ -39,6 +39,9 @@ type Hosted struct {
 	Sources   []DigestSource
 	NodePools []*manifest.Object
 	Version   render.Version // from spec.release.image's tag, zero if unknown
+	// BaseDomain is spec.dns.baseDomain: the API server is
+	// api.<name>.<baseDomain>.
+	BaseDomain string
 
 	stopped []PoolStop
 }
@@ -56,6 +59,7 @@ type PoolStop struct {
 func readHosted(o *manifest.Object, pools []*manifest.Object) *Hosted {
 	h := &Hosted{Object: o, Name: o.Name}
 	h.Namespace, _ = manifest.NestedString(o.Content, "metadata", "namespace")
+	h.BaseDomain, _ = manifest.NestedString(o.Content, "spec", "dns", "baseDomain")
 	spec, _ := o.Content["spec"].(map[string]any)
 	h.Sources = readSources(spec["imageContentSources"], manifest.Path{"spec", "imageContentSources"})
 	locate(o, h.Sources)
@@ -319,20 +323,31 @@ func (c *Cluster) NotRendered() (why string, pos manifest.Position) {
 // guestObjects reports mirror objects committed for the guest cluster of
 // a hosted cluster: a mirror object in a directory named after the
 // HostedCluster (guest/<name>/…) outside the HostedCluster's own
-// directory. No MCO runs in the guest, so they never reach its nodes; from
-// 4.18 the admission policies deny them.
-func guestObjects(hosted []*Hosted, objs []*manifest.Object, v render.Version) []Finding {
+// directory, or in a directory an Argo CD Application of the tree syncs
+// into the hosted cluster (see argoSyncsTo). No MCO runs in the guest, so
+// they never reach its nodes; from 4.18 the admission policies deny them.
+func guestObjects(hosted []*Hosted, objs, apps []*manifest.Object, v render.Version) []Finding {
 	var fs findings
 	for _, h := range hosted {
 		own := path.Dir(h.Object.File)
+		syncs := argoSyncsTo(h, apps)
 		for _, o := range objs {
 			switch o.Kind {
 			case manifest.KindIDMS, manifest.KindITMS, manifest.KindICSP:
 			default:
 				continue
 			}
+			how := "is committed for"
 			dir := path.Dir(o.File)
 			if dir == own || strings.HasPrefix(dir, own+"/") || !hasSegment(dir, h.Name) {
+				how = ""
+			}
+			for _, s := range syncs {
+				if how == "" && s.synced(o.File) {
+					how = fmt.Sprintf("is synced by Argo CD Application %s (%s, path %s) into", s.App.Name, s.App.Position(), s.Dir)
+				}
+			}
+			if how == "" {
 				continue
 			}
 			ver := h.Version
@@ -345,8 +360,8 @@ func guestObjects(hosted []*Hosted, objs []*manifest.Object, v render.Version) [
 				denied = fmt.Sprintf(" and the hosted cluster's admission policy denies it from 4.%d (This resource cannot be created, updated, or deleted. Please ask your administrator to modify the resource in the HostedCluster object.)", admissionSince)
 			}
 			fs.add(o.Position(), sev, RuleGuestMirrorObject, "hosted-cluster-config-operator",
-				"%s %q is committed for hosted cluster %s, whose nodes never get it (no MCO runs in the guest cluster)%s; put the mirrors in HostedCluster %s spec.imageContentSources (%s)",
-				o.Kind, o.Name, h.Name, denied, h.Name, h.Object.Position())
+				"%s %q %s hosted cluster %s, whose nodes never get it (no MCO runs in the guest cluster)%s; put the mirrors in HostedCluster %s spec.imageContentSources (%s)",
+				o.Kind, o.Name, how, h.Name, denied, h.Name, h.Object.Position())
 		}
 	}
 	return fs

@@ -14,7 +14,7 @@ import (
 // some unmodelled kinds.
 var Kinds = []string{manifest.KindInstallConfig, "AgentConfig", "AgentServiceConfig", "ConfigMap",
 	sites.KindSiteConfig, sites.KindClusterInstance, "HostedCluster", "NodePool",
-	string(manifest.KindIDMS), string(manifest.KindITMS), string(manifest.KindICSP)}
+	string(manifest.KindIDMS), string(manifest.KindITMS), string(manifest.KindICSP), KindApplication}
 
 // Result is what a tree's inputs give: the findings and the clusters they
 // create, in file order.
@@ -104,7 +104,7 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 		}
 		res.Clusters = append(res.Clusters, c)
 	}
-	fs = append(fs, guestObjects(hosted, objs, v)...)
+	fs = append(fs, guestObjects(hosted, objs, byKind[KindApplication], v)...)
 	sortFindings(fs)
 	res.Findings = fs
 	return res
