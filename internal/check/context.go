@@ -33,12 +33,10 @@ type Context struct {
 	memo   map[any]*memoCell
 }
 
-// NewContext renders the cluster once; rules share the result. A cluster
-// without a version is taken to run the newest one the renderer knows
-// (render.Newest), set here once so rules and policies see the version
-// the render used.
+// NewContext renders the cluster once; rules share the result. The
+// cluster's settings are taken as settled (see cluster.Settings): rules,
+// policies and the render all read the same version.
 func NewContext(cl *cluster.Cluster) *Context {
-	cl.Settings.Version = cl.Settings.Version.OrNewest()
 	c := &Context{Cluster: withoutUnfilled(cl), Settings: cl.Settings}
 	for _, o := range cl.Objects {
 		if len(o.Placeholders) > 0 {

@@ -65,7 +65,7 @@ func loadCluster(t *testing.T, files map[string]string) *cluster.Cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &cluster.Cluster{Objects: set.Objects, Problems: set.Problems}
+	return &cluster.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: cluster.Defaults()}
 }
 
 func byRule(fs []Finding) map[string][]Finding {
@@ -191,7 +191,7 @@ func TestWarningProblemsAreWarnings(t *testing.T) {
 	cl := &cluster.Cluster{Problems: []manifest.Problem{
 		{Pos: manifest.Position{File: "a.yaml"}, Code: "symlink-outside", Message: "skipped", Warning: true},
 		{Pos: manifest.Position{File: "b.yaml", Line: 1, Column: 1}, Code: "parse-error", Message: "broken"},
-	}}
+	}, Settings: cluster.Defaults()}
 	reg, _ := NewRegistry()
 	fs, _, err := (&Engine{Rules: reg}).Lint(cl)
 	if err != nil {

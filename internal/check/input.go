@@ -46,10 +46,11 @@ const (
 // taken as empty, because every cluster has that object. The default
 // "openshift" ClusterImagePolicy is added when the release installs it
 // (render.DefaultPolicyInstalled) unless the settings turn it off or
-// ClusterVersion/version marks it unmanaged.
+// ClusterVersion/version marks it unmanaged. s is settled (see
+// cluster.Settings): its version is the one the input carries.
 func BuildInput(objs []*manifest.Object, s cluster.Settings) *Input {
 	in := &Input{}
-	in.Version = s.Version.OrNewest()
+	in.Version = s.Version
 	in.ReleaseImage = s.ReleaseImage
 	in.FeatureSet = EffectiveFeatureSet(objs, s)
 	for _, o := range Applied(objs) {

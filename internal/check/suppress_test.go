@@ -42,7 +42,7 @@ func TestSuppressionUnderAnotherName(t *testing.T) {
 		}
 		return fs
 	}}
-	fs, _, err := e.Lint(&cluster.Cluster{Objects: set.Objects})
+	fs, _, err := e.Lint(&cluster.Cluster{Objects: set.Objects, Settings: cluster.Defaults()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestSuppressionSourceNeverReadsADevice(t *testing.T) {
 			}
 			return fs
 		}}
-	fs, _, err := e.Lint(&cluster.Cluster{Objects: set.Objects})
+	fs, _, err := e.Lint(&cluster.Cluster{Objects: set.Objects, Settings: cluster.Defaults()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,11 @@ import (
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
-// Settings are the cluster facts that change what the cluster does.
+// Settings are the cluster facts that change what the cluster does, as
+// settled for the run: Version is always set (a cluster no flag or config
+// gives a version runs the newest modelled release), so whoever reads
+// Settings takes them as they are. Settings built by hand start from
+// Defaults.
 type Settings struct {
 	Version      render.Version
 	ReleaseImage string
@@ -58,6 +62,11 @@ type Settings struct {
 	// --no-default-cluster-image-policy).
 	NoDefaultPolicy bool
 }
+
+// Defaults are the settings of a cluster nothing says more about: the
+// newest modelled release, no release image, the feature set the tree
+// gives, the release's default signature policy.
+func Defaults() Settings { return Settings{Version: render.Newest} }
 
 // Source says why a cluster exists.
 type Source string

@@ -27,7 +27,7 @@ func mixing(t *testing.T, root string) []string {
 	e := &check.Engine{Rules: c.Rules, Policies: c.Policies}
 	var all [][]check.Finding
 	for _, c := range res.Clusters {
-		fs, _, err := e.Lint(&cluster.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})
+		fs, _, err := e.Lint(&cluster.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems, Settings: cluster.Defaults()})
 		if err != nil {
 			t.Fatal(err)
 		}

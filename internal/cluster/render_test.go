@@ -17,7 +17,7 @@ import (
 
 func renderObjects(t *testing.T, objs []*manifest.Object) *render.Output {
 	t.Helper()
-	out, err := render.Render(check.BuildInput(objs, cluster.Settings{}).Input)
+	out, err := render.Render(check.BuildInput(objs, cluster.Defaults()).Input)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,7 +98,7 @@ func lintTree(t *testing.T, root string, paths ...string) (findings, clusters []
 			objs = append(objs, o.Ref()+"@"+filepath.ToSlash(rel))
 		}
 		clusters = append(clusters, fmt.Sprintf("%s: %s", c.Name, strings.Join(objs, " ")))
-		fs, _, err := e.Lint(&cluster.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems})
+		fs, _, err := e.Lint(&cluster.Cluster{Name: c.Name, Objects: c.Objects, Problems: c.Problems, Settings: cluster.Defaults()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -57,7 +57,7 @@ type PolicyRefusal struct {
 // trees (a change may edit MachineConfiguration/cluster itself).
 func verdict(oldCl, newCl *cluster.Cluster, o, n *render.Output) drain.Verdict {
 	v := drain.Compare(o, n)
-	ver := newCl.Settings.Version.OrNewest()
+	ver := newCl.Settings.Version
 	if !ndp.Applies(ver, check.EffectiveFeatureSet(newCl.Objects, newCl.Settings)) {
 		return v
 	}

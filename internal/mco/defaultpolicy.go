@@ -25,7 +25,8 @@ const redHatReleaseKey = "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUlJQ0lqQU5CZ2txaG
 // cluster, and on 4.18–4.20 only with TechPreviewNoUpgrade (the manifest
 // carries release.openshift.io/feature-set: TechPreviewNoUpgrade there).
 // HyperShift hosted clusters never get it, and a ClusterVersion override
-// that marks it unmanaged leaves it to the administrator.
+// that marks it unmanaged leaves it to the administrator. A zero v (a
+// library caller's, through render) is the newest release.
 func DefaultPolicyInstalled(v Version, featureSet string) bool {
 	v = v.OrNewest()
 	if v.AtLeast(21) {

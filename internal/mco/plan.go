@@ -136,7 +136,9 @@ func (p *Plan) ReleaseRepositories() []string {
 	return []string{DefaultPolicyScope, componentsRepository(DefaultPolicyScope)}
 }
 
-// NewPlan computes the plan for in, once per cluster.
+// NewPlan computes the plan for in, once per cluster. render.Render hands
+// it a library caller's Input, whose zero Version means the newest release;
+// the tool's own clusters come with their version settled.
 func NewPlan(in Input) *Plan {
 	v := in.Version.OrNewest()
 	pp, ref := prepare(in, v)

@@ -51,8 +51,10 @@ func (v Version) String() string {
 // IsZero reports whether v was never set; OrNewest says what it stands for.
 func (v Version) IsZero() bool { return v.Minor == 0 }
 
-// OrNewest is v, or Newest when v was never set: the one place a cluster
-// without a given version is taken to run the newest modelled release.
+// OrNewest is v, or Newest when v was never set: for the library entry
+// points (render.Render, render.DefaultPolicyInstalled), whose callers may
+// leave the version zero. The tool's own runs settle the version once
+// (cluster.Defaults, project.ResolveSettings) and never ask again.
 func (v Version) OrNewest() Version {
 	if v.IsZero() {
 		return Newest

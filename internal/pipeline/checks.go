@@ -94,8 +94,6 @@ func (c *Checks) lint(reg *check.Registry, p *project.Project, store manifest.Ca
 	each(n, func(i int) {
 		if errs[i] = canceled(); errs[i] == nil {
 			cl := p.Clusters[i]
-			// What NewContext sets, set first so that the key sees it.
-			cl.Settings.Version = cl.Settings.Version.OrNewest()
 			raw[i], contexts[i], hits[i], errs[i] = cachedCheck(store, resultKey(run, cl), engine, cl)
 		}
 	})

@@ -21,7 +21,7 @@ func loadFixture(t testing.TB, paths ...string) *check.Context {
 	if len(set.Problems) > 0 {
 		t.Fatalf("fixture problems: %v", set.Problems)
 	}
-	return check.NewContext(&cluster.Cluster{Name: "test", Objects: set.Objects})
+	return check.NewContext(&cluster.Cluster{Name: "test", Objects: set.Objects, Settings: cluster.Defaults()})
 }
 
 func mustLoad(t testing.TB, opts Options) *Engine {

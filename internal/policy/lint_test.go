@@ -39,7 +39,7 @@ spec:
 		t.Fatal(err)
 	}
 	eng := &check.Engine{Rules: reg, Config: cfg, Policies: pe}
-	fs, _, err := eng.Lint(&cluster.Cluster{Objects: set.Objects})
+	fs, _, err := eng.Lint(&cluster.Cluster{Objects: set.Objects, Settings: cluster.Defaults()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,7 +54,7 @@ func TestStrictBuiltinErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fs, _, err := (&check.Engine{Rules: reg, Policies: pe}).Lint(&cluster.Cluster{Objects: set.Objects})
+		fs, _, err := (&check.Engine{Rules: reg, Policies: pe}).Lint(&cluster.Cluster{Objects: set.Objects, Settings: cluster.Defaults()})
 		return fs, err
 	}
 	if fs, err := lint(false); err != nil || len(fs) != 0 {

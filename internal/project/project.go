@@ -150,7 +150,8 @@ func LoadConfig(opts Options) (*config.Config, error) {
 
 // ResolveSettings merges flags over the config file; flags win.
 func ResolveSettings(opts Options, cfg *config.Config) (cluster.Settings, error) {
-	s := cluster.Settings{ReleaseImage: cfg.ReleaseImage, Version: render.Newest}
+	s := cluster.Defaults()
+	s.ReleaseImage = cfg.ReleaseImage
 	if opts.ReleaseImage != "" {
 		s.ReleaseImage = opts.ReleaseImage
 	}

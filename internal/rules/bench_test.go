@@ -40,7 +40,7 @@ func BenchmarkRulesLargeTree(b *testing.B) {
 			eng := newEngine(b)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, _, err := eng.Lint(&cluster.Cluster{Objects: set.Objects, Problems: set.Problems}); err != nil {
+				if _, _, err := eng.Lint(&cluster.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: cluster.Defaults()}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -189,7 +189,7 @@ func TestRealWorld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			fs, _, err := newEngine(t).Lint(&cluster.Cluster{Objects: set.Objects, Problems: set.Problems})
+			fs, _, err := newEngine(t).Lint(&cluster.Cluster{Objects: set.Objects, Problems: set.Problems, Settings: cluster.Defaults()})
 			if err != nil {
 				t.Fatal(err) // a rule panicked
 			}

@@ -36,7 +36,7 @@ func lintDir(t *testing.T, dir string) []check.Finding {
 }
 
 func readSettings(t *testing.T, dir string) cluster.Settings {
-	var s cluster.Settings
+	s := cluster.Defaults()
 	data, err := os.ReadFile(filepath.Join(dir, "settings.txt"))
 	if err != nil {
 		return s
