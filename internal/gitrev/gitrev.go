@@ -45,6 +45,12 @@ type Snapshot struct {
 	// Top is the repository's top level in the working tree: a file of
 	// the copy at Dir/x is the working tree's Top/x.
 	Top string
+	// Absent are the files of the revision whose blob the local object
+	// store lacks (a partial clone, a pruned or damaged repository), as
+	// paths inside the copy. Each is written as an empty file, so that the
+	// clusters reading it can be told apart and said not to be compared;
+	// the other files are all there.
+	Absent []string
 
 	links []string // the symlinks extract recreated, for confineLinks
 }
@@ -313,6 +319,12 @@ func (s *Snapshot) readBatch(r *bufio.Reader, entries []treeEntry) error {
 			return fmt.Errorf("git cat-file: %w", err)
 		}
 		f := strings.Fields(header)
+		if len(f) == 2 && f[0] == e.oid && f[1] == "missing" {
+			if err := s.writeAbsent(e, made); err != nil {
+				return err
+			}
+			continue
+		}
 		if len(f) != 3 || f[0] != e.oid {
 			return fmt.Errorf("git cat-file: unexpected header %q", header)
 		}
@@ -330,20 +342,47 @@ func (s *Snapshot) readBatch(r *bufio.Reader, entries []treeEntry) error {
 	return nil
 }
 
-// writeEntry writes one blob of size bytes read from data; it consumes
-// exactly size bytes even when it writes nothing. made caches the
-// directories already created.
-func (s *Snapshot) writeEntry(e treeEntry, data io.Reader, size int64, made map[string]bool) error {
+// writeAbsent records a blob git does not have and leaves an empty file
+// in its place (nothing for a symlink, whose target is unknown).
+func (s *Snapshot) writeAbsent(e treeEntry, made map[string]bool) error {
+	dst, err := s.entryPath(e, made)
+	if err != nil {
+		return err
+	}
+	s.Absent = append(s.Absent, dst)
+	if e.mode == "120000" {
+		return nil
+	}
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// entryPath is where e goes in the copy, its directory made.
+func (s *Snapshot) entryPath(e treeEntry, made map[string]bool) (string, error) {
 	clean := filepath.Clean(filepath.FromSlash(e.path))
 	if filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("git ls-tree: refusing path %q", e.path)
+		return "", fmt.Errorf("git ls-tree: refusing path %q", e.path)
 	}
 	dst := filepath.Join(s.Dir, clean)
 	if dir := filepath.Dir(dst); !made[dir] {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return err
+			return "", err
 		}
 		made[dir] = true
+	}
+	return dst, nil
+}
+
+// writeEntry writes one blob of size bytes read from data; it consumes
+// exactly size bytes even when it writes nothing. made caches the
+// directories already created.
+func (s *Snapshot) writeEntry(e treeEntry, data io.Reader, size int64, made map[string]bool) error {
+	dst, err := s.entryPath(e, made)
+	if err != nil {
+		return err
 	}
 	if e.mode == "120000" {
 		// A committed symlink: recreate it only when it stays inside the

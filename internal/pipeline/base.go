@@ -47,6 +47,23 @@ func (b *Base) Missing() []string {
 	return b.snap.Missing
 }
 
+// Absent are the files of the base whose object the local repository
+// lacks, each with the message for the cluster reading it: it is not
+// compared, since the file was extracted empty and comparing against that
+// would judge a change nobody made.
+func (b *Base) Absent() map[string]string {
+	if b == nil || b.snap == nil || len(b.snap.Absent) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("git has no content for this file at %s: its object is missing from the local clone (a --filter partial clone whose remote was not reached, or a damaged repository); "+
+		"fetch it (git fetch --refetch origin, or git fetch --unshallow in a shallow clone) and run again. The cluster is not compared", b.Rev)
+	out := map[string]string{}
+	for _, f := range b.snap.Absent {
+		out[f] = msg
+	}
+	return out
+}
+
 // InBase maps a path of the working tree to the same path in the base
 // tree; false when there is none (a path outside the repository, or a
 // Base that CheckoutBase did not make).

@@ -101,6 +101,7 @@ func Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 		// holds only what was committed, with the config of then.
 		newOpts.Files = res.gitFiles(opts.Root)
 		oldOpts.Paths, oldOpts.Config, oldOpts.Root, oldOpts.Files = base.Paths, base.Config, base.Root, nil
+		oldOpts.Absent = base.Absent()
 		iopts = pairing(base, newOpts.Paths, impact.Old{Rev: base.Rev, Name: base.Name, NewFile: base.NewFile, Dir: base.Dir})
 		ch.inOld = base.InBase
 	} else {

@@ -56,6 +56,11 @@ type Options struct {
 	// parsed only when they may hold a needed object (manifest.Options
 	// Prefilter).
 	Only []string
+	// Absent are files whose content could not be had (their object is
+	// missing from the git clone a base revision was read from), each with
+	// the message saying so: a cluster reading one does not load, rather
+	// than holding the file as empty.
+	Absent map[string]string
 	// Needs are the kinds the run's rules, policies and renderer read
 	// (checks.Needs); nil: every kind the loader keeps.
 	Needs *manifest.Needs

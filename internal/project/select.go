@@ -108,9 +108,23 @@ func load(res *cluster.Result, opts Options) error {
 		sel = keep
 	}
 	res.Load(sel, cluster.LoadOptions{Build: !opts.Static})
+	markAbsent(sel, opts.Absent)
 	res.DropEmpty(func(c *cluster.Cluster) bool { return c.Name == opts.Cluster })
 	res.Clusters = loadedOnly(res.Clusters)
 	return nil
+}
+
+// markAbsent gives each cluster of cls that reads one of the absent files
+// a problem on that file: before DropEmpty, which would otherwise take a
+// cluster whose only file is absent for one holding nothing.
+func markAbsent(cls []*cluster.Cluster, absent map[string]string) {
+	for f, msg := range absent {
+		for _, c := range cls {
+			if c.Loaded() && c.Includes(f) {
+				c.Problems = append(c.Problems, manifest.Problem{Pos: manifest.Position{File: f}, Message: msg, Code: "read-error"})
+			}
+		}
+	}
 }
 
 func loadedOnly(cls []*cluster.Cluster) []*cluster.Cluster {
