@@ -14,6 +14,8 @@ import (
 	operatorv1 "github.com/openshift/api/operator/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/ztp"
 )
 
 // Kind names the object kinds mirrorlint understands.
@@ -169,6 +171,10 @@ type Object struct {
 	// to ("bound to the managed clusters labelled common=true"), when the
 	// generator that wrote it says (package ztp); "" when unknown.
 	BoundTo string
+	// Binding is that policy's selector of managed clusters, when the
+	// generator that wrote it says (nil otherwise): which ZTP sites of
+	// the tree get the object.
+	Binding *ztp.Selector
 	// Doc is the 0-based index of the YAML document in File; Item the index
 	// inside a List (-1 when not from a List).
 	Doc  int

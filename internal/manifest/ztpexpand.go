@@ -80,12 +80,13 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 	pols, probs := ztp.Expand(fp.name, n, rec)
 	for _, p := range pols {
 		group, bound := "", ""
+		var binding *ztp.Selector
 		if p.Name != "" {
-			group, bound = p.Ref(), p.Selector.Describe()
+			group, bound, binding = p.Ref(), p.Selector.Describe(), &p.Selector
 		}
 		for _, o := range p.Objects {
 			if o.ComplianceType != "mustnothave" {
-				fp.expanded(o, doc, group, bound, rec)
+				fp.expanded(o, doc, group, bound, binding, rec)
 			}
 		}
 	}
@@ -103,7 +104,17 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 		})
 	}
 	if len(fallback) > 0 {
+		before := len(fp.res.objects)
 		fp.builtinEntries(n, doc, fallback)
+		// The entries read without their source CR belong to the same
+		// policies, bound the same way.
+		for _, o := range fp.res.objects[before:] {
+			for _, p := range pols {
+				if p.Name != "" && p.Ref() == o.DeliveredBy {
+					o.BoundTo, o.Binding = p.Selector.Describe(), &p.Selector
+				}
+			}
+		}
 	}
 	return true
 }
@@ -147,7 +158,7 @@ func walkNodes(n *yaml.Node, f func(*yaml.Node)) {
 // expanded reads one object a generator delivers. Its root is placed on
 // the entry's fileName/path line, so that a finding about the object as a
 // whole sits in the generator.
-func (fp *fileParse) expanded(o *ztp.Object, doc int, group, bound string, rec *recorder) {
+func (fp *fileParse) expanded(o *ztp.Object, doc int, group, bound string, binding *ztp.Selector, rec *recorder) {
 	root := o.Node
 	root.Line, root.Column = o.At.Line, o.At.Column
 	o.Files[root] = fp.name
@@ -162,7 +173,7 @@ func (fp *fileParse) expanded(o *ztp.Object, doc int, group, bound string, rec *
 	fp.wrapped(root, doc, group)
 	fp.spans = nil
 	for _, obj := range fp.res.objects[before:] {
-		obj.spans, obj.BoundTo = spans, bound
+		obj.spans, obj.BoundTo, obj.Binding = spans, bound, binding
 	}
 }
 

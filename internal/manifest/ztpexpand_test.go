@@ -30,6 +30,14 @@ func TestGeneratorExpandedWithSourceCRs(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("objects:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// Every object of a policy, read with its source CR or from the entry
+	// alone, carries the policy's binding.
+	for _, o := range set.Objects[:2] {
+		if o.Binding == nil || o.Binding.String() != "group-du-sno" || o.Binding.At.Line != 7 ||
+			o.BoundTo != "bound to the managed clusters labelled group-du-sno" {
+			t.Errorf("%s: binding %+v, %q", o.Ref(), o.Binding, o.BoundTo)
+		}
+	}
 	if len(set.Problems) != 1 {
 		t.Fatalf("problems: %+v", set.Problems)
 	}

@@ -27,6 +27,43 @@ type Selector struct {
 	// At is the line that writes the selector (bindingRules, placement);
 	// nil when the policy has none.
 	At *yaml.Node
+	// Names, when set, are the only clusters the selector can select (a
+	// PlacementRule's spec.clusters), by ManagedCluster name.
+	Names []string
+}
+
+// Selects tells whether the managed cluster name, with these labels,
+// gets the policy: one of Names when they are set, and Matches.
+func (s Selector) Selects(name string, labels map[string]string) bool {
+	if s.Names != nil && !slices.Contains(s.Names, name) {
+		return false
+	}
+	return s.Matches(labels)
+}
+
+// Because says, for a cluster the selector selects, what in its labels
+// satisfies each requirement, in the selector's order: "common=true" for
+// a label In the values or that Exists, "no du-profile" for one that is
+// absent (DoesNotExist, or NotIn without the label), "du-profile=4.20
+// (not 4.18)" for NotIn; an empty value is written `group-du-sno=""`. An empty selector gives nil: it selects every
+// cluster whatever its labels.
+func (s Selector) Because(labels map[string]string) []string {
+	var out []string
+	if s.Names != nil {
+		out = append(out, "listed in spec.clusters")
+	}
+	for _, r := range s.Requirements {
+		v, has := labels[r.Key]
+		switch {
+		case !has:
+			out = append(out, "no "+r.Key)
+		case r.Operator == "NotIn":
+			out = append(out, labelText(r.Key, v)+" (not "+strings.Join(r.Values, ",")+")")
+		default:
+			out = append(out, labelText(r.Key, v))
+		}
+	}
+	return out
 }
 
 // Matches tells whether a cluster with these labels gets the policy.
@@ -60,15 +97,27 @@ func (s Selector) Matches(labels map[string]string) bool {
 	return true
 }
 
+// labelText writes a label as key=value, an empty value as key="" so that
+// it reads as set.
+func labelText(k, v string) string {
+	if v == "" {
+		return k + `=""`
+	}
+	return k + "=" + v
+}
+
 // String writes the selector as kubectl shows one: "a=b,c in (d,e),!f".
 func (s Selector) String() string {
 	if s.Unknown != "" {
 		return s.Unknown
 	}
-	if len(s.Requirements) == 0 {
+	if len(s.Requirements) == 0 && s.Names == nil {
 		return "every cluster"
 	}
 	var parts []string
+	if s.Names != nil {
+		parts = append(parts, "cluster in ("+strings.Join(s.Names, ",")+")")
+	}
 	for _, r := range s.Requirements {
 		switch r.Operator {
 		case "Exists":
@@ -285,8 +334,10 @@ func (s Selector) Describe() string {
 	switch {
 	case s.Unknown != "":
 		return "bound through " + s.Unknown
-	case len(s.Requirements) == 0:
+	case len(s.Requirements) == 0 && s.Names == nil:
 		return "bound to every managed cluster"
+	case len(s.Requirements) == 0:
+		return "bound to the managed clusters " + strings.Join(s.Names, ", ")
 	}
 	return "bound to the managed clusters labelled " + s.String()
 }

@@ -1,0 +1,169 @@
+package ztp
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+func parseNode(t *testing.T, text string) *yaml.Node {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return deref(&doc)
+}
+
+// The label selector operators as the API machinery evaluates them: NotIn
+// and DoesNotExist hold for a cluster without the label, In and Exists do
+// not; an empty value is a value like any other.
+func TestSelectsOperators(t *testing.T) {
+	sno := map[string]string{"common": "true", "group-du-sno": "", "du-profile": "4.20"}
+	bare := map[string]string{}
+	cases := []struct {
+		r         Requirement
+		sno, bare bool
+	}{
+		{Requirement{Key: "common", Operator: "In", Values: []string{"true"}}, true, false},
+		{Requirement{Key: "common", Operator: "In", Values: []string{"false", "yes"}}, false, false},
+		{Requirement{Key: "group-du-sno", Operator: "In", Values: []string{""}}, true, false},
+		{Requirement{Key: "group-du-sno", Operator: "Exists"}, true, false},
+		{Requirement{Key: "group-du-sno", Operator: "DoesNotExist"}, false, true},
+		{Requirement{Key: "du-profile", Operator: "NotIn", Values: []string{"4.18"}}, true, true},
+		{Requirement{Key: "du-profile", Operator: "NotIn", Values: []string{"4.18", "4.20"}}, false, true},
+		{Requirement{Key: "du-profile", Operator: "Gt", Values: []string{"4"}}, false, false},
+	}
+	for _, c := range cases {
+		s := Selector{Requirements: []Requirement{c.r}}
+		if got := s.Selects("sno1", sno); got != c.sno {
+			t.Errorf("%s on sno1: %v, want %v", s, got, c.sno)
+		}
+		if got := s.Selects("bare", bare); got != c.bare {
+			t.Errorf("%s on a cluster without labels: %v, want %v", s, got, c.bare)
+		}
+	}
+	if !(Selector{}).Selects("any", bare) {
+		t.Error("an empty selector selects every cluster")
+	}
+	if (Selector{Unknown: "a placement by name"}).Selects("any", bare) {
+		t.Error("a selector that cannot be evaluated selects nothing")
+	}
+	named := Selector{Names: []string{"sno2"}}
+	if named.Selects("sno1", sno) || !named.Selects("sno2", bare) {
+		t.Error("spec.clusters limits the selection to the names it lists")
+	}
+}
+
+func TestBecause(t *testing.T) {
+	s := Selector{Requirements: []Requirement{
+		{Key: "common", Operator: "In", Values: []string{"true"}},
+		{Key: "group-du-sno", Operator: "Exists"},
+		{Key: "du-profile", Operator: "NotIn", Values: []string{"4.18"}},
+		{Key: "lab", Operator: "DoesNotExist"},
+		{Key: "zone", Operator: "NotIn", Values: []string{"a", "b"}},
+	}}
+	got := s.Because(map[string]string{"common": "true", "group-du-sno": "", "du-profile": "4.20"})
+	want := []string{"common=true", `group-du-sno=""`, "du-profile=4.20 (not 4.18)", "no lab", "no zone"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Because = %q, want %q", got, want)
+	}
+	if got := s.String(); got != "common=true,group-du-sno,du-profile!=4.18,!lab,zone notin (a,b)" {
+		t.Errorf("String = %q", got)
+	}
+}
+
+// The PlacementRule a PolicyGenTemplate's bindingRules become, and one
+// written by hand with matchLabels and spec.clusters.
+func TestPlacementRuleSelector(t *testing.T) {
+	s := PlacementRuleSelector(parseNode(t, `apiVersion: apps.open-cluster-management.io/v1
+kind: PlacementRule
+metadata:
+  name: common-placementrules
+  namespace: ztp-common
+spec:
+  clusterSelector:
+    matchExpressions:
+    - key: common
+      operator: In
+      values:
+      - "true"
+    - key: du-zone
+      operator: NotIn
+      values: [lab]
+`))
+	if s.Unknown != "" || s.String() != "common=true,du-zone!=lab" || s.At == nil || s.At.Line != 7 {
+		t.Fatalf("selector %q (unknown %q), at %v", s.String(), s.Unknown, s.At)
+	}
+	s = PlacementRuleSelector(parseNode(t, `kind: PlacementRule
+spec:
+  clusters:
+  - name: sno2
+  clusterSelector:
+    matchLabels:
+      sites: sno2
+`))
+	if !slices.Equal(s.Names, []string{"sno2"}) || s.String() != "cluster in (sno2),sites=sno2" {
+		t.Errorf("names %q, selector %q", s.Names, s.String())
+	}
+	if s := PlacementRuleSelector(parseNode(t, "kind: PlacementRule\nspec: {}\n")); s.Unknown != "" || s.Describe() != "bound to every managed cluster" {
+		t.Errorf("an empty PlacementRule: %q %q", s.Unknown, s.Describe())
+	}
+	for text, unknown := range map[string]string{
+		"spec:\n  clusterSelector:\n    matchExpressions:\n    - key: a\n      operator: In\n":              "a clusterSelector ACM refuses (a In needs values)",
+		"spec:\n  clusterSelector:\n    matchExpressions:\n    - {key: a, operator: Exists, values: [x]}\n": "a clusterSelector ACM refuses (a Exists takes no values)",
+		"spec:\n  clusterReplicas: 1\n": "clusterReplicas 1, which lets the hub pick among the matching clusters",
+	} {
+		if s := PlacementRuleSelector(parseNode(t, text)); s.Unknown != unknown {
+			t.Errorf("%s: unknown %q, want %q", text, s.Unknown, unknown)
+		}
+	}
+}
+
+// A Placement's predicates are alternatives; one selecting on claims is
+// the hub's to evaluate.
+func TestPlacementSelectors(t *testing.T) {
+	sels := PlacementSelectors(parseNode(t, `apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata:
+  name: group-placement
+spec:
+  predicates:
+  - requiredClusterSelector:
+      labelSelector:
+        matchExpressions:
+        - key: group-du-sno
+          operator: Exists
+  - requiredClusterSelector:
+      labelSelector:
+        matchLabels:
+          sites: sno9
+  - requiredClusterSelector:
+      claimSelector:
+        matchExpressions:
+        - key: platform.open-cluster-management.io
+          operator: In
+          values: [BareMetal]
+`))
+	var got []string
+	for _, s := range sels {
+		got = append(got, s.String())
+	}
+	want := []string{"group-du-sno", "sites=sno9", "a claimSelector, which selects on cluster claims only the hub knows"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("selectors %q, want %q", got, want)
+	}
+	if sels[0].At.Line != 7 || sels[1].At.Line != 12 {
+		t.Errorf("positions %d, %d", sels[0].At.Line, sels[1].At.Line)
+	}
+	all := PlacementSelectors(parseNode(t, "kind: Placement\nspec: {}\n"))
+	if len(all) != 1 || !all[0].Selects("x", nil) {
+		t.Errorf("a Placement without predicates places every cluster: %+v", all)
+	}
+	n := PlacementSelectors(parseNode(t, "kind: Placement\nspec:\n  numberOfClusters: 2\n"))
+	if len(n) != 1 || !strings.HasPrefix(n[0].Unknown, "numberOfClusters 2") {
+		t.Errorf("numberOfClusters: %+v", n)
+	}
+}
