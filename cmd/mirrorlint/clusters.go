@@ -74,7 +74,20 @@ type clusterInfo struct {
 	// ClusterImagePolicy is assumed, and why (omitted when the release
 	// installs none).
 	DefaultPolicy *defaultPolicyInfo `json:"defaultClusterImagePolicy,omitempty"`
-	Problems      []manifest.Problem `json:"problems"`
+	// Labels and Policies are a ZTP site's ManagedCluster labels and the
+	// policies they bind it to (omitted for other clusters).
+	Labels   map[string]string  `json:"labels,omitempty"`
+	Policies []grantInfo        `json:"policies,omitempty"`
+	Problems []manifest.Problem `json:"problems"`
+}
+
+// grantInfo is one policy a site gets: its binding, where it is written,
+// and the site's labels that satisfy it.
+type grantInfo struct {
+	Policy   string   `json:"policy"`
+	Selector string   `json:"selector"`
+	At       string   `json:"at"`
+	Because  []string `json:"because"`
 }
 
 type defaultPolicyInfo struct {
@@ -140,9 +153,27 @@ func describe(p *project.Project, i int) clusterInfo {
 	ci.Source, ci.Reason = string(cl.Source), cl.Reason
 	ci.Paths = append(ci.Paths, cl.Paths...)
 	ci.Inputs = append(ci.Inputs, cl.Inputs...)
+	if note := p.Unplaced(cl); note != "" {
+		ci.Reason += "; " + note
+	}
 	if c := p.Created(cl); c != nil {
 		ci.Source, ci.Reason = "input", c.Reason()
-		ci.Paths = append(ci.Paths, c.From.File)
+		ci.Paths = append([]string{c.From.File}, ci.Paths...)
+		if f := p.Fleet(cl); f != nil {
+			ci.Labels = f.Site.Labels
+			ci.Reason += "; and the objects of the policies its labels bind it to"
+			if len(f.Grants) == 0 {
+				ci.Reason = c.Reason() + "; no policy of the tree is bound to its labels"
+			}
+			ci.Policies = []grantInfo{}
+			for _, g := range f.Grants {
+				because := g.Because
+				if because == nil {
+					because = []string{}
+				}
+				ci.Policies = append(ci.Policies, grantInfo{Policy: g.Policy, Selector: g.Selector, At: g.At.String(), Because: because})
+			}
+		}
 		seen := map[string]bool{}
 		for _, o := range c.Inputs {
 			if !seen[o.File] {
@@ -177,6 +208,9 @@ func writeClusters(w io.Writer, infos []clusterInfo) {
 		if ci.DefaultPolicy != nil {
 			fmt.Fprintf(w, "  policy:   %s\n", ci.DefaultPolicy.Note)
 		}
+		if ci.Policies != nil {
+			writeGrants(w, ci)
+		}
 		if len(ci.Problems) == 0 {
 			continue
 		}
@@ -204,4 +238,28 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// writeGrants lists a site's labels and the policies they bind it to.
+func writeGrants(w io.Writer, ci clusterInfo) {
+	var labels []string
+	for _, k := range slices.Sorted(maps.Keys(ci.Labels)) {
+		if v := ci.Labels[k]; v == "" {
+			labels = append(labels, k+`=""`)
+		} else {
+			labels = append(labels, k+"="+v)
+		}
+	}
+	if len(labels) == 0 {
+		labels = []string{"none"}
+	}
+	fmt.Fprintf(w, "  labels:   %s\n", strings.Join(labels, ", "))
+	fmt.Fprintf(w, "  policies: %d\n", len(ci.Policies))
+	for _, g := range ci.Policies {
+		why := "every cluster gets it"
+		if len(g.Because) > 0 {
+			why = "the site has " + strings.Join(g.Because, ", ")
+		}
+		fmt.Fprintf(w, "    %s: bound to %s (%s): %s\n", g.Policy, g.Selector, g.At, why)
+	}
 }

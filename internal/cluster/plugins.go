@@ -5,13 +5,15 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/sites"
 )
 
 // pluginParts accounts for the external plugins of a closure, which builds
 // leave out (see kustomization.Plugin): a ZTP PolicyGenTemplate or ACM
 // PolicyGenerator is expanded by the loader, so the objects it delivers are
 // the cluster's (its policies become clusters of their own, see
-// splitPolicies; its plain CRs stay); any other plugin is reported once,
+// splitPolicies; its plain CRs stay); a SiteConfig is read as a site; any
+// other plugin is reported once,
 // as not run, and the rest of the kustomization is still built and linted.
 func (d *discoverer) pluginParts(kusts []*kustomization.File) ([]*manifest.Object, []manifest.Problem) {
 	var objs []*manifest.Object
@@ -22,6 +24,12 @@ func (d *discoverer) pluginParts(kusts []*kustomization.File) ([]*manifest.Objec
 				objs = append(objs, d.res.Objects(p.Entry.Abs)...)
 				continue
 			}
+			if sitesOnly(p) {
+				// Argo CD's ZTP plugin renders the site's installation;
+				// mirrorlint reads the SiteConfig as a site (its own
+				// cluster, see project), so nothing goes unlinted.
+				continue
+			}
 			pr := d.kustProblem(k, p.Entry.Line, p.Entry.Column, fmt.Sprintf(
 				"%s entry %q is an external plugin (%s) that mirrorlint does not run: the kustomization is built without it, so what it would %s is not linted",
 				p.Entry.Field, p.Entry.Value, p.What(), map[string]string{"generators": "generate", "transformers": "change"}[p.Entry.Field]))
@@ -30,4 +38,15 @@ func (d *discoverer) pluginParts(kusts []*kustomization.File) ([]*manifest.Objec
 		}
 	}
 	return objs, probs
+}
+
+// sitesOnly reports whether every configuration of a plugin entry is a
+// SiteConfig (ran.openshift.io/v1).
+func sitesOnly(p kustomization.Plugin) bool {
+	for _, k := range p.Kinds {
+		if k != sites.APIVersionSiteConfig+" "+sites.KindSiteConfig {
+			return false
+		}
+	}
+	return len(p.Kinds) > 0
 }

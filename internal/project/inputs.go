@@ -36,7 +36,8 @@ func (p *Project) Created(cl *cluster.Cluster) *inputs.Cluster { return p.create
 // as they see a tree's cluster. global are the run's settings as Open
 // resolved them.
 func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Settings, res *cluster.Result) error {
-	objs := inputObjects(res, loadOptions(opts, cfg))
+	p.files, p.load = res.Set.Files, loadOptions(opts, cfg)
+	objs := inputObjects(res, p.load)
 	if len(objs) == 0 {
 		if createdName(opts.Cluster) {
 			return usage("no cluster named %q: the tree creates none (`mirrorlint clusters` lists them)", opts.Cluster)
@@ -45,6 +46,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 	}
 	flagVersion := opts.OpenShiftVersion != "" || cfg.OpenShiftVersion != ""
 	r := inputs.Read(objs, versionIf(flagVersion, global))
+	p.sites = r.Sites
 	want := selection(opts)
 	found := false
 	for _, c := range r.Clusters {
@@ -52,7 +54,8 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 			continue
 		}
 		name := c.Kind + "/" + c.Name
-		if !want(name, c) {
+		selected := want(name, c)
+		if !selected && (opts.Only == nil || c.Kind != "ztp-spoke") {
 			continue
 		}
 		s := global
@@ -64,8 +67,13 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 			s.NoDefaultPolicy = true
 		}
 		cl := &cluster.Cluster{Name: name, Objects: append(append([]*manifest.Object(nil), c.Objects...), c.Inputs...), Settings: s}
-		p.Clusters = append(p.Clusters, cl)
 		p.created[cl] = c
+		if !selected {
+			// A site the commit's policies may reach (see fleet).
+			p.spare = append(p.spare, cl)
+			continue
+		}
+		p.Clusters = append(p.Clusters, cl)
 		found = true
 	}
 	if createdName(opts.Cluster) && !found {

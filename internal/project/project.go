@@ -17,6 +17,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/shard"
+	"github.com/mirrorlint/mirrorlint/internal/sites"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -104,6 +105,19 @@ type Project struct {
 
 	// created holds what made each cluster the tree's mirror inputs create.
 	created map[*cluster.Cluster]*inputs.Cluster
+	// sites are the tree's ZTP sites; spare the clusters they create that
+	// the run did not select (a pre-commit run may add those that get a
+	// changed policy). fleets, unplaced and absorbed are the fleet view
+	// (fleet.go): the sites joined with their policies, the policies no
+	// site gets, and those linted on the sites instead of on their own.
+	sites    []*sites.Site
+	spare    []*cluster.Cluster
+	fleets   map[*cluster.Cluster]*SiteFleet
+	unplaced map[*cluster.Cluster]string
+	absorbed map[*cluster.Cluster]bool
+	// files and load are what the tree's inputs are read from.
+	files []string
+	load  manifest.Options
 }
 
 // UsageError marks errors that are the caller's to fix (exit code 2).
@@ -226,7 +240,8 @@ func Open(opts Options) (*Project, error) {
 	if err := load(res, opts); err != nil {
 		return nil, err
 	}
-	p := &Project{Config: cfg, Set: res.Set, Discovery: res, created: map[*cluster.Cluster]*inputs.Cluster{}}
+	p := &Project{Config: cfg, Set: res.Set, Discovery: res, created: map[*cluster.Cluster]*inputs.Cluster{},
+		fleets: map[*cluster.Cluster]*SiteFleet{}, unplaced: map[*cluster.Cluster]string{}, absorbed: map[*cluster.Cluster]bool{}}
 	for _, cl := range res.Clusters {
 		s, err := clusterSettings(opts, cfg, cl)
 		if err != nil {
@@ -238,6 +253,7 @@ func Open(opts Options) (*Project, error) {
 	if err := p.addCreated(opts, cfg, global, res); err != nil {
 		return nil, err
 	}
+	p.fleet(opts, res)
 	if !opts.Shard.Whole() {
 		// The shard was chosen before loading; the clusters of the
 		// policies a loaded cluster holds are placed by their own names.
@@ -302,11 +318,35 @@ func (p *Project) ClustersIncluding(files []string) []*cluster.Cluster {
 			want[d] = true
 		}
 	}
+	created := selection(Options{Only: realPaths(files)})
 	var out []*cluster.Cluster
 	for _, cl := range p.Clusters {
-		if want[cl] {
+		if want[cl] || p.created[cl] != nil && created("", p.created[cl]) || p.getsAny(cl, want) {
 			out = append(out, cl)
 		}
+	}
+	return out
+}
+
+// getsAny reports whether cl is a site of the fleet that gets one of the
+// policies of clusters.
+func (p *Project) getsAny(cl *cluster.Cluster, clusters map[*cluster.Cluster]bool) bool {
+	if f := p.fleets[cl]; f != nil {
+		for _, g := range f.Grants {
+			if clusters[g.Cluster] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// realPaths are files as absolute paths without links, as Options.Only
+// holds them.
+func realPaths(files []string) []string {
+	var out []string
+	for _, f := range files {
+		out = append(out, manifest.RealPath(manifest.AbsName(f)))
 	}
 	return out
 }
@@ -330,6 +370,10 @@ func (p *Project) AllReadersLinted(file string) bool {
 	}
 	selected := map[*cluster.Cluster]bool{}
 	for _, cl := range p.Clusters {
+		selected[cl] = true
+	}
+	for cl := range p.absorbed {
+		// Linted on the sites that get it.
 		selected[cl] = true
 	}
 	if file == "" {
