@@ -248,7 +248,7 @@ func (p *Project) placementObjects() []*manifest.Object {
 		return nil
 	}
 	for _, f := range p.files {
-		if f == "-" {
+		if manifest.IsStream(f) {
 			return nil
 		}
 	}
