@@ -12,6 +12,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
+	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 )
 
@@ -105,6 +106,12 @@ func runDiff(c *cli.Context) error {
 		// Cluster names are relative to the repository, as lint's are.
 		req.Root = top
 	}
+	// The config is settled here, as lint's is; Diff reads it as given.
+	cfg, err := project.LoadConfig(req.Options)
+	if err != nil {
+		return err
+	}
+	req.Config = cfg
 	res, err := pipeline.Diff(c.Context, req)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -17,7 +18,8 @@ import (
 // DiffRequest is one comparison of two trees (mirrorlint diff).
 type DiffRequest struct {
 	// Options say how both sides are read, as for a lint run: the flags,
-	// the config file (loaded here when Config is nil), --cluster and
+	// the config file (Config, which the caller loads: the run's settings
+	// are settled before the comparison starts), --cluster and
 	// --shard (applied to the pairs, by the new side's names). Without
 	// Rev, Paths are the OLD and NEW trees, each naming its clusters
 	// relative to itself; with Rev they are the paths compared (none means
@@ -59,10 +61,7 @@ type DiffResult struct {
 func Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 	cfg := req.Config
 	if cfg == nil {
-		var err error
-		if cfg, err = project.LoadConfig(req.Options); err != nil {
-			return nil, err
-		}
+		return nil, errors.New("diff: no config: the caller loads it (project.LoadConfig) before the comparison")
 	}
 	res := &DiffResult{Config: cfg, Rules: impact.DiffRules()}
 	opts := req.Options
