@@ -40,11 +40,10 @@ func New(opts ...Option) (*Linter, error) {
 	if _, err := project.ResolveSettings(l.projectOptions(call{}), cfg); err != nil {
 		return nil, err
 	}
-	po, err := policy.OptionsFrom(cfg)
+	po, err := policy.Settle(cfg, l.opts.policyGiven())
 	if err != nil {
 		return nil, err
 	}
-	po = po.Over(l.opts.policyGiven())
 	if l.checks, err = loadChecks(po); err != nil {
 		return nil, err
 	}

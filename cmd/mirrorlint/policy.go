@@ -52,13 +52,9 @@ func policyFlags() []cli.Flag {
 }
 
 // policyOptions lays the flags given over the config file
-// (policy.Options.Over): a flag on the command line wins, an unset one
+// (policy.Settle, as the lint library does): a flag on the command line wins, an unset one
 // leaves the config's value or the default.
 func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
-	o, err := policy.OptionsFrom(cfg)
-	if err != nil {
-		return o, &project.UsageError{Err: err}
-	}
 	g := policy.Given{Dirs: c.StringSlice(policyName), DataFiles: c.StringSlice(dataName)}
 	if c.IsSet(allowNetName) {
 		v := c.Bool(allowNetName)
@@ -72,7 +68,11 @@ func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
 		d := c.Duration(policyTimeoutName)
 		g.Timeout = &d
 	}
-	return o.Over(g), nil
+	o, err := policy.Settle(cfg, g)
+	if err != nil {
+		return o, &project.UsageError{Err: err}
+	}
+	return o, nil
 }
 
 // loadChecks compiles the built-in library and the user's policies once

@@ -55,7 +55,7 @@ func LoadChecks(o policy.Options) (*Checks, error) {
 
 // ChecksFromConfig is LoadChecks with the policies a config names.
 func ChecksFromConfig(cfg *config.Config) (*Checks, error) {
-	o, err := policy.OptionsFrom(cfg)
+	o, err := policy.Settle(cfg, policy.Given{})
 	if err != nil {
 		return nil, err
 	}

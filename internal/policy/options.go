@@ -71,6 +71,17 @@ func OptionsFrom(cfg *config.Config) (Options, error) {
 	return o, nil
 }
 
+// Settle is a run's policy options: the config's (OptionsFrom) with what
+// the caller set laid over them (Over). The command line and the lint
+// library both take their options from here, so that they agree.
+func Settle(cfg *config.Config, g Given) (Options, error) {
+	o, err := OptionsFrom(cfg)
+	if err != nil {
+		return o, err
+	}
+	return o.Over(g), nil
+}
+
 // Given is what a caller set itself (command-line flags, library options).
 // Unset fields are nil: they leave the config's value, or the default.
 type Given struct {

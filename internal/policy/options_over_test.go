@@ -2,6 +2,7 @@ package policy
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,19 +29,30 @@ func TestGivenOverridesConfigWhichOverridesDefaults(t *testing.T) {
 		{"one flag, the rest from the config", cfg, Given{Strict: &off}, true, false, minute},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o, err := OptionsFrom(tc.cfg)
+			o, err := Settle(tc.cfg, tc.given)
 			if err != nil {
 				t.Fatal(err)
 			}
-			o = o.Over(tc.given)
 			if o.AllowNet != tc.allowNet || o.Strict != tc.strict || o.timeout() != tc.timeout {
 				t.Errorf("allowNet %v strict %v timeout %v, want %v %v %v", o.AllowNet, o.Strict, o.timeout(), tc.allowNet, tc.strict, tc.timeout)
 			}
 		})
 	}
-	o, _ := OptionsFrom(cfg)
-	o = o.Over(Given{Dirs: []string{"/flag/p"}, DataFiles: []string{"/flag/d.yaml"}})
+	o, err := Settle(cfg, Given{Dirs: []string{"/flag/p"}, DataFiles: []string{"/flag/d.yaml"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !slices.Equal(o.Dirs, []string{"/cfg/p", "/flag/p"}) || !slices.Equal(o.DataFiles, []string{"/cfg/d.yaml", "/flag/d.yaml"}) {
 		t.Errorf("dirs %v data %v, want the config's then the flags'", o.Dirs, o.DataFiles)
+	}
+}
+
+// A config whose policyTimeout does not parse is refused, naming the file,
+// whatever the caller sets over it.
+func TestSettleRefusesBadConfigTimeout(t *testing.T) {
+	second := time.Second
+	_, err := Settle(&config.Config{Path: ".mirrorlint.yaml", PolicyTimeout: "soon"}, Given{Timeout: &second})
+	if err == nil || !strings.HasPrefix(err.Error(), ".mirrorlint.yaml: policyTimeout: ") {
+		t.Errorf("err %v, want one naming .mirrorlint.yaml and policyTimeout", err)
 	}
 }
