@@ -9,13 +9,10 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
-// DefaultMaxFileSize is the largest file read when Options.MaxFileSize is 0.
-const DefaultMaxFileSize = safefs.DefaultMaxFileSize
-
 // Options controls Load and LoadReader. The zero value is ready to use.
 type Options struct {
 	// MaxFileSize is the largest file, in bytes, that is parsed; larger files
-	// give a "file-too-large" Problem. 0 means DefaultMaxFileSize.
+	// give a "file-too-large" Problem. 0 means safefs.DefaultMaxFileSize.
 	MaxFileSize int64
 	// Workers is the number of files parsed at once. 0 means GOMAXPROCS.
 	Workers int
@@ -62,7 +59,7 @@ type Options struct {
 
 func (o Options) maxFileSize() int64 {
 	if o.MaxFileSize <= 0 {
-		return DefaultMaxFileSize
+		return safefs.DefaultMaxFileSize
 	}
 	return o.MaxFileSize
 }
