@@ -1,9 +1,9 @@
 package check
 
 import (
-	"bufio"
-	"bytes"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,7 +19,7 @@ const (
 	IgnoreAnnotation = "mirrorlint.io/ignore"
 	// ignoreComment on the offending line or the line above it:
 	// "# mirrorlint:ignore <rule-id> <reason>".
-	ignoreComment = "mirrorlint:ignore"
+	ignoreComment = manifest.IgnoreMarker
 )
 
 var commentDirective = regexp.MustCompile(`#\s*mirrorlint:ignore(?:\s+(\S+))?(?:\s+(.*?))?\s*$`)
@@ -63,6 +63,14 @@ type suppressions struct {
 	byKey map[string]*directive
 	order []*directive
 	canon map[string]string
+	// dirs holds each directory's real path: a file that is not a link
+	// is its directory's real path and its name, so one Lstat names it.
+	dirs map[string]string
+	// marked holds each file's lines with a suppression comment marker
+	// (by canonical name), from the loader's read or, for a file no
+	// object was read from, from one read in the run: a file is read for
+	// its comments at most once however many clusters and objects it has.
+	marked map[string][]manifest.MarkedLine
 }
 
 // canonical names a file the same way whatever path led to it: objects of
@@ -76,12 +84,50 @@ func (s *suppressions) canonical(file string) string {
 	if c, ok := s.canon[file]; ok {
 		return c
 	}
-	c := manifest.RealPath(file)
+	c := s.realPath(file)
 	if s.canon == nil {
 		s.canon = map[string]string{}
 	}
 	s.canon[file] = c
 	return c
+}
+
+// realPath is manifest.RealPath(file), with the directory's part resolved
+// once per directory.
+func (s *suppressions) realPath(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return manifest.RealPath(file)
+	}
+	fi, err := os.Lstat(abs)
+	if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+		return manifest.RealPath(abs)
+	}
+	dir, base := filepath.Split(abs)
+	d, ok := s.dirs[dir]
+	if !ok {
+		d = manifest.RealPath(dir)
+		if s.dirs == nil {
+			s.dirs = map[string]string{}
+		}
+		s.dirs[dir] = d
+	}
+	return filepath.Join(d, base)
+}
+
+// markedLines returns the marked lines of a file (canonical name key, as
+// displayed file), reading it only when neither the loader's result nor an
+// earlier cluster gave them.
+func (e *Engine) markedLines(key, file string) []manifest.MarkedLine {
+	if l, ok := e.sup.marked[key]; ok {
+		return l
+	}
+	var l []manifest.MarkedLine
+	if data, err := e.source(file); err == nil {
+		l = manifest.FindMarked(data)
+	}
+	e.sup.marked[key] = l
+	return l
 }
 
 func (s *suppressions) add(key string, d *directive) *directive {
@@ -136,13 +182,22 @@ func (e *Engine) suppress(cl *cluster.Cluster, fs []Finding, objFiles []string) 
 	for _, f := range fs {
 		seeFile(f.File)
 	}
-	// Inline comments, in files that hold objects or findings. The text
-	// the loader already read is reused; only files that hold no object
-	// (an origin file a streamed finding was mapped to) are read again.
-	texts := map[string][]byte{}
+	// Inline comments, in files that hold objects or findings. The lines
+	// the loader noted (or the text it kept) are reused; only files that no
+	// object was read from (an origin file a streamed finding was mapped
+	// to, a file a kustomize build read) are read, once per run.
+	if e.sup.marked == nil {
+		e.sup.marked = map[string][]manifest.MarkedLine{}
+	}
 	for _, o := range cl.Objects {
-		if t := o.Text(); t != nil {
-			texts[canon(o.File)] = t
+		key := canon(o.File)
+		if _, ok := e.sup.marked[key]; ok || key == "" || manifest.IsStream(key) {
+			continue
+		}
+		if l, ok := o.Marked(); ok {
+			e.sup.marked[key] = l
+		} else if t := o.Text(); t != nil {
+			e.sup.marked[key] = manifest.FindMarked(t)
 		}
 	}
 	comments := map[string]map[int]*directive{}
@@ -150,21 +205,13 @@ func (e *Engine) suppress(cl *cluster.Cluster, fs []Finding, objFiles []string) 
 		if file == "" || manifest.IsStream(file) {
 			continue
 		}
-		data, err := texts[key], error(nil)
-		if data == nil {
-			data, err = e.source(file)
-		}
-		if err != nil || !bytes.Contains(data, []byte(ignoreComment)) {
-			continue
-		}
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-		for n := 1; sc.Scan(); n++ {
-			m := commentDirective.FindStringSubmatch(sc.Text())
+		for _, ml := range e.markedLines(key, file) {
+			m := commentDirective.FindStringSubmatch(ml.Text)
 			if m == nil {
 				continue
 			}
-			col := strings.Index(sc.Text(), "#") + 1
+			n := ml.Line
+			col := strings.Index(ml.Text, "#") + 1
 			d := &directive{kind: "comment", rule: m[1], reason: m[2], file: file, canon: key, line: n,
 				pos: manifest.Position{File: file, Line: n, Column: col}}
 			d = e.sup.add("c|"+key+"|"+strconv.Itoa(n), d)

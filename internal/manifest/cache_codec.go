@@ -55,6 +55,23 @@ func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 	} else {
 		e.uint(0)
 	}
+	// The file's marked lines, so that a restored object answers Marked
+	// as a parsed one does.
+	var ms *marks
+	for _, o := range objs {
+		if o.marks == nil || ms != nil && o.marks != ms {
+			return nil, false
+		}
+		ms = o.marks
+	}
+	if ms == nil {
+		ms = noMarks
+	}
+	e.uint(uint64(len(ms.lines)))
+	for _, l := range ms.lines {
+		e.uint(uint64(l.Line))
+		e.str(l.Text)
+	}
 	e.uint(uint64(len(objs)))
 	for _, o := range objs {
 		if !o.Unmodelled || o.Known || o.DecodeError != "" || o.Node == nil || o.spans != nil || o.hasTyped() {
@@ -109,6 +126,17 @@ func decodeResult(name string, data []byte) (objs []*Object, kinds []string, uns
 	default:
 		return nil, nil, false, errEntry
 	}
+	ms := noMarks
+	if c := d.count(); c > 0 {
+		ms = &marks{lines: make([]MarkedLine, c)}
+		for i := range ms.lines {
+			line := d.uint()
+			if line == 0 || line > math.MaxInt32 || i > 0 && int(line) <= ms.lines[i-1].Line {
+				return nil, nil, false, errEntry
+			}
+			ms.lines[i] = MarkedLine{Line: int(line), Text: d.str()}
+		}
+	}
 	n := d.uint()
 	if n > uint64(len(data)) {
 		return nil, nil, false, errEntry
@@ -118,7 +146,7 @@ func decodeResult(name string, data []byte) (objs []*Object, kinds []string, uns
 		if flags > 3 || (flags&2 != 0 && src == nil) {
 			return nil, nil, false, errEntry
 		}
-		o := &Object{File: name, Unmodelled: true, Partial: flags&1 != 0}
+		o := &Object{File: name, Unmodelled: true, Partial: flags&1 != 0, marks: ms}
 		if flags&2 != 0 {
 			o.src = src
 		}

@@ -55,6 +55,11 @@ func parseFileAt(name, osPath string, data []byte, opts Options) fileResult {
 		fp.lastLine = maxLine(&n, fp.lastLine)
 		fp.document(&n, doc)
 	}
+	for _, o := range res.objects {
+		if o.File == name {
+			o.marks = fp.marked()
+		}
+	}
 	return res
 }
 
@@ -63,6 +68,7 @@ type fileParse struct {
 	data     []byte
 	res      *fileResult
 	src      *source // shared by the objects kept from this file
+	marks    *marks  // the file's marked lines, found once
 	lastLine int     // the last line seen in a decoded document
 	wrapSeq  int     // objects read inside policies so far (see acm.go)
 	keep     Unmodelled
@@ -84,6 +90,13 @@ func (fp *fileParse) source() *source {
 		fp.src = newSource(bytes.Clone(fp.data))
 	}
 	return fp.src
+}
+
+func (fp *fileParse) marked() *marks {
+	if fp.marks == nil {
+		fp.marks = marksOf(fp.data)
+	}
+	return fp.marks
 }
 
 // document handles one YAML document: a single object, a List of them, or

@@ -22,7 +22,7 @@ func Derived(data []byte, file string, at Position, place func(Path) Position) (
 		return nil, fmt.Errorf("derived object: %d objects in the text", len(res.objects))
 	}
 	o := res.objects[0]
-	o.File, o.src = file, nil
+	o.File, o.src, o.marks = file, nil, nil
 	placeNodes(o.Node, nil, at, place)
 	return o, nil
 }

@@ -214,6 +214,9 @@ type Object struct {
 
 	// src is the text of File, used to find where scalars end.
 	src *source
+	// marks are File's lines holding IgnoreMarker, nil when the object
+	// was not read from File.
+	marks *marks
 	// spans locates the nodes that sit in another file than File: the
 	// values a generated object inherits from its source CR.
 	spans map[*yaml.Node]nodeSpan
