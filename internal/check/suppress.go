@@ -14,12 +14,11 @@ import (
 
 // The three ways to suppress a finding. Each needs a reason; a suppression
 // without one, or one that matches nothing, is itself reported.
+// The third is a comment (manifest.IgnoreMarker) on the offending line or
+// the line above it: "# mirrorlint:ignore <rule-id> <reason>".
 const (
 	// IgnoreAnnotation on an object: "<rule-id>: <reason>", one per line.
 	IgnoreAnnotation = "mirrorlint.io/ignore"
-	// ignoreComment on the offending line or the line above it:
-	// "# mirrorlint:ignore <rule-id> <reason>".
-	ignoreComment = manifest.IgnoreMarker
 )
 
 var commentDirective = regexp.MustCompile(`#\s*mirrorlint:ignore(?:\s+(\S+))?(?:\s+(.*?))?\s*$`)
