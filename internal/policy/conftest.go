@@ -87,6 +87,9 @@ func (e *Engine) evaluateConftest(ctx context.Context, c *check.Context, builtin
 		for _, p := range e.conftest {
 			rs, err := p.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalBuiltinErrorList(builtinErrs))
 			if err != nil {
+				if timedOut(ctx, err) {
+					return nil, &conftestTimeout{pkg: p, err: err}
+				}
 				return nil, err
 			}
 			if len(rs) == 0 {

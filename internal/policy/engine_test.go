@@ -194,12 +194,20 @@ func TestReservedPackageRefused(t *testing.T) {
 func TestHeavyLoopStoppedByTimeLimit(t *testing.T) {
 	e := mustLoad(t, Options{Dirs: []string{"testdata/broken/slow"}, Timeout: time.Second})
 	c := loadFixture(t, "testdata/manifests")
-	_, err := e.Evaluate(c)
-	if err == nil {
-		t.Fatal("a ten-billion-step policy finished without error")
+	fs, err := e.Evaluate(c)
+	if err != nil {
+		t.Fatalf("a policy at the time limit failed the evaluation: %v", err)
 	}
-	if !strings.Contains(err.Error(), "time limit of 1s") || !strings.Contains(err.Error(), "--policy-timeout") {
-		t.Errorf("error does not name the limit: %v", err)
+	if len(fs) != 1 {
+		t.Fatalf("want one limit-exceeded finding, got %v", fs)
+	}
+	f := fs[0]
+	want := filepath.Join("testdata", "broken", "slow", "slow.rego")
+	if f.Rule != check.LimitRule.ID || f.Severity != check.Error || f.File != want || f.Line != 1 {
+		t.Errorf("finding %s %v at %s:%d, want limit-exceeded error at %s:1", f.Rule, f.Severity, f.File, f.Line, want)
+	}
+	if !strings.Contains(f.Message, "time limit of 1s") || !strings.Contains(f.Message, "--policy-timeout") {
+		t.Errorf("message does not name the limit: %s", f.Message)
 	}
 }
 

@@ -32,6 +32,9 @@ func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 			if limits.halted() {
 				return limits.findings(), nil
 			}
+			if timedOut(ctx, err) {
+				return append(limits.findings(), e.timeoutFinding(e.userRules())), nil
+			}
 			return nil, e.evalError(ctx, err)
 		}
 	}
@@ -39,6 +42,10 @@ func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 	if err != nil {
 		if limits.halted() {
 			return limits.findings(), nil
+		}
+		var ct *conftestTimeout
+		if errors.As(err, &ct) {
+			return append(limits.findings(), e.timeoutFinding(ct.pkg.rulesOf())), nil
 		}
 		return nil, e.evalError(ctx, err)
 	}
