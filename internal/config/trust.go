@@ -25,11 +25,15 @@ type Refused struct {
 	Remedy string
 }
 
+// limitRule is the id of the rule reporting a run stopped at a limit
+// (check.LimitRule, which this package cannot import).
+const limitRule = "limit-exceeded"
+
 // Distrust removes from c, a config found in the repository rather than
 // named with --config, every setting that widens the run: allowNet, data
 // files, policy and source CR directories outside root, cluster paths
 // outside root,
-// a policyTimeout longer than maxTimeout. Whoever can commit to the tree
+// a policyTimeout longer than maxTimeout, limit-exceeded set below error. Whoever can commit to the tree
 // (a fork's pull request) writes this file; only the command line may
 // widen what the run touches. It returns what it removed.
 func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
@@ -65,6 +69,12 @@ func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
 			refuse("policyTimeout", fmt.Sprintf("policyTimeout %s is longer than the default %s", c.PolicyTimeout, maxTimeout), "--policy-timeout")
 			c.PolicyTimeout = ""
 		}
+	}
+	// A limit-exceeded error says part of the run was not checked; turned
+	// off or down, a pull request could hide that its tree stopped the run.
+	if sev, ok := c.Rules[limitRule]; ok && sev != "error" {
+		refuse("rules."+limitRule, fmt.Sprintf("rules: {%s: %s} hides that part of the run was not checked", limitRule, sev), "a config named with --config")
+		delete(c.Rules, limitRule)
 	}
 	// keepInside keeps the directories or files of list inside root and
 	// refuses the others under key[i].
