@@ -176,7 +176,7 @@ func accessRoot(c *cli.Context) *safefs.Root {
 // accessRootAt is accessRoot with the repository at top.
 func accessRootAt(c *cli.Context, top string) *safefs.Root {
 	r := safefs.New(c.Int64(maxFileSizeName), top)
-	r.Budget = &safefs.Budget{Max: safefs.DefaultBudget}
+	r.Budget = &safefs.Budget{Max: safefs.DefaultBudget, MaxObjects: safefs.DefaultObjectBudget}
 	r.Allow(c.Args().Slice()...)
 	if p := c.String(configName); p != "" && p != "none" {
 		r.Allow(p)

@@ -119,10 +119,27 @@ func runJobs(items []walkItem, opts Options, stdin io.Reader) *Set {
 		if it.problem == nil && !it.template {
 			set.Files = append(set.Files, it.name)
 		}
-		set.Objects = append(set.Objects, results[i].objects...)
+		set.Objects = append(set.Objects, keptObjects(opts, it.name, results[i].objects, &set.Problems)...)
 		set.Problems = append(set.Problems, results[i].problems...)
 	}
 	return set
+}
+
+// keptObjects takes a file's objects from the run's object budget, in the
+// walk's sorted order so that where the run stops does not depend on which
+// file finished parsing first. The first file over the budget is named in
+// one limit-exceeded problem per run.
+func keptObjects(opts Options, name string, objs []*Object, problems *[]Problem) []*Object {
+	if opts.Access == nil || opts.Access.Budget == nil {
+		return objs
+	}
+	b := opts.Access.Budget
+	n := b.TakeObjects(len(objs))
+	if n < len(objs) && b.FirstObjectRefusal() {
+		*problems = append(*problems, Problem{Pos: Position{File: name, Line: 1, Column: 1}, Code: "limit-exceeded",
+			Message: fmt.Sprintf("the run keeps at most %d objects and stopped keeping them here: object %d of this file and every later file's objects are not checked (the limit is fixed); lint the tree in parts, one run per directory", b.MaxObjects, n+1)})
+	}
+	return objs[:n]
 }
 
 // loadOne reads and parses one file. A panic anywhere in parsing (a bug in

@@ -13,6 +13,34 @@ import (
 type Budget struct {
 	Max  int64
 	used atomic.Int64
+	// MaxObjects caps the objects the run keeps from all its files; 0 is
+	// no cap.
+	MaxObjects int64
+	objects    atomic.Int64
+	told       atomic.Bool
+}
+
+// DefaultObjectBudget is the objects a run may keep in all: a hundred
+// times the 10,000-file benchmark tree, far below what would exhaust a CI
+// runner's memory once decoded.
+const DefaultObjectBudget int64 = 1_000_000
+
+// TakeObjects accounts n objects and returns how many of them fit.
+func (b *Budget) TakeObjects(n int) int {
+	if b == nil || b.MaxObjects <= 0 || n == 0 {
+		return n
+	}
+	after := b.objects.Add(int64(n))
+	if after <= b.MaxObjects {
+		return n
+	}
+	return max(0, n-int(after-b.MaxObjects))
+}
+
+// FirstObjectRefusal is true once per run: the run reports the object
+// budget being spent once, not once per file or load.
+func (b *Budget) FirstObjectRefusal() bool {
+	return b != nil && b.told.CompareAndSwap(false, true)
 }
 
 // DefaultBudget is the bytes a run may read in all when the command sets
