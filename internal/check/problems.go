@@ -106,6 +106,8 @@ func problemRule(p manifest.Problem) (*Rule, Severity) {
 		return GeneratorInvalidRule, GeneratorInvalidRule.Severity
 	case CodePluginNotRun:
 		return PluginNotRunRule, PluginNotRunRule.Severity
+	case LimitRule.ID:
+		return LimitRule, Error // a loading limit: part of the tree was not checked
 	}
 	if p.Warning {
 		return ProblemRule, Warning // a deliberate skip (a symlink leaving the tree...), nothing unreadable
