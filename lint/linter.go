@@ -124,6 +124,9 @@ func (l *Linter) run(ctx context.Context, req pipeline.Request, stream string) (
 		if o.Unreadable != nil {
 			c.Unreadable = &Problem{Position: name(Position(o.Unreadable.Pos)), Message: o.Unreadable.Message}
 		}
+		if o.Stopped != nil {
+			c.Stopped = &Problem{Position: name(Position(o.Stopped.Pos)), Message: o.Stopped.Reason}
+		}
 		out.Clusters = append(out.Clusters, c)
 	}
 	return out, nil

@@ -16,12 +16,17 @@ type Cluster struct {
 	// the name the config file gives it; empty when the tree is a single
 	// cluster.
 	Name string
-	// Output is the render, nil when MCO refuses (see Refusal) or when the
+	// Output is the render, nil when MCO refuses (see Refusal), when a
+	// component before MCO refuses the input (see Stopped) or when the
 	// cluster's input could not all be read (see Unreadable): a render of
 	// what did load would not be what the nodes get.
 	Output *render.Output
 	// Refusal is MCO's refusal, nil when it renders.
 	Refusal *render.Refusal
+	// Stopped is a component refusing the input before MCO sees it, so
+	// that the nodes get nothing from it (HyperShift stops a NodePool whose
+	// config holds an ImageTagMirrorSet): the refused value, and why.
+	Stopped *Problem
 	// Unreadable is the first input of the cluster that did not load
 	// (where, and why), nil when all did. The findings say more.
 	Unreadable *Problem

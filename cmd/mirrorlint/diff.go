@@ -48,15 +48,21 @@ differs between the two sides, what lint reports of the API server's refusals is
 warning in every format ("rejected" in JSON), with lint's message and file:line,
 and the text says that the change cannot apply as it is.
 
+A hosted cluster whose NodePool config HyperShift refuses (an ImageTagMirrorSet in
+it) on either side is not compared: the NodePool stops and its nodes get none of
+that config, so no node file is shown and no drain verdict given; the error sits at
+the refused document ("stopped" in JSON).
+
 --format json prints one object:
-  {"drain": bool, "reboot": bool, "action": "none|reload|drain|reboot|refused|unreadable",
+  {"drain": bool, "reboot": bool, "action": "none|reload|drain|reboot|refused|stopped|unreadable",
    "reasons": [{"cluster", "file", "scope", "message", "drain"}],
    "files": {"/etc/containers/registries.conf": {"changed", "old", "new",
              "oldSource", "newSource", "diff"}, "/etc/containers/policy.json": {...}, ...},
    "refused": [{"side": "old|new", "cluster", "reason", "position": {"file", "line", ...}, "rev"}],
+   "stopped": [the same, for a side refused before MCO],
    "unreadable": ["CLUSTER", ...],
    "rejected": [{"cluster", "rule", "message", "position"}],
-   "clusters": [{"name", "action", "drain", "reboot", "reasons", "refused",
+   "clusters": [{"name", "action", "drain", "reboot", "reasons", "refused", "stopped",
                  "problems": [{"side", "message", "position", "rev"}], "rejected"}]}
 The top-level fields answer for every cluster compared (drain: any cluster drains);
 with several clusters, files are keyed "CLUSTER:PATH". Positions in the old tree of a
@@ -66,11 +72,11 @@ with several clusters, files are keyed "CLUSTER:PATH". Positions in the old tree
 warning per change that drains the nodes, where lint --base puts it: on the value in
 the new tree that carries it, in the kustomize patch that set it when one did (a
 removed value: on what removed it, naming where it was as path:line (at REV)),
-a render-refused error per side MCO would refuse, and an unreadable-manifest error
+a render-refused error per side MCO would refuse or that is not rendered, and an unreadable-manifest error
 per input that keeps a cluster from being compared. The exit codes are the same.
 
 Exit codes: 0 compared (drain or not); 1 MCO would refuse either side of a cluster
-(it keeps its current files), or --fail-on-drain and a cluster's nodes would drain;
+(it keeps its current files) or either side is not rendered, or --fail-on-drain and a cluster's nodes would drain;
 2 usage error, or a cluster not compared because its input does not load.
 
 Examples:
@@ -141,7 +147,7 @@ func runDiff(c *cli.Context) error {
 		_ = res.WriteProblems(c.App.ErrWriter)
 	}
 	switch {
-	case len(res.Refused) > 0:
+	case len(res.Refused)+len(res.Stopped) > 0:
 		return fail(exitFindings, "")
 	case res.Drain && c.Bool("fail-on-drain"):
 		return fail(exitFindings, "this change drains the nodes (--fail-on-drain)")

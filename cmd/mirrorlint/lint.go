@@ -106,11 +106,13 @@ func runLint(c *cli.Context) error {
 	for _, n := range res.Notices {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s\n", n)
 	}
-	rep := &report.Report{Rules: res.Rules.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}, Unreadable: map[string]string{}}
+	rep := &report.Report{Rules: res.Rules.All(), Rendered: map[string][]byte{}, Refused: map[string]string{}, Stopped: map[string]string{}, Unreadable: map[string]string{}}
 	for _, o := range res.Outcomes() {
 		switch {
 		case o.Unreadable != nil:
 			rep.Unreadable[o.Name] = o.Unreadable.String()
+		case o.Stopped != nil:
+			rep.Stopped[o.Name] = where(o.Stopped.Pos) + ": " + o.Stopped.Reason
 		case o.Output != nil:
 			rep.Rendered[o.Name] = o.Output.RegistriesConf
 		case o.Refusal != nil:

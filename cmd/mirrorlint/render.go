@@ -67,7 +67,6 @@ Example:
 			}
 			warnIfEmpty(c, p)
 			refused, unreadable := 0, 0
-			errw := c.App.ErrWriter
 			for _, cl := range p.Clusters {
 				// MCO's verdict on what did load is still worth printing,
 				// but a cluster whose inputs do not all load would be
@@ -79,15 +78,6 @@ Example:
 					}
 					fmt.Fprintf(c.App.ErrWriter, "%s%s: %s: %s\n", clusterPrefix(cl.Name), pr.Pos, level, pr.Message)
 				}
-				if c := p.Created(cl); c != nil {
-					if why, at := c.NotRendered(); why != "" {
-						// The component stops before any node gets the
-						// objects: printing MCO's file would claim they did.
-						fmt.Fprintf(errw, "%s%s: error: not rendered: %s\n", clusterPrefix(cl.Name), where(at), why)
-						refused++
-						continue
-					}
-				}
 				r := project.Render(cl)
 				reportRender(c.App.ErrWriter, r)
 				if r.Output != nil {
@@ -97,8 +87,8 @@ Example:
 				case len(manifest.Errors(cl.Problems)) > 0:
 					unreadable++
 					continue
-				case r.Refusal != nil:
-					refused++
+				case r.Output == nil:
+					refused++ // by MCO, or stopped before it
 					continue
 				}
 				if out == "" {
@@ -140,9 +130,15 @@ Example:
 	}
 }
 
-// reportRender prints MCO's refusal or warnings on stderr with positions.
+// reportRender prints MCO's refusal or warnings on stderr with positions,
+// or why nothing is rendered for a cluster whose input a component before
+// MCO refuses (printing MCO's file would claim the nodes got it).
 func reportRender(w io.Writer, r *project.Rendered) {
 	prefix := clusterPrefix(r.Cluster.Name)
+	if s := r.Stopped; s != nil {
+		fmt.Fprintf(w, "%s%s: error: not rendered: %s\n", prefix, where(s.Pos), s.Reason)
+		return
+	}
 	if note := r.Input.DefaultPolicyNote; note != "" {
 		fmt.Fprintf(w, "%smirrorlint: note: %s\n", prefix, note)
 	}

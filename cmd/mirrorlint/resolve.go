@@ -77,7 +77,7 @@ func runResolve(c *cli.Context) error {
 	}
 	r := project.Render(p.Clusters[0])
 	reportRender(c.App.ErrWriter, r)
-	if r.Refusal != nil {
+	if r.Output == nil { // refused by MCO, or stopped before it
 		return fail(exitFindings, "")
 	}
 	res, err := resolve.Resolve(r.Output.NodeRegistriesConf(), r.Output.NodeSearchRegistriesConf(), image)

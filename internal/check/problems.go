@@ -69,7 +69,7 @@ var (
 		ID:       "render-refused",
 		Severity: Error,
 		Origin:   OriginMCO,
-		Summary:  "MCO would refuse to render one side of the change (only in diff reports).",
+		Summary:  "MCO would refuse to render one side of the change, or the side is refused before MCO renders it (only in diff reports).",
 		Doc:      doc("render-refused"),
 	}
 )

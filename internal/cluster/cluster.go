@@ -101,6 +101,11 @@ type Cluster struct {
 	// Settings are the cluster's settings as the run resolved them (flags,
 	// its config entry, the config's global values); what the rules see.
 	Settings Settings
+	// Stopped, when set, says why the nodes get nothing rendered from the
+	// objects: a component before MCO refuses the input and stops (the
+	// HyperShift NodePool controller refusing a NodePool's config). The
+	// rules still read every object; no node file is written or compared.
+	Stopped *Stop
 
 	inputs  map[string]bool // absolute paths of Inputs
 	dirs    []string        // absolute directories whose every file is an input
@@ -137,6 +142,14 @@ func (c *Cluster) Empty() bool {
 		}
 	}
 	return true
+}
+
+// Stop is a component refusing a cluster's input before MCO renders it:
+// Reason in the component's words and what it means for the nodes, said
+// at Pos, the refused value.
+type Stop struct {
+	Reason string
+	Pos    manifest.Position
 }
 
 // Stats is the cost of discovery, for benchmarks and -v output. Durations
@@ -308,6 +321,6 @@ func (c *Cluster) Patches() *trace.Relocation {
 func (c *Cluster) WithObjects(objs []*manifest.Object) *Cluster {
 	return &Cluster{Name: c.Name, Source: c.Source, Reason: c.Reason, Paths: c.Paths, Inputs: c.Inputs,
 		Objects: objs, Problems: c.Problems, ReleaseImage: c.ReleaseImage, OpenShiftVersion: c.OpenShiftVersion,
-		Settings: c.Settings, inputs: c.inputs, dirs: c.dirs, origins: c.origins, patches: c.patches, res: c.res,
+		Settings: c.Settings, Stopped: c.Stopped, inputs: c.inputs, dirs: c.dirs, origins: c.origins, patches: c.patches, res: c.res,
 		parts: c.parts, group: c.group, d: c.d, loaded: c.loaded}
 }

@@ -1,7 +1,10 @@
 package impact
 
 import (
+	"fmt"
+
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 )
 
@@ -18,7 +21,8 @@ func DiffRules() []*check.Rule {
 // formats made for CI (SARIF, GitHub annotations, JUnit): one
 // drain-on-change warning per draining change, positioned in the new tree
 // as drainFindings does; one render-refused error per side MCO would
-// refuse; and for a cluster that could not be compared, one
+// refuse, or that is not rendered because a component before MCO refuses
+// its input (at the refused value); and for a cluster that could not be compared, one
 // unreadable-manifest error per input that does not load; and a warning
 // per refusal of the API server on a changed file (Options.Rejected). What lies in the
 // old tree (a REV:path for --base) is named in the message rather than
@@ -50,16 +54,24 @@ func (res *Result) Findings() []check.Finding {
 			r    *project.Rendered
 		}{{"old", pair.old}, {"new", pair.new}} {
 			r := side.r
-			if r == nil || r.Refusal == nil {
+			var pos manifest.Position
+			var who, why string
+			switch {
+			case r == nil:
+				continue
+			case r.Stopped != nil:
+				pos, who, why = r.Stopped.Pos, "the %s tree is not rendered", r.Stopped.Reason
+			case r.Refusal != nil:
+				pos, who, why = r.Where(r.Refusal.Subject), "MCO would refuse to render the %s tree", r.Refusal.Error()
+			default:
 				continue
 			}
-			pos := r.Where(r.Refusal.Subject)
 			f := check.Finding{Rule: check.RefusedRule.ID, Severity: check.Error}
 			if side.name == "new" {
-				f.Message = "MCO would refuse to render the new tree, so the change would not reach the nodes: " + r.Refusal.Error()
+				f.Message = fmt.Sprintf(who, "new") + ", so the change would not reach the nodes: " + why
 				f.Position = pos
 			} else {
-				f.Message = "MCO would refuse to render the old tree, so no drain verdict can be given: " + res.old.Message(r.Refusal.Error())
+				f.Message = fmt.Sprintf(who, "old") + ", so no drain verdict can be given: " + res.old.Message(why)
 				if pos.File != "" {
 					f.Message += "; in " + res.old.position(pos)
 					f.Position = res.old.inNewTree(pos.File)

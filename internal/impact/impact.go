@@ -37,6 +37,9 @@ const (
 	ActionDrain   = "drain"   // cordon and drain before applying
 	ActionReboot  = "reboot"  // drain and reboot
 	ActionRefused = "refused" // MCO refuses one side: no verdict
+	// ActionStopped: a component before MCO refuses one side's input
+	// (cluster.Cluster.Stopped), so its nodes get nothing: no verdict.
+	ActionStopped = "stopped"
 	// ActionUnreadable: an input does not load on one side (a
 	// kustomization that does not build): the cluster is not compared.
 	ActionUnreadable = "unreadable"
@@ -60,6 +63,10 @@ type Result struct {
 	Files map[string]*File `json:"files"`
 	// Refused lists the sides MCO would refuse to render.
 	Refused []Refusal `json:"refused,omitempty"`
+	// Stopped lists the sides whose input a component refuses before MCO
+	// sees it (HyperShift stops a NodePool whose config it refuses), at
+	// the refused value: nothing is rendered for them.
+	Stopped []Refusal `json:"stopped,omitempty"`
 	// Unreadable names the clusters that could not be compared because an
 	// input of theirs does not load on either side (a kustomization that
 	// does not build, a remote resource, a file that does not parse): no
@@ -83,8 +90,8 @@ type ClusterResult struct {
 	// Name is the cluster's name ("" for the single cluster of a tree
 	// that is one cluster).
 	Name string `json:"name"`
-	// Action is ActionNone … ActionReboot, ActionRefused, or
-	// ActionUnreadable when the cluster could not be compared.
+	// Action is ActionNone … ActionReboot, ActionRefused, ActionStopped,
+	// or ActionUnreadable when the cluster could not be compared.
 	Action string `json:"action"`
 	// Actions is the daemon's action list as it logs it ("Reload -
 	// crio.service", "Special", "Reboot"), when the release follows
@@ -95,6 +102,7 @@ type ClusterResult struct {
 	Reboot  bool          `json:"reboot"`
 	Reasons []Reason      `json:"reasons"`
 	Refused []Refusal     `json:"refused,omitempty"`
+	Stopped []Refusal     `json:"stopped,omitempty"`
 	// Problems are the inputs that do not load, on either side, when the
 	// cluster could not be compared.
 	Problems []Problem `json:"problems,omitempty"`
@@ -163,7 +171,8 @@ type File struct {
 	Diff string `json:"diff,omitempty"`
 }
 
-// Refusal is MCO refusing to render one side.
+// Refusal is MCO refusing to render one side (Result.Refused), or a
+// component before MCO refusing its input (Result.Stopped).
 type Refusal struct {
 	Side    string `json:"side"` // "old" or "new"
 	Cluster string `json:"cluster,omitempty"`
@@ -371,21 +380,35 @@ func (res *Result) compareCluster(pair clusterPair, label string, newP *project.
 		name string
 		r    *project.Rendered
 	}{{"old", oldR}, {"new", newR}} {
-		if side.r.Refusal == nil {
+		var ref Refusal
+		switch r := side.r; {
+		case r.Stopped != nil:
+			ref = Refusal{Reason: r.Stopped.Reason, Position: r.Stopped.Pos}
+		case r.Refusal != nil:
+			ref = Refusal{Reason: r.Refusal.Error(), Position: r.Where(r.Refusal.Subject)}
+		default:
 			continue
 		}
-		ref := Refusal{Side: side.name, Cluster: label, Reason: side.r.Refusal.Error(), Position: side.r.Where(side.r.Refusal.Subject)}
+		ref.Side, ref.Cluster = side.name, label
 		if side.name == "old" {
 			ref.Reason = res.old.Message(ref.Reason)
 			if ref.Position.File != "" {
 				ref.Position.File, ref.Rev = res.old.name(ref.Position.File), res.old.Rev
 			}
 		}
-		res.Refused = append(res.Refused, ref)
-		cr.Refused = append(cr.Refused, ref)
+		if side.r.Stopped != nil {
+			res.Stopped = append(res.Stopped, ref)
+			cr.Stopped = append(cr.Stopped, ref)
+		} else {
+			res.Refused = append(res.Refused, ref)
+			cr.Refused = append(cr.Refused, ref)
+		}
 	}
-	if len(cr.Refused) > 0 {
+	if len(cr.Refused)+len(cr.Stopped) > 0 {
 		cr.Action = ActionRefused
+		if len(cr.Refused) == 0 {
+			cr.Action = ActionStopped
+		}
 		res.Clusters = append(res.Clusters, cr)
 		return pr
 	}
@@ -497,12 +520,15 @@ func text(b []byte) *string {
 }
 
 // action is the verdict over every cluster: refused when MCO refuses any
-// side, else the most disruptive action of the clusters compared;
-// unreadable only when no cluster could be compared at all.
+// side, else stopped when a component before MCO stops any side, else the
+// most disruptive action of the clusters compared; unreadable only when no
+// cluster could be compared at all.
 func action(res *Result) string {
 	switch {
 	case len(res.Refused) > 0:
 		return ActionRefused
+	case len(res.Stopped) > 0:
+		return ActionStopped
 	case len(res.Clusters) > 0 && len(res.Unreadable) == len(res.Clusters):
 		return ActionUnreadable
 	}

@@ -30,7 +30,7 @@ func DrainRule(base *Baseline) *check.Rule {
 			if old == nil {
 				return
 			}
-			cur := &project.Rendered{Cluster: c.Cluster, Input: c.Input, Output: c.Rendered, Refusal: c.Refusal}
+			cur := &project.Rendered{Cluster: c.Cluster, Input: c.Input, Output: c.Rendered, Refusal: c.Refusal, Stopped: c.Cluster.Stopped}
 			for _, f := range drainAgainst(old, cur, placer{old: base.old, newP: base.newP}) {
 				g := c.ReportAt(f.Position, "%s", f.Message)
 				g.Object, g.Path, g.Related = f.Object, f.Path, f.Related
@@ -45,12 +45,13 @@ func DrainRule(base *Baseline) *check.Rule {
 // entry) when there is one. A value the change removed is placed where a
 // reviewer sees the removal (see placer.removed) and its message names
 // where it was. Nothing is returned when either side is refused by MCO
-// (the render rules report that) or does not load whole (a side missing a
+// (the render rules report that), is refused before MCO so that its nodes
+// get nothing (cluster.Cluster.Stopped), or does not load whole (a side missing a
 // file or a failed kustomize build would make every object in it look
 // removed or added). Warnings (input skipped on purpose, a file the
 // kustomization does not list) leave the cluster whole.
 func drainFindings(oldR, newR *project.Rendered, v drain.Verdict, at placer) []check.Finding {
-	if !whole(oldR.Cluster) || !whole(newR.Cluster) || oldR.Refusal != nil || newR.Refusal != nil || !v.Drain {
+	if !whole(oldR.Cluster) || !whole(newR.Cluster) || oldR.Output == nil || newR.Output == nil || oldR.Stopped != nil || newR.Stopped != nil || !v.Drain {
 		return nil
 	}
 	oldCl, newCl := oldR.Cluster, newR.Cluster
@@ -105,11 +106,11 @@ func whole(cl *cluster.Cluster) bool { return len(manifest.Errors(cl.Problems)) 
 // render: the old side is rendered, and compared, only when the new side
 // can be.
 func drainAgainst(oldCl *cluster.Cluster, newR *project.Rendered, at placer) []check.Finding {
-	if !whole(oldCl) || !whole(newR.Cluster) || newR.Refusal != nil {
+	if !whole(oldCl) || !whole(newR.Cluster) || newR.Refusal != nil || newR.Stopped != nil {
 		return nil
 	}
 	oldR := project.Render(oldCl)
-	if oldR.Refusal != nil {
+	if oldR.Output == nil {
 		return nil
 	}
 	return drainFindings(oldR, newR, verdict(oldCl, newR.Cluster, oldR.Output, newR.Output), at)

@@ -51,6 +51,9 @@ func (res *Result) writeCluster(b *strings.Builder, cr ClusterResult) {
 			b.WriteString("  the cluster cannot be running the old tree's configuration, so no drain verdict can be given\n")
 		}
 	}
+	for _, r := range cr.Stopped {
+		b.WriteString(res.stoppedLine(r))
+	}
 	for _, p := range cr.Problems {
 		b.WriteString(res.problemLine(p))
 	}
@@ -75,6 +78,9 @@ func (res *Result) WriteProblems(w io.Writer) error {
 		for _, r := range cr.Refused {
 			b.WriteString(prefix + res.refusalLine(r))
 		}
+		for _, r := range cr.Stopped {
+			b.WriteString(prefix + res.stoppedLine(r))
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -89,6 +95,12 @@ func (res *Result) problemLine(p Problem) string {
 // tree: MCO's reason".
 func (res *Result) refusalLine(r Refusal) string {
 	return fmt.Sprintf("%s: error: MCO would refuse to render the %s tree: %s\n", res.where(r.Position, r.Rev), r.Side, r.Reason)
+}
+
+// stoppedLine is "file:line:col: error: the new tree is not rendered: the
+// component's reason".
+func (res *Result) stoppedLine(r Refusal) string {
+	return fmt.Sprintf("%s: error: the %s tree is not rendered: %s\n", res.where(r.Position, r.Rev), r.Side, r.Reason)
 }
 
 func writeReasons(b *strings.Builder, reasons []Reason) {
@@ -175,7 +187,7 @@ func (res *Result) overall() string {
 		count[cr.Action] = append(count[cr.Action], DisplayName(cr.Name))
 	}
 	var parts []string
-	for _, a := range []string{ActionRefused, ActionReboot, ActionDrain, ActionReload, ActionNone} {
+	for _, a := range []string{ActionRefused, ActionStopped, ActionReboot, ActionDrain, ActionReload, ActionNone} {
 		if n := len(count[a]); n > 0 {
 			parts = append(parts, fmt.Sprintf("%s in %d of %d clusters", headline(a), n, len(res.Clusters)))
 		}
@@ -212,6 +224,8 @@ func headline(action string) string {
 	switch action {
 	case ActionRefused:
 		return "MCO refuses to render (see above); nothing is applied"
+	case ActionStopped:
+		return "not rendered: the input is refused before MCO (see above); no drain verdict"
 	case ActionReboot:
 		return "nodes drain and reboot"
 	case ActionDrain:

@@ -12,6 +12,7 @@ import (
 	"fmt"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
@@ -215,12 +216,14 @@ func openBase(b *Base, newP *project.Project, opts project.Options) (*impact.Bas
 }
 
 // Outcome is what a linted cluster's nodes get: the render, MCO's refusal,
-// or nothing trustworthy when its input does not all load (the render of
+// nothing when a component before MCO stops (cluster.Cluster.Stopped), or
+// nothing trustworthy when its input does not all load (the render of
 // what did load would read as "no mirrors" for what did not).
 type Outcome struct {
 	Name    string
 	Output  *render.Output  // nil unless rendered from the whole input
 	Refusal *render.Refusal // nil unless MCO refuses the whole input
+	Stopped *cluster.Stop   // nil unless the nodes get nothing from the input
 	// Unreadable is the first input that did not load, nil when all did.
 	Unreadable *manifest.Problem
 }
@@ -233,6 +236,8 @@ func (r *Result) Outcomes() []Outcome {
 		switch ctx := r.Contexts[i]; {
 		case len(manifest.Errors(cl.Problems)) > 0:
 			o.Unreadable = &manifest.Errors(cl.Problems)[0]
+		case cl.Stopped != nil:
+			o.Stopped = cl.Stopped
 		case ctx.Rendered != nil:
 			o.Output = ctx.Rendered
 		default:

@@ -67,6 +67,9 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 			s.NoDefaultPolicy = true
 		}
 		cl := &cluster.Cluster{Name: name, Objects: append(append([]*manifest.Object(nil), c.Objects...), c.Inputs...), Settings: s}
+		if why, at := c.NotRendered(); why != "" {
+			cl.Stopped = &cluster.Stop{Reason: why, Pos: at}
+		}
 		p.created[cl] = c
 		if !selected {
 			// A site the commit's policies may reach (see fleet).

@@ -17,13 +17,22 @@ import (
 type Rendered struct {
 	Cluster *cluster.Cluster
 	Input   *check.Input
-	Output  *render.Output  // nil when refused
+	Output  *render.Output  // nil when refused or stopped
 	Refusal *render.Refusal // nil when rendered
+	// Stopped is the cluster's Stopped: a component before MCO refuses the
+	// input, so the nodes get nothing from it (Output and Refusal are nil).
+	Stopped *cluster.Stop
 }
 
-// Render renders one cluster the way MCO would.
+// Render renders one cluster the way MCO would; a cluster whose input a
+// component before MCO refuses (cluster.Cluster.Stopped) is not rendered,
+// since no node gets what MCO would write from it.
 func Render(cl *cluster.Cluster) *Rendered {
 	r := &Rendered{Cluster: cl, Input: check.BuildInput(cl.Objects, cl.Settings)}
+	if cl.Stopped != nil {
+		r.Stopped = cl.Stopped
+		return r
+	}
 	out, err := render.Render(r.Input.Input)
 	var ref *render.Refusal
 	switch {

@@ -19,14 +19,15 @@ const NotRenderedFile = "NOT-RENDERED.txt"
 // WriteRendered writes the render artifact (lint --render): each cluster's
 // registries.conf, to path itself for a single cluster, to
 // path/<cluster>/registries.conf for several. A cluster MCO refuses
-// (Report.Refused), or whose input does not load (Report.Unreadable), gets
+// (Report.Refused), whose input a component before MCO refuses
+// (Report.Stopped), or whose input does not load (Report.Unreadable), gets
 // no registries.conf — one left by an earlier run is removed — since an
 // empty or partial file would read as "no mirrors"; with several clusters
 // its directory holds NOT-RENDERED.txt saying why. It returns one line per
 // cluster saying what was written, or why nothing was.
 func WriteRendered(path string, r *Report) (notes []string, err error) {
 	names := map[string]bool{}
-	for _, m := range []map[string]string{r.Refused, r.Unreadable} {
+	for _, m := range []map[string]string{r.Refused, r.Stopped, r.Unreadable} {
 		for n := range m {
 			names[n] = true
 		}
@@ -82,6 +83,8 @@ func WriteRendered(path string, r *Report) (notes []string, err error) {
 		why := ""
 		if reason, ok := r.Unreadable[name]; ok {
 			why = "its input does not load, so any file would be incomplete: " + reason
+		} else if reason, ok := r.Stopped[name]; ok {
+			why = "not rendered: " + reason
 		} else {
 			why = "MCO would refuse to render it and the nodes would keep their previous registries.conf: " + r.Refused[name]
 		}

@@ -17,11 +17,14 @@ type Report struct {
 	// Rules documents every rule that can appear (built-in and policy).
 	Rules []*check.Rule
 	// Rendered holds each cluster's registries.conf ("" key for a single
-	// unnamed cluster); Refused holds MCO's refusal message instead, and
-	// Unreadable the first input that does not load for a cluster that
-	// cannot be rendered whole (it is in neither of the others).
+	// unnamed cluster); Refused holds MCO's refusal message instead,
+	// Stopped "file:line:col: why" for a cluster whose input a component
+	// before MCO refuses (cluster.Cluster.Stopped), and Unreadable the
+	// first input that does not load for a cluster that cannot be
+	// rendered whole (a cluster is in one of the four).
 	Rendered   map[string][]byte
 	Refused    map[string]string
+	Stopped    map[string]string
 	Unreadable map[string]string
 	// Color enables ANSI colour in the text format.
 	Color bool

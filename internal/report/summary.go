@@ -73,6 +73,10 @@ func WriteSummary(w io.Writer, r *Report, o Options, budget int) error {
 		fmt.Fprintf(&head, "> [!CAUTION]\n> MCO would refuse to render%s: %s. The nodes would keep their previous registries.conf.\n\n",
 			mdText(clusterSuffix(name)), mdText(r.Refused[name]))
 	}
+	for _, name := range slices.Sorted(maps.Keys(r.Stopped)) {
+		fmt.Fprintf(&head, "> [!CAUTION]\n> No registries.conf is shown%s: not rendered: %s.\n\n",
+			mdText(clusterSuffix(name)), mdText(r.Stopped[name]))
+	}
 	for _, name := range slices.Sorted(maps.Keys(r.Unreadable)) {
 		fmt.Fprintf(&head, "> [!WARNING]\n> No registries.conf is shown%s: an input does not load (%s).\n\n",
 			mdText(clusterSuffix(name)), mdText(r.Unreadable[name]))
