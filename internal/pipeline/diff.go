@@ -117,21 +117,24 @@ func Diff(ctx context.Context, req DiffRequest) (*DiffResult, error) {
 		iopts = impact.Options{OldRoots: oldOpts.Paths, NewRoots: newOpts.Paths, Old: impact.Dirs(opts.Paths[0], opts.Paths[1])}
 		ch.inOld = underRoot(opts.Paths[1], opts.Paths[0])
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	// The new side is opened first: it resolves --cluster to a full name
+	// (sno1 is ztp-spoke/sno1), which selects the old side's cluster.
+	newP, err := res.openSide(newOpts)
+	if err != nil {
+		return nil, err
+	}
 	if only != "" {
+		only = newP.Selected
 		oldOpts.Cluster, oldOpts.Select = "", []string{only}
 	}
 	if !sel.Whole() || only != "" {
 		iopts.Keep = func(name string) bool { return sel.Has(name) && (only == "" || name == only) }
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
 	oldP, err := res.openSide(oldOpts)
-	if err != nil {
-		return nil, err
-	}
-	newP, err := res.openSide(newOpts)
 	if err != nil {
 		return nil, err
 	}

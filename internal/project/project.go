@@ -33,7 +33,9 @@ type Options struct {
 	ReleaseImage     string
 	OpenShiftVersion string
 	MaxFileSize      int64
-	// Cluster selects one cluster by name when the tree has several.
+	// Cluster selects one cluster by name when the tree has several: its
+	// full name, or the last elements of only one cluster's (sno1 for
+	// ztp-spoke/sno1; Project.Selected is the full name).
 	Cluster string
 	// Shard keeps a stable part of the clusters (`--shard K/N`, for CI
 	// matrices); the zero value keeps them all.
@@ -102,6 +104,9 @@ type Project struct {
 	Clusters []*cluster.Cluster
 	// Discovery is how the clusters were found (see `mirrorlint clusters`).
 	Discovery *cluster.Result
+	// Selected is the full name of the cluster Options.Cluster names (a
+	// bare site name resolved: sno1 is ztp-spoke/sno1), "" without one.
+	Selected string
 
 	// created holds what made each cluster the tree's mirror inputs create.
 	created map[*cluster.Cluster]*inputs.Cluster
@@ -237,10 +242,13 @@ func Open(opts Options) (*Project, error) {
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
+	if opts.Cluster, err = resolveCluster(res, opts, cfg); err != nil {
+		return nil, err
+	}
 	if err := load(res, opts); err != nil {
 		return nil, err
 	}
-	p := &Project{Config: cfg, Set: res.Set, Discovery: res, created: map[*cluster.Cluster]*inputs.Cluster{},
+	p := &Project{Config: cfg, Set: res.Set, Discovery: res, Selected: opts.Cluster, created: map[*cluster.Cluster]*inputs.Cluster{},
 		fleets: map[*cluster.Cluster]*SiteFleet{}, unplaced: map[*cluster.Cluster]string{}, absorbed: map[*cluster.Cluster]bool{}}
 	for _, cl := range res.Clusters {
 		s, err := clusterSettings(opts, cfg, cl)

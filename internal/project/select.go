@@ -3,12 +3,15 @@ package project
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/inputs"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/suggest"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // root is the directory cluster names are relative to: the config file's
@@ -137,26 +140,89 @@ func loadedOnly(cls []*cluster.Cluster) []*cluster.Cluster {
 	return out
 }
 
-// byName finds the cluster --cluster names; a wrong name is answered with
-// the few closest names, not the whole list (a fleet has hundreds).
+// byName finds the cluster --cluster names (resolveCluster has made it
+// the full name).
 func byName(cls []*cluster.Cluster, name string) (*cluster.Cluster, error) {
-	var names []string
 	for _, c := range cls {
 		if c.Name == name {
 			return c, nil
 		}
-		if c.Name != "" {
-			names = append(names, c.Name)
+	}
+	return nil, unknownCluster(name, clusterNames(cls))
+}
+
+// resolveCluster is the full name of the cluster --cluster names: the name
+// itself when a cluster of the tree is called so or it names a cluster an
+// input creates (ztp-spoke/…, which addCreated checks); else the one
+// cluster whose name ends in it at a path element, so that a ZTP site is
+// selected by the name its SiteConfig gives it (sno1 for ztp-spoke/sno1)
+// and overlays/prod by prod. A name that ends several is ambiguous: the
+// error lists them; one that ends none gets the nearest names.
+func resolveCluster(res *cluster.Result, opts Options, cfg *config.Config) (string, error) {
+	name := opts.Cluster
+	if name == "" || createdName(name) {
+		return name, nil
+	}
+	names := clusterNames(res.Clusters)
+	if slices.Contains(names, name) {
+		return name, nil
+	}
+	// Only a name no tree cluster has costs a read of the inputs.
+	names = append(names, createdNames(res, opts, cfg)...)
+	var ends []string
+	for _, n := range names {
+		if strings.HasSuffix(n, "/"+name) {
+			ends = append(ends, n)
 		}
 	}
+	switch len(ends) {
+	case 1:
+		return ends[0], nil
+	case 0:
+		return "", unknownCluster(name, names)
+	}
+	slices.Sort(ends)
+	return "", usage("no cluster named %q; did you mean %s? (%d clusters end in %q: name one in full; `mirrorlint clusters` lists them)", name, strings.Join(ends, ", "), len(ends), name)
+}
+
+// unknownCluster answers a name no cluster has with the few closest
+// names, not the whole list (a fleet has hundreds).
+func unknownCluster(name string, names []string) error {
 	if len(names) == 0 {
-		return nil, usage("no cluster named %q: this tree is a single cluster (no kustomization, no cluster layout, no clusters: in the config); drop --cluster", name)
+		return usage("no cluster named %q: this tree is a single cluster (no kustomization, no cluster layout, no clusters: in the config); drop --cluster", name)
 	}
 	msg := fmt.Sprintf("no cluster named %q", name)
 	if near := suggest.Nearest(name, names, 3); len(near) > 0 {
 		msg += "; did you mean " + strings.Join(near, ", ") + "?"
 	}
-	return nil, usage("%s (%d clusters; `mirrorlint clusters` lists them)", msg, len(names))
+	return usage("%s (%d clusters; `mirrorlint clusters` lists them)", msg, len(names))
+}
+
+// clusterNames are the names of cls, but the unnamed cluster's.
+func clusterNames(cls []*cluster.Cluster) []string {
+	var names []string
+	for _, c := range cls {
+		if c.Name != "" {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// createdNames are the names of the clusters the tree's inputs create
+// and a run can select (addCreated leaves out those a component refuses),
+// read from every file: a stream cannot be read twice, so it gives none.
+func createdNames(res *cluster.Result, opts Options, cfg *config.Config) []string {
+	if slices.Contains(res.Set.Files, "-") {
+		return nil
+	}
+	var names []string
+	for _, c := range inputs.Read(inputs.Load(res.Set.Files, loadOptions(opts, cfg)), render.Version{}).Clusters {
+		if !c.Refused {
+			names = append(names, c.Kind+"/"+c.Name)
+		}
+	}
+	return names
 }
 
 // Notices are one-line remarks on how the tree was grouped into clusters
