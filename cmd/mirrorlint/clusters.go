@@ -75,10 +75,25 @@ type clusterInfo struct {
 	// installs none).
 	DefaultPolicy *defaultPolicyInfo `json:"defaultClusterImagePolicy,omitempty"`
 	// Labels and Policies are a ZTP site's ManagedCluster labels and the
-	// policies they bind it to (omitted for other clusters).
-	Labels   map[string]string  `json:"labels,omitempty"`
-	Policies []grantInfo        `json:"policies,omitempty"`
-	Problems []manifest.Problem `json:"problems"`
+	// policies they bind it to (omitted for other clusters); HubLabels the
+	// labels whose values only the hub knows (ACM sets them at import) and
+	// Undecided the policies whose bindings select on them, which cannot
+	// be evaluated offline.
+	Labels    map[string]string  `json:"labels,omitempty"`
+	HubLabels []string           `json:"hubLabels,omitempty"`
+	Policies  []grantInfo        `json:"policies,omitempty"`
+	Undecided []undecidedInfo    `json:"undecided,omitempty"`
+	Problems  []manifest.Problem `json:"problems"`
+}
+
+// undecidedInfo is a policy whose binding selects a site or not by labels
+// only the hub knows: the binding, where it is written, and the
+// requirements the hub decides.
+type undecidedInfo struct {
+	Policy   string   `json:"policy"`
+	Selector string   `json:"selector"`
+	At       string   `json:"at"`
+	Open     []string `json:"open"`
 }
 
 // grantInfo is one policy a site gets: its binding, where it is written,
@@ -160,7 +175,10 @@ func describe(p *project.Project, i int) clusterInfo {
 		ci.Source, ci.Reason = "input", c.Reason()
 		ci.Paths = append([]string{c.From.File}, ci.Paths...)
 		if f := p.Fleet(cl); f != nil {
-			ci.Labels = f.Site.Labels
+			ci.Labels, ci.HubLabels = f.Site.Labels, f.Site.HubLabels
+			for _, u := range f.Undecided {
+				ci.Undecided = append(ci.Undecided, undecidedInfo{Policy: u.Policy, Selector: u.Selector, At: u.At.String(), Open: u.Open})
+			}
 			ci.Reason += "; and the objects of the policies its labels bind it to"
 			if len(f.Grants) == 0 {
 				ci.Reason = c.Reason() + "; no policy of the tree is bound to its labels"
@@ -253,7 +271,11 @@ func writeGrants(w io.Writer, ci clusterInfo) {
 	if len(labels) == 0 {
 		labels = []string{"none"}
 	}
-	fmt.Fprintf(w, "  labels:   %s\n", strings.Join(labels, ", "))
+	hub := ""
+	if len(ci.HubLabels) > 0 {
+		hub = "; set at import from the cluster, values known to the hub only: " + strings.Join(ci.HubLabels, ", ")
+	}
+	fmt.Fprintf(w, "  labels:   %s%s\n", strings.Join(labels, ", "), hub)
 	fmt.Fprintf(w, "  policies: %d\n", len(ci.Policies))
 	for _, g := range ci.Policies {
 		why := "every cluster gets it"
@@ -261,5 +283,13 @@ func writeGrants(w io.Writer, ci clusterInfo) {
 			why = "the site has " + strings.Join(g.Because, ", ")
 		}
 		fmt.Fprintf(w, "    %s: bound to %s (%s): %s\n", g.Policy, g.Selector, g.At, why)
+	}
+	if len(ci.Undecided) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  undecided: %d (not linted with the site)\n", len(ci.Undecided))
+	for _, u := range ci.Undecided {
+		fmt.Fprintf(w, "    %s: bound to %s (%s): cannot be evaluated offline: %s selects on a label whose value ACM sets at import from the cluster; only the hub knows whether the site gets it\n",
+			u.Policy, u.Selector, u.At, strings.Join(u.Open, ", "))
 	}
 }

@@ -41,6 +41,11 @@ type fleetListing struct {
 			At       string   `json:"at"`
 			Because  []string `json:"because"`
 		} `json:"policies"`
+		HubLabels []string `json:"hubLabels"`
+		Undecided []struct {
+			Policy string   `json:"policy"`
+			Open   []string `json:"open"`
+		} `json:"undecided"`
 	} `json:"clusters"`
 }
 
@@ -114,7 +119,7 @@ func TestZTPFleetClusters(t *testing.T) {
 	for _, line := range []string{
 		"\nztp-spoke/sno1\n  source:   input: ZTP spoke: ",
 		"; and the objects of the policies its labels bind it to\n  paths:    siteconfig/sno1.yaml, policygentemplates/common-ranGen.yaml, policygentemplates/group-du-sno-ranGen.yaml\n",
-		"  labels:   common=true, group-du-sno=\"\", sites=sno1\n  policies: 2\n" +
+		"  labels:   common=true, group-du-sno=\"\", name=sno1, sites=sno1; set at import from the cluster, values known to the hub only: cloud, clusterID, vendor\n  policies: 2\n" +
 			"    Policy/ztp-common/common-config-policy: bound to common=true (policygentemplates/common-ranGen.yaml:7:3): the site has common=true\n" +
 			"    Policy/ztp-group/group-du-sno-config-policy: bound to group-du-sno (policygentemplates/group-du-sno-ranGen.yaml:7:3): the site has group-du-sno=\"\"\n",
 	} {

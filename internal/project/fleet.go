@@ -1,6 +1,7 @@
 package project
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -38,6 +39,21 @@ type Grant struct {
 type SiteFleet struct {
 	Site   *sites.Site
 	Grants []Grant
+	// Undecided are the policies whose binding selects the site or not
+	// by the value of a label only the hub knows (Site.HubLabels): their
+	// objects are not joined to the site.
+	Undecided []Undecided
+}
+
+// Undecided is a policy whether a site gets it cannot be told from the
+// repository: its binding would select the site, but for requirements on
+// labels whose values ACM's import sets (vendor=OpenShift).
+type Undecided struct {
+	Policy   string
+	Selector string
+	At       manifest.Position
+	// Open are the requirements the hub decides, as kubectl writes them.
+	Open []string
 }
 
 // Fleet returns what made cl a site of the fleet, nil for any other
@@ -90,7 +106,7 @@ func (p *Project) fleet(opts Options, res *cluster.Result) {
 			}
 			s := siteOf[p.created[cl].Name]
 			for _, pc := range touched {
-				if grant(pc, s) != nil {
+				if g, _ := grant(pc, s); g != nil {
 					selected = append(selected, cl)
 					p.Clusters = append(p.Clusters, cl)
 					break
@@ -115,16 +131,22 @@ func (p *Project) fleet(opts Options, res *cluster.Result) {
 		return
 	}
 	placed := map[*cluster.Cluster]bool{}
+	undecided := map[*cluster.Cluster][]string{}
 	joined := map[*cluster.Cluster]*cluster.Cluster{}
 	for _, cl := range selected {
 		s := siteOf[p.created[cl].Name]
 		f := &SiteFleet{Site: s}
 		var parts []*cluster.Cluster
 		for _, pc := range all {
-			if g := grant(pc, s); g != nil {
+			g, u := grant(pc, s)
+			switch {
+			case g != nil:
 				f.Grants = append(f.Grants, *g)
 				parts = append(parts, pc.cl)
 				placed[pc.cl] = true
+			case u != nil:
+				f.Undecided = append(f.Undecided, *u)
+				undecided[pc.cl] = append(undecided[pc.cl], s.Name)
 			}
 		}
 		j := cluster.Join(cl, parts)
@@ -145,7 +167,12 @@ func (p *Project) fleet(opts Options, res *cluster.Result) {
 	}
 	p.Clusters = kept
 	for _, pc := range all {
-		if !placed[pc.cl] {
+		switch {
+		case placed[pc.cl]:
+		case undecided[pc.cl] != nil:
+			p.unplaced[pc.cl] = fmt.Sprintf("whether %s get%s it depends on labels only the hub knows (ACM sets them at import), so the policy is linted on its own",
+				strings.Join(undecided[pc.cl], ", "), map[bool]string{true: "s"}[len(undecided[pc.cl]) == 1])
+		default:
 			p.unplaced[pc.cl] = unplacedNote(pc)
 		}
 	}
@@ -221,14 +248,19 @@ func selectorPos(o *manifest.Object) manifest.Position {
 }
 
 // grant is the Grant of pc to site s, nil when no selector of its binding
-// selects the site.
-func grant(pc policyCluster, s *sites.Site) *Grant {
+// selects the site; then u is set when one would select it but for labels
+// only the hub knows the values of.
+func grant(pc policyCluster, s *sites.Site) (g *Grant, u *Undecided) {
 	for i, sel := range pc.b.sels {
-		if sel.Unknown == "" && sel.Selects(s.Name, s.Labels) {
-			return &Grant{Policy: pc.ref, Cluster: pc.cl, Selector: sel.String(), Because: sel.Because(s.Labels), At: pc.b.at[i]}
+		selects, open := sel.Decide(s.Name, s.Labels, s.HubLabels)
+		switch {
+		case selects:
+			return &Grant{Policy: pc.ref, Cluster: pc.cl, Selector: sel.String(), Because: sel.Because(s.Labels, s.HubLabels...), At: pc.b.at[i]}, nil
+		case open != nil && u == nil:
+			u = &Undecided{Policy: pc.ref, Selector: sel.String(), At: pc.b.at[i], Open: open}
 		}
 	}
-	return nil
+	return nil, u
 }
 
 // bindingsOnce reads the tree's PlacementBindings, PlacementRules,

@@ -16,7 +16,10 @@
 //	site.Object, site.Path            // the object; the site's mapping in it:
 //	                                  // spec.clusters[i] or spec
 //	site.Labels                       // the ManagedCluster's labels as the
-//	                                  // generator/operator writes them
+//	                                  // generator/operator writes them, and
+//	                                  // name, which ACM's import adds
+//	site.HubLabels                    // labels whose values only the hub
+//	                                  // knows: cloud, vendor, clusterID
 //	site.LabelPos(key)                // where a label is written
 //	site.Overrides                    // nil without installConfigOverrides
 //	site.Overrides.Annotation()       // the AgentClusterInstall annotation value
@@ -29,9 +32,13 @@
 //   - ClusterInstance: the default template's own labels (cloud and vendor,
 //     "auto-detect" until ACM imports the cluster and fills them in), then
 //     spec.extraLabels.ManagedCluster for the keys the template does not
-//     set (the operator lets the template's labels win).
+//     set (the operator lets the template's labels win);
+//   - both: ACM's import adds name (the cluster's name) unless the site
+//     sets it, and cloud, vendor and clusterID from what it finds on the
+//     cluster; a cloud or vendor the site writes is kept, "auto-detect"
+//     is replaced. Those found on the cluster are HubLabels, not Labels.
 //
 // A ClusterInstance rendered from a custom templateRefs set gets that
 // template's labels, which the tree does not show: Labels then holds only
-// the extraLabels and TemplateKnown is false.
+// the extraLabels (and the import's) and TemplateKnown is false.
 package sites

@@ -27,6 +27,17 @@ const DefaultClusterTemplates = "ai-cluster-templates-v1"
 // writes; ACM's import replaces the values with the detected ones.
 var defaultTemplateLabels = map[string]string{"cloud": "auto-detect", "vendor": "auto-detect"}
 
+// NameLabel is the label ACM's import gives every managed cluster that
+// does not set it: the ManagedCluster's name, the site's clusterName.
+const NameLabel = "name"
+
+// importDetected are the labels ACM's import sets on every managed
+// cluster from what it finds on the running cluster (cloud, vendor) or
+// generates there (clusterID): their values are the hub's to know. A
+// value the site writes for cloud or vendor other than "auto-detect" is
+// kept by the import.
+var importDetected = []string{"cloud", "clusterID", "vendor"}
+
 // Site is one spoke cluster.
 type Site struct {
 	Name      string
@@ -36,10 +47,16 @@ type Site struct {
 	// Path is the site's mapping inside Object: spec.clusters[i] for a
 	// SiteConfig, spec for a ClusterInstance.
 	Path manifest.Path
-	// Labels are the ManagedCluster's labels; labelPaths says where the
-	// user wrote each (template labels have none).
+	// Labels are the ManagedCluster's labels whose values the tree gives:
+	// those the site writes and the template's, and the name label ACM's
+	// import adds; labelPaths says where the user wrote each (template
+	// and import labels have none).
 	Labels     map[string]string
 	labelPaths map[string]manifest.Path
+	// HubLabels are the labels the managed cluster has once imported whose
+	// values only the hub knows (ACM detects cloud and vendor, and sets
+	// clusterID), sorted; none of them is in Labels.
+	HubLabels []string
 	// TemplateKnown is false for a ClusterInstance whose cluster templates
 	// are not the default set: their own labels are unknown here.
 	TemplateKnown bool
@@ -127,6 +144,7 @@ func siteConfig(o *manifest.Object) ([]*Site, []Problem) {
 		}
 		s.common(cm)
 		probs = append(probs, s.readLabels(cm["clusterLabels"], s.Path.Child("clusterLabels"))...)
+		s.imported()
 		probs = append(probs, s.readOverrides(cm)...)
 		out = append(out, s)
 	}
@@ -153,8 +171,26 @@ func clusterInstance(o *manifest.Object) (*Site, []Problem) {
 			delete(s.labelPaths, k)
 		}
 	}
+	s.imported()
 	probs = append(probs, s.readOverrides(spec)...)
 	return s, probs
+}
+
+// imported gives the labels ACM's import sets: name, when the site does
+// not write it, and the detected ones, whose values leave Labels for
+// HubLabels ("auto-detect" is replaced by what the import finds).
+func (s *Site) imported() {
+	if _, ok := s.Labels[NameLabel]; !ok && s.Name != "" {
+		s.Labels[NameLabel] = s.Name
+	}
+	for _, k := range importDetected {
+		if v, ok := s.Labels[k]; ok && v != "auto-detect" && k != "clusterID" {
+			continue
+		}
+		delete(s.Labels, k)
+		delete(s.labelPaths, k)
+		s.HubLabels = append(s.HubLabels, k)
+	}
 }
 
 // usesDefaultTemplates reports whether the cluster-level templateRefs are

@@ -75,6 +75,41 @@ func TestBecause(t *testing.T) {
 	}
 }
 
+// A label only the hub knows the value of (ACM's import detects vendor and
+// sets clusterID): that it exists is known, its value is not, so In and
+// NotIn on it leave the answer open unless another requirement fails.
+func TestDecideOnHubLabels(t *testing.T) {
+	labels := map[string]string{"name": "sno1", "common": "true"}
+	hub := []string{"cloud", "clusterID", "vendor"}
+	req := func(key, op string, values ...string) Requirement {
+		return Requirement{Key: key, Operator: op, Values: values}
+	}
+	for _, c := range []struct {
+		reqs    []Requirement
+		selects bool
+		open    []string
+	}{
+		{[]Requirement{req("name", "In", "sno1")}, true, nil},
+		{[]Requirement{req("name", "In", "sno2")}, false, nil},
+		{[]Requirement{req("clusterID", "Exists")}, true, nil},
+		{[]Requirement{req("clusterID", "DoesNotExist")}, false, nil},
+		{[]Requirement{req("vendor", "In", "OpenShift"), req("common", "In", "true")}, false, []string{"vendor=OpenShift"}},
+		{[]Requirement{req("cloud", "NotIn", "AWS", "Azure")}, false, []string{"cloud notin (AWS,Azure)"}},
+		// A requirement that fails decides, whatever the hub says.
+		{[]Requirement{req("vendor", "In", "OpenShift"), req("common", "In", "false")}, false, nil},
+	} {
+		s := Selector{Requirements: c.reqs}
+		selects, open := s.Decide("sno1", labels, hub)
+		if selects != c.selects || !slices.Equal(open, c.open) {
+			t.Errorf("%s: selects %v, open %q; want %v, %q", s, selects, open, c.selects, c.open)
+		}
+	}
+	s := Selector{Requirements: []Requirement{req("clusterID", "Exists"), req("name", "In", "sno1")}}
+	if got := s.Because(labels, hub...); !slices.Equal(got, []string{"clusterID (set at import)", "name=sno1"}) {
+		t.Errorf("Because = %q", got)
+	}
+}
+
 // The PlacementRule a PolicyGenTemplate's bindingRules become, and one
 // written by hand with matchLabels and spec.clusters.
 func TestPlacementRuleSelector(t *testing.T) {

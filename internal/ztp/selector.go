@@ -41,13 +41,42 @@ func (s Selector) Selects(name string, labels map[string]string) bool {
 	return s.Matches(labels)
 }
 
+// Decide is Selects for a cluster that also has the labels hub, whose
+// values only the hub knows (those ACM's import detects): a requirement
+// that one Exists holds and that it DoesNotExist fails, but In and NotIn
+// cannot be decided here. When every other requirement holds, open lists
+// those (as String writes them) and selects is false: whether the cluster
+// gets the policy is the hub's to say.
+func (s Selector) Decide(name string, labels map[string]string, hub []string) (selects bool, open []string) {
+	if s.Unknown != "" || s.Names != nil && !slices.Contains(s.Names, name) {
+		return false, nil
+	}
+	for _, r := range s.Requirements {
+		if _, known := labels[r.Key]; !known && slices.Contains(hub, r.Key) {
+			switch r.Operator {
+			case "Exists":
+				continue
+			case "In", "NotIn":
+				open = append(open, Selector{Requirements: []Requirement{r}}.String())
+				continue
+			}
+			return false, nil
+		}
+		if !r.holds(labels) {
+			return false, nil
+		}
+	}
+	return len(open) == 0, open
+}
+
 // Because says, for a cluster the selector selects, what in its labels
 // satisfies each requirement, in the selector's order: "common=true" for
 // a label In the values or that Exists, "no du-profile" for one that is
 // absent (DoesNotExist, or NotIn without the label), "du-profile=4.20
-// (not 4.18)" for NotIn; an empty value is written `group-du-sno=""`. An empty selector gives nil: it selects every
-// cluster whatever its labels.
-func (s Selector) Because(labels map[string]string) []string {
+// (not 4.18)" for NotIn; an empty value is written `group-du-sno=""`. A
+// label of hub (Decide) that Exists is "clusterID (set at import)". An
+// empty selector gives nil: it selects every cluster whatever its labels.
+func (s Selector) Because(labels map[string]string, hub ...string) []string {
 	var out []string
 	if s.Names != nil {
 		out = append(out, "listed in spec.clusters")
@@ -55,6 +84,8 @@ func (s Selector) Because(labels map[string]string) []string {
 	for _, r := range s.Requirements {
 		v, has := labels[r.Key]
 		switch {
+		case !has && slices.Contains(hub, r.Key):
+			out = append(out, r.Key+" (set at import)")
 		case !has:
 			out = append(out, "no "+r.Key)
 		case r.Operator == "NotIn":
@@ -72,29 +103,27 @@ func (s Selector) Matches(labels map[string]string) bool {
 		return false
 	}
 	for _, r := range s.Requirements {
-		v, has := labels[r.Key]
-		switch r.Operator {
-		case "Exists":
-			if !has {
-				return false
-			}
-		case "DoesNotExist":
-			if has {
-				return false
-			}
-		case "In":
-			if !has || !slices.Contains(r.Values, v) {
-				return false
-			}
-		case "NotIn":
-			if has && slices.Contains(r.Values, v) {
-				return false
-			}
-		default:
+		if !r.holds(labels) {
 			return false
 		}
 	}
 	return true
+}
+
+// holds tells whether a cluster with these labels meets r.
+func (r Requirement) holds(labels map[string]string) bool {
+	v, has := labels[r.Key]
+	switch r.Operator {
+	case "Exists":
+		return has
+	case "DoesNotExist":
+		return !has
+	case "In":
+		return has && slices.Contains(r.Values, v)
+	case "NotIn":
+		return !has || !slices.Contains(r.Values, v)
+	}
+	return false
 }
 
 // labelText writes a label as key=value, an empty value as key="" so that
