@@ -296,7 +296,13 @@ func (w *walker) follow(l pendingLink, arg string) {
 		return
 	}
 	if _, in := Within(l.root.real, target); !in {
-		w.skip(l.name, "symlink-outside", fmt.Sprintf("symlink points outside %s (to %s); not followed", arg, target))
+		// The link is named by what it holds, as committed, not by the
+		// machine's path it resolves to.
+		dest, err := os.Readlink(l.osPath)
+		if err != nil {
+			dest = target
+		}
+		w.skip(l.name, "symlink-outside", fmt.Sprintf("symlink points outside %s (to %s); not followed", arg, dest))
 		return
 	}
 	info, err := os.Stat(target)

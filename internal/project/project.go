@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -149,8 +150,10 @@ func LoadConfig(opts Options) (*config.Config, error) {
 		if path = config.Find(wd); path == "" {
 			return &config.Config{}, nil
 		}
-		// Messages name the file the way the user would type it.
-		if rel, in := manifest.Within(wd, path); in {
+		// Messages name the file the way the user would type it from
+		// the working directory: ../.mirrorlint.yaml for one found in a
+		// parent, never by the machine's absolute path.
+		if rel, err := filepath.Rel(wd, path); err == nil {
 			path = rel
 		}
 	}
