@@ -1,19 +1,40 @@
 package inputs
 
 import (
-	"encoding/json"
 	"strings"
-
-	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
-// shape is the set of fields a JSON object decodes into: fields for an
-// object (a nil value: a field whose content is not checked), elem for a
-// list's items.
+// shape is what a JSON value decodes into: fields for an object, elem for
+// a list's items, and the Go type, so that a value of the wrong kind is
+// refused as encoding/json refuses it. A nil *shape is a value whose
+// content is not checked.
 type shape struct {
 	fields map[string]*shape
 	elem   *shape
+	// kind is the JSON a value of the type takes; kindUnchecked (a type
+	// not modelled here) takes any, its content still walked when it has
+	// fields or elem.
+	kind valueKind
+	// typ is the Go type as reflect writes it in encoding/json's errors:
+	// "bool", "[]string", "installcfg.Proxy" (for a *Proxy too), the
+	// literal of an anonymous struct.
+	typ string
+	// name is the name of an object's struct type, which encoding/json's
+	// errors name the innermost struct by ("" for an anonymous one).
+	name string
 }
+
+type valueKind int
+
+const (
+	kindUnchecked valueKind = iota
+	kindString
+	kindBool
+	kindInt   // Go int: 64 bits
+	kindInt32 // Go int32
+	kindObject
+	kindList
+)
 
 func obj(kv ...any) *shape {
 	s := &shape{fields: map[string]*shape{}}
@@ -32,33 +53,64 @@ func obj(kv ...any) *shape {
 
 func list(elem *shape) *shape { return &shape{elem: elem} }
 
+// typed gives s its Go type: an object of struct type typ named name (""
+// for an anonymous struct), or a list of type typ.
+func (s *shape) typed(typ, name string) *shape {
+	s.typ, s.name = typ, name
+	s.kind = kindObject
+	if s.fields == nil {
+		s.kind = kindList
+	}
+	return s
+}
+
+func str(typ string) *shape { return &shape{kind: kindString, typ: typ} }
+
+var (
+	aString    = str("string")
+	aBool      = &shape{kind: kindBool, typ: "bool"}
+	anInt      = &shape{kind: kindInt, typ: "int"}
+	stringList = list(aString).typed("[]string", "")
+)
+
 // field finds name as encoding/json does: the exact name, else one equal
-// under case folding.
-func (s *shape) field(name string) (*shape, bool) {
+// under case folding; canon is the field's own name, which encoding/json's
+// errors use.
+func (s *shape) field(name string) (sub *shape, canon string, ok bool) {
 	if sub, ok := s.fields[name]; ok {
-		return sub, true
+		return sub, name, true
 	}
 	for k, sub := range s.fields {
 		if strings.EqualFold(k, name) {
-			return sub, true
+			return sub, k, true
 		}
 	}
-	return nil, false
+	return nil, "", false
 }
 
 // assistedInstallConfig is the JSON shape of assisted-service's
 // installcfg.InstallerConfigBaremetal (master 063b257950f7), into which
 // the whole installConfigOverrides document is decoded with
-// DisallowUnknownFields: any key outside it, at any depth, is refused.
+// DisallowUnknownFields: any key outside it, at any depth, is refused,
+// and so is a value of the wrong type. The Go types are those of
+// installcfg as read in the version that has imageDigestSources and
+// featureSet; the fields it does not have (arbiter, fencing, featureGates,
+// osImageStream, additionalTrustBundlePolicy, loadBalancer…), and the
+// platforms but bare metal, are known by name only, their values not
+// checked.
 var assistedInstallConfig = func() *shape {
 	vips := []any{"apiVIPs", "apiVIP", "ingressVIPs", "ingressVIP"}
-	machines := obj("hyperthreading", "name", "replicas")
+	typedVIPs := []any{"apiVIPs", stringList, "apiVIP", aString, "ingressVIPs", stringList, "ingressVIP", aString}
+	machine := func() *shape { return obj("hyperthreading", aString, "name", aString, "replicas", anInt) }
 	endpoint := obj("address", "port")
-	baremetal := obj(append(vips, "provisioningNetwork",
-		"hosts", list(obj("name", "role", "bootMACAddress", "bootMode", "hardwareProfile",
-			"bmc", obj("username", "password", "address", "disableCertificateVerification"))),
-		"clusterOSImage", "clusterProvisioningIP", "provisioningNetworkInterface", "provisioningNetworkCIDR",
-		"provisioningDHCPRange", "additionalNTPServers", "loadBalancer", obj("type"))...)
+	bmc := obj("username", aString, "password", aString, "address", aString, "disableCertificateVerification", aBool).typed("installcfg.BMC", "BMC")
+	host := obj("name", aString, "role", aString, "bootMACAddress", aString, "bootMode", aString, "hardwareProfile", aString,
+		"bmc", bmc).typed("installcfg.Host", "Host")
+	baremetal := obj(append(typedVIPs, "provisioningNetwork", aString,
+		"hosts", list(host).typed("[]installcfg.Host", ""),
+		"clusterOSImage", aString, "clusterProvisioningIP", aString, "provisioningNetworkInterface", aString,
+		"provisioningNetworkCIDR", aString, "provisioningDHCPRange", aString,
+		"additionalNTPServers", "loadBalancer", obj("type"))...).typed("installcfg.BareMetalInstallConfigPlatform", "BareMetalInstallConfigPlatform")
 	vsphere := obj(append(vips, "vCenter", "username", "password", "datacenter", "defaultDatastore", "folder",
 		"network", "cluster",
 		"failureDomains", list(obj("name", "region", "server", "zone",
@@ -69,86 +121,34 @@ var assistedInstallConfig = func() *shape {
 		"prismCentral", obj("endpoint", endpoint, "username", "password"),
 		"prismElements", list(obj("endpoint", endpoint, "uuid", "name")),
 		"subnetUUIDs")...)
-	return obj("apiVersion", "baseDomain",
-		"proxy", obj("httpProxy", "httpsProxy", "noProxy"),
-		"networking", obj("networkType",
-			"clusterNetwork", list(obj("cidr", "hostPrefix")),
-			"machineNetwork", list(obj("cidr")),
-			"serviceNetwork"),
-		"metadata", obj("name"),
-		"compute", list(machines),
-		"controlPlane", obj("hyperthreading", "name", "replicas",
-			"fencing", obj("credentials", list(obj("hostname", "macAddress", "address", "username", "password", "certificateVerification")))),
-		"arbiter", machines,
-		"platform", obj("baremetal", baremetal, "none", obj(), "vsphere", vsphere, "nutanix", nutanix,
-			"external", obj("platformName", "cloudControllerManager")),
-		"bootstrapInPlace", obj("installationDisk"),
-		"fips", "cpuPartitioningMode", "pullSecret", "sshKey",
-		"additionalTrustBundle", "additionalTrustBundlePolicy",
-		"imageContentSources", list(obj("mirrors", "source")),
-		"imageDigestSources", list(obj("source", "mirrors")),
-		"capabilities", obj("baselineCapabilitySet", "additionalEnabledCapabilities"),
-		"featureSet", "featureGates", "osImageStream")
+	clusterNetwork := obj("cidr", aString, "hostPrefix", anInt).typed("installcfg.ClusterNetwork", "ClusterNetwork")
+	machineNetwork := obj("cidr", aString).typed("installcfg.MachineNetwork", "MachineNetwork")
+	networking := obj("networkType", aString,
+		"clusterNetwork", list(clusterNetwork).typed("[]installcfg.ClusterNetwork", ""),
+		"machineNetwork", list(machineNetwork).typed("[]installcfg.MachineNetwork", ""),
+		"serviceNetwork", stringList).typed(`struct { NetworkType string "json:\"networkType\""; ClusterNetwork []installcfg.ClusterNetwork "json:\"clusterNetwork\""; MachineNetwork []installcfg.MachineNetwork "json:\"machineNetwork,omitempty\""; ServiceNetwork []string "json:\"serviceNetwork\"" }`, "")
+	compute := machine().typed(`struct { Hyperthreading string "json:\"hyperthreading,omitempty\""; Name string "json:\"name\""; Replicas int "json:\"replicas\"" }`, "")
+	// controlPlane has fencing beside the version read: its own type's
+	// literal is not known, its fields' types are.
+	controlPlane := machine()
+	controlPlane.fields["fencing"] = obj("credentials", list(obj("hostname", "macAddress", "address", "username", "password", "certificateVerification")))
+	contentSource := obj("mirrors", stringList, "source", aString).typed("installcfg.ImageContentSource", "ImageContentSource")
+	digestSource := obj("source", aString, "mirrors", stringList).typed("installcfg.ImageDigestSource", "ImageDigestSource")
+	return obj("apiVersion", aString, "baseDomain", aString,
+		"proxy", obj("httpProxy", aString, "httpsProxy", aString, "noProxy", aString).typed("installcfg.Proxy", "Proxy"),
+		"networking", networking,
+		"metadata", obj("name", aString).typed(`struct { Name string "json:\"name\"" }`, ""),
+		"compute", list(compute).typed(`[]struct { Hyperthreading string "json:\"hyperthreading,omitempty\""; Name string "json:\"name\""; Replicas int "json:\"replicas\"" }`, ""),
+		"controlPlane", controlPlane,
+		"arbiter", obj("hyperthreading", "name", "replicas"),
+		"platform", obj("baremetal", baremetal, "none", obj().typed("installcfg.PlatformNone", "PlatformNone"), "vsphere", vsphere, "nutanix", nutanix,
+			"external", obj("platformName", "cloudControllerManager")).typed("installcfg.Platform", "Platform"),
+		"bootstrapInPlace", obj("installationDisk", aString).typed("installcfg.BootstrapInPlace", "BootstrapInPlace"),
+		"fips", aBool, "cpuPartitioningMode", str("installcfg.CPUPartitioningMode"), "pullSecret", aString, "sshKey", aString,
+		"additionalTrustBundle", aString, "additionalTrustBundlePolicy",
+		"imageContentSources", list(contentSource).typed("[]installcfg.ImageContentSource", ""),
+		"imageDigestSources", list(digestSource).typed("[]installcfg.ImageDigestSource", ""),
+		"capabilities", obj("baselineCapabilitySet", str("installcfg.ClusterVersionCapabilitySet"),
+			"additionalEnabledCapabilities", list(str("installcfg.ClusterVersionCapability")).typed("[]installcfg.ClusterVersionCapability", "")).typed("installcfg.Capabilities", "Capabilities"),
+		"featureSet", str("v1.FeatureSet"), "featureGates", "osImageStream").typed("installcfg.InstallerConfigBaremetal", "InstallerConfigBaremetal")
 }()
-
-// firstUnknownField walks doc in order, as the decoder does, and returns
-// the first key the shape does not hold: the path of the object holding
-// it and the key. encoding/json stops there, so later ones are never
-// reported. ok is false when every key is known (or doc is no JSON).
-func firstUnknownField(doc string, s *shape) (in manifest.Path, key string, ok bool) {
-	dec := json.NewDecoder(strings.NewReader(doc))
-	var walk func(s *shape, at manifest.Path) bool
-	// skip reads one value whose content is not checked.
-	skip := func() bool {
-		var v json.RawMessage
-		return dec.Decode(&v) == nil
-	}
-	walk = func(s *shape, at manifest.Path) bool {
-		if s == nil {
-			return skip()
-		}
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		switch tok {
-		case json.Delim('{'):
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return false
-				}
-				name, _ := kt.(string)
-				if s.fields == nil {
-					// An object where a list or scalar belongs is a type
-					// error, not an unknown field.
-					if !skip() {
-						return false
-					}
-					continue
-				}
-				sub, known := s.field(name)
-				if !known {
-					in, key, ok = at, name, true
-					return false
-				}
-				if !walk(sub, at.Child(name)) {
-					return false
-				}
-			}
-			_, err = dec.Token()
-			return err == nil
-		case json.Delim('['):
-			for i := 0; dec.More(); i++ {
-				if !walk(s.elem, at.Child(i)) {
-					return false
-				}
-			}
-			_, err = dec.Token()
-			return err == nil
-		}
-		return true
-	}
-	walk(s, nil)
-	return in, key, ok
-}

@@ -256,3 +256,51 @@ func TestOverridesUnknownFieldAnywhere(t *testing.T) {
 		})
 	}
 }
+
+// A value of the wrong type anywhere in the override refuses the site as
+// an unknown key does, with encoding/json's words, at the key inside the
+// JSON string; the document decoded is the annotation the site gets, so a
+// number the generator re-encodes (1e2 is 100 once networking is merged)
+// is judged as re-encoded, and the first error in its order is the one.
+func TestOverridesValueType(t *testing.T) {
+	for _, tc := range []struct {
+		name, json string
+		line, col  int    // inside the JSON string; the finding is on the key's line 9
+		want       string // "" for no finding
+	}{
+		{"top level", "    {\"sshKey\": \"ssh-ed25519 AAAA\",\n     \"fips\": \"yes\"}\n", 11, 6,
+			`installConfigOverrides.fips: json: cannot unmarshal string into Go struct field InstallerConfigBaremetal.fips of type bool: assisted-service refuses the annotation (AgentClusterInstall SpecSynced=False, InputError: Failed to parse 'agent-install.openshift.io/install-config-overrides' annotation), so the spoke never installs; write true or false, unquoted`},
+		{"nested", "    {\"networking\": {\"clusterNetwork\": [\n      {\"cidr\": \"10.128.0.0/14\", \"hostPrefix\": \"23\"}]}}\n", 11, 33,
+			`installConfigOverrides.networking.clusterNetwork[0].hostPrefix: json: cannot unmarshal string into Go struct field ClusterNetwork.networking.clusterNetwork.hostPrefix of type int`},
+		{"a list where an object belongs", "    {\"proxy\": [\"http://proxy.example.com\"]}\n", 10, 6,
+			`installConfigOverrides.proxy: json: cannot unmarshal array into Go struct field InstallerConfigBaremetal.proxy of type installcfg.Proxy: `},
+		{"before an unknown key", "    {\"baseDomain\": 1, \"fipss\": true}\n", 10, 6,
+			`installConfigOverrides.baseDomain: json: cannot unmarshal number into Go struct field InstallerConfigBaremetal.baseDomain of type string`},
+		{"re-encoded by the generator", "    {\"networking\": {\"clusterNetwork\": [{\"cidr\": \"10.128.0.0/14\", \"hostPrefix\": 2.3e1}]}}\n", 0, 0, ""},
+		{"null and unmodelled types", "    {\"fips\": null, \"featureGates\": 3, \"controlPlane\": {\"fencing\": 1}}\n", 0, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := readTree(t, overridesSite(tc.json), render.Version{})
+			var got []Finding
+			for _, f := range res.Findings {
+				if f.Rule == RuleOverridesValueType || f.Rule == RuleOverridesUnknown {
+					got = append(got, f)
+				}
+			}
+			if tc.want == "" {
+				if len(got) != 0 {
+					t.Fatalf("findings: %v", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Rule != RuleOverridesValueType || got[0].Pos.Line != 9 || got[0].At.Line != tc.line || got[0].At.Column != tc.col || !strings.Contains(got[0].Message, tc.want) {
+				t.Fatalf("findings %+v, want one of %s at 9, inside at %d:%d, with %q", got, RuleOverridesValueType, tc.line, tc.col, tc.want)
+			}
+			for _, c := range res.Clusters {
+				if !c.Refused {
+					t.Errorf("cluster %s not refused", c.Name)
+				}
+			}
+		})
+	}
+}

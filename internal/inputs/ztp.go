@@ -16,10 +16,11 @@ import (
 
 // Rule ids of the installConfigOverrides checks.
 const (
-	RuleOverridesJSON     = "install-config-overrides-json"
-	RuleOverridesUnknown  = "install-config-overrides-unknown-field"
-	RuleOverridesReplaces = "install-config-overrides-replaces-hub-mirrors"
-	RuleOverridesInherits = "install-config-overrides-inherits-mirrors"
+	RuleOverridesJSON      = "install-config-overrides-json"
+	RuleOverridesUnknown   = "install-config-overrides-unknown-field"
+	RuleOverridesValueType = "install-config-overrides-value-type"
+	RuleOverridesReplaces  = "install-config-overrides-replaces-hub-mirrors"
+	RuleOverridesInherits  = "install-config-overrides-inherits-mirrors"
 )
 
 // spokeSource is assisted-service's installcfg.ImageDigestSource (and
@@ -135,20 +136,35 @@ func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSou
 		return list, false
 	}
 	// assisted-service decodes the whole document strictly, not only its
-	// mirror lists: the first key its install-config type lacks refuses
-	// the annotation.
-	if in, field, ok := firstUnknownField(ov.Text, assistedInstallConfig); ok {
-		where := "installConfigOverrides"
-		if len(in) > 0 {
-			where += "." + in.String()
+	// mirror lists: the first key its install-config type lacks, or the
+	// first value of the wrong type, refuses the annotation. It decodes
+	// the annotation, whose keys the generator may have sorted (a
+	// document with networking is re-encoded), so that is what is walked;
+	// its paths are the document's.
+	doc := ov.Text
+	if ann, err := ov.Annotation(); err == nil {
+		doc = ann
+	}
+	if e, ok := firstDecodeError(doc, assistedInstallConfig); ok {
+		refusal := "assisted-service refuses the annotation (AgentClusterInstall SpecSynced=False, InputError: Failed to parse 'agent-install.openshift.io/install-config-overrides' annotation), so the spoke never installs"
+		var at manifest.Position
+		if e.Key != "" {
+			where := "installConfigOverrides"
+			if len(e.At) > 0 {
+				where += "." + e.At.String()
+			}
+			hint := "check the key's spelling and place, or set it in an extra manifest instead"
+			if e.Key == "sourcePolicy" {
+				hint = "sourcePolicy: set mirrorSourcePolicy in an ImageDigestMirrorSet extra manifest"
+			}
+			at = ov.Locate(e.At.Child(e.Key).String(), true)
+			fs.add(keyPos(ov, at), check.Error, RuleOverridesUnknown, assisted,
+				"%s: %s: %s; assisted-service's install-config has no such field (%s)", where, e.Message, refusal, hint)
+		} else {
+			at = ov.Locate(e.At.String(), true)
+			fs.add(keyPos(ov, at), check.Error, RuleOverridesValueType, assisted,
+				"installConfigOverrides.%s: %s: %s; write %s", e.At, e.Message, refusal, e.Want)
 		}
-		hint := "check the key's spelling and place, or set it in an extra manifest instead"
-		if field == "sourcePolicy" {
-			hint = "sourcePolicy: set mirrorSourcePolicy in an ImageDigestMirrorSet extra manifest"
-		}
-		at := ov.Locate(in.Child(field).String(), true)
-		fs.add(keyPos(ov, at), check.Error, RuleOverridesUnknown, assisted,
-			"%s: json: unknown field %q: assisted-service refuses the annotation (AgentClusterInstall SpecSynced=False, InputError: Failed to parse 'agent-install.openshift.io/install-config-overrides' annotation), so the spoke never installs; assisted-service's install-config has no such field (%s)", where, field, hint)
 		if f := &(*fs)[len(*fs)-1]; f.Pos != at {
 			f.At = at
 		}

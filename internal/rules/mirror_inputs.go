@@ -46,7 +46,7 @@ func covering(r *check.Rule, ids ...string) *check.Rule {
 func inputRules() []*check.Rule {
 	return []*check.Rule{
 		installConfigMirrorFormat, installConfigBothLists, installConfigSourcePolicy, installConfigTrustBundlePolicy,
-		hubMirrorConfigMap, installConfigOverridesJSON, installConfigOverridesUnknownField, siteLabels,
+		hubMirrorConfigMap, installConfigOverridesJSON, installConfigOverridesUnknownField, installConfigOverridesValueType, siteLabels,
 		nodePoolConfigType, nodePoolConfigConfigMap,
 		installConfigDuplicateMirror, hostedClusterDuplicateMirror, hostedClusterGuestMirrorObject,
 		installConfigConflictingPolicy,
