@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -37,7 +36,7 @@ func openCache(c *cli.Context, po *project.Options, top string) (done func()) {
 	if top != "" {
 		if blobs, err := gitrev.Blobs(top); err == nil {
 			po.Blobs = func(osPath string) (string, bool) {
-				abs, err := filepath.Abs(osPath)
+				abs, err := manifest.Abs(osPath)
 				if err != nil {
 					return "", false
 				}

@@ -94,7 +94,7 @@ func (s *suppressions) canonical(file string) string {
 // realPath is manifest.RealPath(file), with the directory's part resolved
 // once per directory.
 func (s *suppressions) realPath(file string) string {
-	abs, err := filepath.Abs(file)
+	abs, err := manifest.Abs(file)
 	if err != nil {
 		return manifest.RealPath(file)
 	}

@@ -3,7 +3,6 @@ package kustomization
 import (
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 
-	"path/filepath"
 	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -86,7 +85,7 @@ func (r *Resolver) Index(set *manifest.Set) {
 func (r *Resolver) indexLocked(set *manifest.Set) {
 	fresh := map[string]bool{}
 	for _, f := range set.Files {
-		if abs, err := filepath.Abs(f); err == nil && !r.loaded[abs] {
+		if abs, err := manifest.Abs(f); err == nil && !r.loaded[abs] {
 			r.loaded[abs] = true
 			fresh[abs] = true
 		}
@@ -95,18 +94,18 @@ func (r *Resolver) indexLocked(set *manifest.Set) {
 	// symlink leaving the tree) names no file read: it is indexed under
 	// the name it is reported at.
 	for _, p := range set.Problems {
-		if abs, err := filepath.Abs(p.Pos.File); err == nil && !r.loaded[abs] && !fresh[abs] {
+		if abs, err := manifest.Abs(p.Pos.File); err == nil && !r.loaded[abs] && !fresh[abs] {
 			r.loaded[abs] = true
 			fresh[abs] = true
 		}
 	}
 	for _, o := range set.Objects {
-		if abs, err := filepath.Abs(o.File); err == nil && fresh[abs] {
+		if abs, err := manifest.Abs(o.File); err == nil && fresh[abs] {
 			r.byFile[abs] = append(r.byFile[abs], o)
 		}
 	}
 	for _, p := range set.Problems {
-		if abs, err := filepath.Abs(p.Pos.File); err == nil && fresh[abs] {
+		if abs, err := manifest.Abs(p.Pos.File); err == nil && fresh[abs] {
 			r.probs[abs] = append(r.probs[abs], p)
 		}
 	}

@@ -79,7 +79,7 @@ func AbsName(name string) string {
 	if IsStream(name) {
 		return name
 	}
-	if a, err := filepath.Abs(filepath.FromSlash(name)); err == nil {
+	if a, err := Abs(filepath.FromSlash(name)); err == nil {
 		return a
 	}
 	return name
