@@ -1,11 +1,10 @@
 package kustomization
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/safefs"
-
 	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // Resolver finds the objects a file holds, from the trees already loaded
