@@ -74,7 +74,8 @@ func build(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomization
 	}
 }
 
-// buildOnce is one kustomize run of build, over fsys as given.
+// buildOnce is one kustomize run of build, over fsys as given, or the
+// stored output of the same build in an earlier run (buildcache.go).
 func buildOnce(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomization.File, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
 	fs := fsys
 	real, err := filepath.EvalSymlinks(kf.Path)
@@ -85,26 +86,39 @@ func buildOnce(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomiza
 			}
 		}
 	}
+	key := buildKey(fs, kf.Dir, name, opts, needs)
+	if out, origins, ok := fromCache(opts.Cache, fs, key); ok {
+		if err := guard.Expired(); err != nil {
+			return nil, err
+		}
+		return loadBuilt(out, origins, name, opts)
+	}
+	rec := &recordingFS{FileSystem: fs}
 	o := krusty.MakeDefaultOptions()
 	o.LoadRestrictions = types.LoadRestrictionsRootOnly
-	m, err := krusty.MakeKustomizer(o).Run(fs, kf.Dir)
+	m, err := krusty.MakeKustomizer(o).Run(rec, kf.Dir)
 	if err != nil {
 		return nil, err
 	}
 	if err := guard.Expired(); err != nil {
 		return nil, err
 	}
-	return readBuilt(m, name, opts, needs)
+	out, origins, err := printBuilt(m, opts, needs)
+	if err != nil {
+		return nil, err
+	}
+	toCache(opts.Cache, key, rec, out, origins)
+	return loadBuilt(out, origins, name, opts)
 }
 
-// readBuilt serialises the needed objects of a build and loads them. Each
-// object is written as the JSON kustomize turns it into before printing
-// YAML (Resource.AsYAML is that JSON converted), read by the same loader:
-// the values are the ones `kustomize build` prints, without the cost of
-// the conversion.
-func readBuilt(m resmap.ResMap, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
-	b := &built{}
+// printBuilt serialises the needed objects of a build, with the origin
+// path of each as kustomize wrote it. Each object is written as the JSON
+// kustomize turns it into before printing YAML (Resource.AsYAML is that
+// JSON converted): the values are the ones `kustomize build` prints,
+// without the cost of the conversion.
+func printBuilt(m resmap.ResMap, opts manifest.Options, needs manifest.Needs) ([]byte, []string, error) {
 	var out bytes.Buffer
+	var origins []string
 	for _, r := range m.Resources() {
 		if !needs.Has(r.GetKind(), opts.Unmodelled) {
 			continue
@@ -114,22 +128,26 @@ func readBuilt(m resmap.ResMap, name string, opts manifest.Options, needs manife
 			path = or.Path
 		}
 		if err := r.SetOrigin(nil); err != nil {
-			return nil, fmt.Errorf("removing origin annotations: %w", err)
+			return nil, nil, fmt.Errorf("removing origin annotations: %w", err)
 		}
 		text, err := r.MarshalJSON()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if len(b.Origins) > 0 {
+		if len(origins) > 0 {
 			out.WriteString("---\n")
 		}
 		out.Write(text)
 		out.WriteByte('\n')
-		b.Origins = append(b.Origins, path)
+		origins = append(origins, path)
 	}
-	var err error
-	b.Set, err = manifest.LoadReader(name, &out, opts)
-	return b, err
+	return out.Bytes(), origins, nil
+}
+
+// loadBuilt reads a build's printed output back with the manifest loader.
+func loadBuilt(out []byte, origins []string, name string, opts manifest.Options) (*built, error) {
+	set, err := manifest.LoadReader(name, bytes.NewReader(out), opts)
+	return &built{Set: set, Origins: origins}, err
 }
 
 // schemaGate makes parallel builds safe. kustomize keeps its OpenAPI

@@ -167,7 +167,10 @@ func runOnce(t *testing.T, checks *Checks, cfg *config.Config, dir string, store
 	t.Helper()
 	req := Request{Options: project.Options{Paths: []string{dir}, Config: cfg}}
 	if store != nil {
-		req.Results = store
+		// One store for both: the loader's per-file results and stored
+		// kustomize builds, and the per-cluster results (their keys do
+		// not meet).
+		req.Results, req.Cache = store, store
 	}
 	res, err := Run(context.Background(), checks, req)
 	if err != nil {
