@@ -97,25 +97,12 @@ func TestParallelBuilds(t *testing.T) {
 	run := func(w int) string {
 		c := New(Config{Graph: kustomization.NewGraph(), Files: kustomization.NewResolver(manifest.Options{}, filepath.ToSlash)})
 		c.Run(dirs, w)
-		var b strings.Builder
 		for _, dir := range dirs {
-			r := c.Get(dir)
-			if r.Err != nil {
-				t.Errorf("%s: %v", dir, r.Err)
-			}
-			fmt.Fprintf(&b, "== %s\n", dir)
-			for _, o := range r.Objects {
-				content, err := json.Marshal(o.Content)
-				if err != nil {
-					t.Fatal(err)
-				}
-				fmt.Fprintf(&b, "%s@%s %s\n", o.Ref(), o.Position(), content)
-			}
-			for _, p := range r.Problems {
-				fmt.Fprintf(&b, "problem %s %s\n", p.Code, p)
+			if err := c.Get(dir).Err; err != nil {
+				t.Errorf("%s: %v", dir, err)
 			}
 		}
-		return b.String()
+		return describeBuilds(t, c, dirs)
 	}
 	// Start as a fresh process does, schema unparsed, and build in
 	// parallel first: the first builds race to parse the schema.
@@ -163,3 +150,25 @@ spec:
         envFrom:
         - configMapRef: {name: settings}
 `
+
+// describeBuilds prints the builds of dirs (objects with positions and
+// content, problems, errors) for comparing two ways of building them.
+func describeBuilds(t *testing.T, c *Cache, dirs []string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, dir := range dirs {
+		r := c.Get(dir)
+		fmt.Fprintf(&b, "== %s err=%v\n", dir, r.Err)
+		for _, o := range r.Objects {
+			content, err := json.Marshal(o.Content)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "%s@%s %s\n", o.Ref(), o.Position(), content)
+		}
+		for _, p := range r.Problems {
+			fmt.Fprintf(&b, "problem %s %s\n", p.Code, p)
+		}
+	}
+	return b.String()
+}

@@ -1,7 +1,6 @@
 package build
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,22 +77,7 @@ func testBuildCache(t *testing.T, noFast bool) {
 		}
 		c := New(Config{Graph: kustomization.NewGraph(), Files: kustomization.NewResolver(opts, filepath.ToSlash), Load: opts, NoFast: noFast})
 		c.Run(dirs, 2)
-		var b strings.Builder
-		for _, dir := range dirs {
-			r := c.Get(dir)
-			fmt.Fprintf(&b, "== %s err=%v\n", dir, r.Err)
-			for _, o := range r.Objects {
-				content, err := json.Marshal(o.Content)
-				if err != nil {
-					t.Fatal(err)
-				}
-				fmt.Fprintf(&b, "%s@%s %s\n", o.Ref(), o.Position(), content)
-			}
-			for _, p := range r.Problems {
-				fmt.Fprintf(&b, "problem %s %s\n", p.Code, p)
-			}
-		}
-		return b.String()
+		return describeBuilds(t, c, dirs)
 	}
 	same := func(what string) string {
 		t.Helper()
