@@ -45,7 +45,7 @@ Examples:
 		Flags: append(append(treeFlags(),
 			&cli.StringSliceFlag{Name: "format", Aliases: []string{"f"}, Usage: "output `FORMAT[=FILE]`, repeatable: " + strings.Join(report.Formats(), ", ") + " (default text on stdout)"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 1 when a finding is at or above `SEVERITY`: error, warning, info (default error, or failOn in the config)"},
-			&cli.StringFlag{Name: "render", Usage: "also write the rendered registries.conf to `FILE` (an artifact for reviewers); with several clusters FILE is a directory and each cluster gets FILE/<cluster>/registries.conf"},
+			&cli.StringFlag{Name: "render", Usage: "also write the rendered registries.conf to `FILE` (an artifact for reviewers); with several clusters FILE is a directory and each cluster gets FILE/<cluster>/registries.conf (the unnamed one FILE/registries.conf)"},
 			contextFlag(), summaryFlag(), shardFlag(), noCacheFlag(),
 			&cli.StringFlag{Name: "base", Usage: "also compare with the same paths at git revision `REV` and warn (drain-on-change) when the change makes the nodes drain or reboot"},
 		), policyFlags()...),

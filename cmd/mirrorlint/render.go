@@ -34,7 +34,7 @@ DIR/registries.d/sigstore-registries.yaml and DIR/crio/policies/<namespace>.json
 /etc/crio/policies); such a file left from an earlier run is removed, so DIR always
 mirrors what MCO writes to the node (the signature files come from the
 ClusterImagePolicy and ImagePolicy objects). A tree with several clusters is written
-to DIR/<cluster>/.
+to DIR/<cluster>/ (the unnamed cluster of the leftover files to DIR itself).
 
 On OpenShift 4.21 (and 4.18–4.20 with the TechPreviewNoUpgrade feature set, from
 FeatureGate/cluster in the tree or --feature-set) every self-managed cluster holds the
@@ -97,10 +97,12 @@ Example:
 					}
 					continue
 				}
+				// With several clusters each name becomes a directory under
+				// -o (one that would leave it is refused, never joined); the
+				// unnamed cluster of the tree's leftover files, shown as
+				// ".", is written to -o itself.
 				dir := out
-				if len(p.Clusters) > 1 {
-					// The name becomes a directory under -o: one that would
-					// leave it is refused, never joined.
+				if len(p.Clusters) > 1 && cl.Name != "" {
 					if !safefs.ValidName(cl.Name) {
 						return fail(exitUsage, "-o: cluster name %q is not a directory name inside %s", cl.Name, out)
 					}

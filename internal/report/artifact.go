@@ -18,7 +18,8 @@ const NotRenderedFile = "NOT-RENDERED.txt"
 
 // WriteRendered writes the render artifact (lint --render): each cluster's
 // registries.conf, to path itself for a single cluster, to
-// path/<cluster>/registries.conf for several. A cluster MCO refuses
+// path/<cluster>/registries.conf for several (the unnamed cluster of the
+// tree's leftover files to path/registries.conf). A cluster MCO refuses
 // (Report.Refused), whose input a component before MCO refuses
 // (Report.Stopped), or whose input does not load (Report.Unreadable), gets
 // no registries.conf — one left by an earlier run is removed — since an
@@ -52,25 +53,31 @@ func WriteRendered(path string, r *Report) (notes []string, err error) {
 	}()
 	for _, name := range slices.Sorted(maps.Keys(names)) {
 		file, dir := path, ""
-		if !single {
-			// A cluster's name becomes a directory under path: one that
-			// would leave it is refused, never joined.
-			if !safefs.ValidName(name) {
-				return notes, fmt.Errorf("cluster name %q is not a directory name inside %s", name, path)
-			}
-			dir = name
-			file = out.Path(name + "/registries.conf")
-		}
 		label := "the cluster"
 		if name != "" {
 			label = "cluster " + name
 		}
+		if !single {
+			// A cluster's name becomes a directory under path: one that
+			// would leave it is refused, never joined. The unnamed
+			// cluster (the tree's leftover files, shown as ".") is path
+			// itself.
+			switch {
+			case name == "":
+				dir, label = ".", "cluster ."
+			case !safefs.ValidName(name):
+				return notes, fmt.Errorf("cluster name %q is not a directory name inside %s", name, path)
+			default:
+				dir = name
+			}
+			file = out.Path(under(dir, "registries.conf"))
+		}
 		if conf, ok := r.Rendered[name]; ok {
 			if dir != "" {
-				if err := out.Remove(dir + "/" + NotRenderedFile); err != nil {
+				if err := out.Remove(under(dir, NotRenderedFile)); err != nil {
 					return notes, err
 				}
-				err = out.WriteFile(dir+"/registries.conf", conf, 0o644)
+				err = out.WriteFile(under(dir, "registries.conf"), conf, 0o644)
 			} else {
 				err = atomicfile.Write(file, conf, 0o644)
 			}
@@ -89,11 +96,11 @@ func WriteRendered(path string, r *Report) (notes []string, err error) {
 			why = "MCO would refuse to render it and the nodes would keep their previous registries.conf: " + r.Refused[name]
 		}
 		if dir != "" {
-			if err := out.Remove(dir + "/registries.conf"); err != nil {
+			if err := out.Remove(under(dir, "registries.conf")); err != nil {
 				return notes, err
 			}
 			text := fmt.Sprintf("No registries.conf for %s: %s\n", label, why)
-			if err := out.WriteFile(dir+"/"+NotRenderedFile, []byte(text), 0o644); err != nil {
+			if err := out.WriteFile(under(dir, NotRenderedFile), []byte(text), 0o644); err != nil {
 				return notes, err
 			}
 		} else if err := removeIfThere(file); err != nil {
@@ -102,6 +109,15 @@ func WriteRendered(path string, r *Report) (notes []string, err error) {
 		notes = append(notes, fmt.Sprintf("%s: no registries.conf written: %s", label, why))
 	}
 	return notes, nil
+}
+
+// under is file in the cluster directory dir of the artifact, "." being
+// the artifact's own directory.
+func under(dir, file string) string {
+	if dir == "." {
+		return file
+	}
+	return dir + "/" + file
 }
 
 func removeIfThere(p string) error {
