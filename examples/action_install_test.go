@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 type actionStep struct {
@@ -81,7 +83,7 @@ func TestActionPicksReleaseOrSource(t *testing.T) {
 	// The install step hands the version and the binary directory to
 	// scripts/install.sh (tested against a served release in scripts/dist).
 	action := t.TempDir()
-	writeFiles(t, action, map[string]string{"scripts/install.sh": "printf '%s\\n' \"$@\" > \"$RUNNER_TEMP/args\"\n"})
+	testtree.WriteAt(t, action, map[string]string{"scripts/install.sh": "printf '%s\\n' \"$@\" > \"$RUNNER_TEMP/args\"\n"})
 	runner := t.TempDir()
 	env := []string{"GITHUB_ACTION_PATH=" + action, "RUNNER_TEMP=" + runner, "RELEASE_VERSION=v1.2.3"}
 	if r := runIn(t, runner, env, "", "bash", "-e", "-c", install.Run); r.code != 0 {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // The GitLab, Tekton and Argo CD recipes of docs/integrations.md live here
@@ -59,7 +61,7 @@ func TestGitLabJob(t *testing.T) {
 		t.Fatalf("gitlab-ci.yml: job mirrorlint needs a script and artifacts.reports.codequality, when: always: %+v", job)
 	}
 	tree := t.TempDir()
-	writeFiles(t, tree, map[string]string{"clusters/prod/idms.yaml": badIDMS, "clusters/stage/idms.yaml": goodIDMS})
+	testtree.WriteAt(t, tree, map[string]string{"clusters/prod/idms.yaml": badIDMS, "clusters/stage/idms.yaml": goodIDMS})
 	r := runIn(t, tree, []string{binOnPath(t, "")}, "", "bash", "-e", "-c", strings.Join(job.Script, "\n"))
 	if r.code != 1 || !strings.Contains(r.stdout, "clusters/prod/idms.yaml:8:13: error source-format") {
 		t.Errorf("job script: exit %d, want 1 with the finding\n%s%s", r.code, r.stdout, r.stderr)
@@ -136,7 +138,7 @@ func TestTektonTask(t *testing.T) {
 	env := image(t)
 	docker := filepath.Join(containerEngine(t), "docker")
 	tree := t.TempDir()
-	writeFiles(t, tree, map[string]string{"clusters/prod/idms.yaml": badIDMS})
+	testtree.WriteAt(t, tree, map[string]string{"clusters/prod/idms.yaml": badIDMS})
 	if err := os.Chmod(tree, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +176,7 @@ func TestArgoCDPlugin(t *testing.T) {
 	path := binOnPath(t, kustomize)
 	app := func(idms string) string {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"kustomization.yaml": "resources: [idms.yaml]\n", "idms.yaml": idms})
+		testtree.WriteAt(t, dir, map[string]string{"kustomization.yaml": "resources: [idms.yaml]\n", "idms.yaml": idms})
 		return dir
 	}
 	bad := runIn(t, app(badIDMS), []string{path}, "", gen[0], gen[1:]...)

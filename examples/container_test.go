@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // testImage is the image `make image` builds for these tests.
@@ -109,7 +111,7 @@ func TestContainerImage(t *testing.T) {
 	env := image(t)
 	docker := filepath.Join(containerEngine(t), "docker")
 	tree := t.TempDir()
-	writeFiles(t, tree, map[string]string{"clusters/prod/idms.yaml": badIDMS, "clusters/stage/idms.yaml": goodIDMS})
+	testtree.WriteAt(t, tree, map[string]string{"clusters/prod/idms.yaml": badIDMS, "clusters/stage/idms.yaml": goodIDMS})
 	if err := os.Chmod(tree, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +184,7 @@ func TestKustomizeContainerTransformer(t *testing.T) {
 	env := image(t)
 	tree := func(idms string) string {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{
+		testtree.WriteAt(t, dir, map[string]string{
 			"base/idms.yaml":            idms,
 			"base/kustomization.yaml":   "resources: [idms.yaml]\n",
 			"plain/kustomization.yaml":  "resources: [../base]\n",
@@ -229,7 +231,7 @@ func TestKustomizeValidators(t *testing.T) {
 			}
 			tree := func(idms string) string {
 				dir := t.TempDir()
-				writeFiles(t, dir, map[string]string{
+				testtree.WriteAt(t, dir, map[string]string{
 					"base/idms.yaml":               idms,
 					"base/kustomization.yaml":      "resources: [idms.yaml]\n",
 					"plain/kustomization.yaml":     "resources: [../base]\n",

@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const goodIDMS = `# release mirrors
@@ -98,19 +100,6 @@ func lookTool(t *testing.T, name, install string) string {
 	return ""
 }
 
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 type result struct {
 	stdout, stderr string
 	code           int
@@ -142,7 +131,7 @@ func runIn(t *testing.T, dir string, env []string, stdin string, name string, ar
 
 func kustomizeTree(t *testing.T, bin, idms string) string {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testtree.WriteAt(t, dir, map[string]string{
 		"base/idms.yaml":          idms,
 		"base/kustomization.yaml": "resources: [idms.yaml]\n",
 		// The same overlay with and without the function.
@@ -220,13 +209,13 @@ func TestKustomizeFnRunDryRun(t *testing.T) {
 	styled := "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: release-mirrors}\nspec:\n  imageDigestMirrors:\n" +
 		"  - source: quay.io/openshift-release-dev/ocp-release\n    mirrors: [mirror.example.com/ocp/release]   # primary\n"
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"idms.yaml": styled})
+	testtree.WriteAt(t, dir, map[string]string{"idms.yaml": styled})
 	args := []string{"fn", "run", ".", "--enable-exec", "--exec-path", bin, "--dry-run", "--", "failOn=warning"}
 	r := runIn(t, dir, nil, "", kustomize, args...)
 	if got, _ := os.ReadFile(filepath.Join(dir, "idms.yaml")); r.code != 0 || string(got) != styled {
 		t.Errorf("--dry-run: exit %d, file changed: %v\n%s", r.code, string(got) != styled, r.stderr)
 	}
-	writeFiles(t, dir, map[string]string{"bad.yaml": strings.Replace(badIDMS, "release-mirrors", "bad", 1)})
+	testtree.WriteAt(t, dir, map[string]string{"bad.yaml": strings.Replace(badIDMS, "release-mirrors", "bad", 1)})
 	r = runIn(t, dir, nil, "", kustomize, args...)
 	if r.code == 0 || !strings.Contains(r.stderr, "bad.yaml:8:13: error source-format") {
 		t.Errorf("--dry-run with a bad file: exit %d\n%s", r.code, r.stderr)
@@ -319,7 +308,7 @@ func TestPreCommitHook(t *testing.T) {
 
 	work := t.TempDir()
 	git(t, work, "init", "-q")
-	writeFiles(t, work, map[string]string{
+	testtree.WriteAt(t, work, map[string]string{
 		".pre-commit-config.yaml": "repos:\n- repo: " + hooks + "\n  rev: " + sha + "\n  hooks:\n  - id: mirrorlint\n",
 		"clusters/good.yaml":      goodIDMS,
 		"clusters/bad.yaml":       strings.Replace(badIDMS, "release-mirrors", "other-mirrors", 1),
@@ -351,7 +340,7 @@ func TestPreCommitHook(t *testing.T) {
 		t.Errorf("pre-commit run --files clusters/good.yaml: exit %d, want 0\n%s%s", one.code, one.stdout, one.stderr)
 	}
 
-	writeFiles(t, work, map[string]string{"clusters/bad.yaml": strings.Replace(goodIDMS, "release-mirrors", "other-mirrors", 1)})
+	testtree.WriteAt(t, work, map[string]string{"clusters/bad.yaml": strings.Replace(goodIDMS, "release-mirrors", "other-mirrors", 1)})
 	git(t, work, "add", "-A")
 	fixed := runIn(t, work, env, "", preCommit, "run", "--all-files")
 	if fixed.code != 0 {
@@ -361,7 +350,7 @@ func TestPreCommitHook(t *testing.T) {
 	// An untracked scratch file that contradicts good.yaml (another
 	// mirrorSourcePolicy for its source) is not part of the commit: it
 	// does not block it.
-	writeFiles(t, work, map[string]string{"clusters/scratch.yaml": strings.Replace(goodIDMS, "release-mirrors", "scratch", 1) + "    mirrorSourcePolicy: NeverContactSource\n"})
+	testtree.WriteAt(t, work, map[string]string{"clusters/scratch.yaml": strings.Replace(goodIDMS, "release-mirrors", "scratch", 1) + "    mirrorSourcePolicy: NeverContactSource\n"})
 	scratch := runIn(t, work, env, "", preCommit, "run", "--files", "clusters/good.yaml")
 	if scratch.code != 0 || strings.Contains(scratch.stdout, "scratch.yaml") {
 		t.Errorf("an untracked scratch file blocked the commit: exit %d\n%s%s", scratch.code, scratch.stdout, scratch.stderr)
@@ -417,7 +406,7 @@ func TestActionSchema(t *testing.T) {
 func TestActionRunStep(t *testing.T) {
 	script, runner := actionLintStep(t)
 	work := t.TempDir()
-	writeFiles(t, work, map[string]string{"clusters/a/idms.yaml": badIDMS, "clusters/b/idms.yaml": strings.Replace(goodIDMS, "release-mirrors", "b", 1)})
+	testtree.WriteAt(t, work, map[string]string{"clusters/a/idms.yaml": badIDMS, "clusters/b/idms.yaml": strings.Replace(goodIDMS, "release-mirrors", "b", 1)})
 	env := actionEnv(runner, "MIRRORLINT_PATHS=clusters/a\nclusters/b")
 	if err := os.MkdirAll(filepath.Join(work, "out"), 0o755); err != nil {
 		t.Fatal(err)
@@ -450,13 +439,13 @@ func TestActionRunStepBase(t *testing.T) {
 	lookTool(t, "git", "apt-get install -y git")
 	script, runner := actionLintStep(t)
 	origin := t.TempDir()
-	writeFiles(t, origin, map[string]string{"clusters/prod/idms.yaml": strings.Replace(goodIDMS, "    - mirror.example.com/ocp/release\n",
+	testtree.WriteAt(t, origin, map[string]string{"clusters/prod/idms.yaml": strings.Replace(goodIDMS, "    - mirror.example.com/ocp/release\n",
 		"    - mirror.example.com/ocp/release\n    - mirror2.example.com/ocp/release\n", 1)})
 	git(t, origin, "init", "-q")
 	git(t, origin, "add", "-A")
 	git(t, origin, "commit", "-q", "-m", "two mirrors")
 	base := strings.TrimSpace(git(t, origin, "rev-parse", "HEAD"))
-	writeFiles(t, origin, map[string]string{"clusters/prod/idms.yaml": goodIDMS})
+	testtree.WriteAt(t, origin, map[string]string{"clusters/prod/idms.yaml": goodIDMS})
 	git(t, origin, "commit", "-q", "-am", "drop a mirror")
 
 	full := t.TempDir()

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 	"github.com/mirrorlint/mirrorlint/lint"
 )
 
@@ -141,7 +142,7 @@ spec:
     rootOfTrust:
       policyType: PublicKey
       publicKey:
-        keyData: LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUZrd0V3WUhLb1pJemowQ0FRWUlLb1pJemowREFRY0RRZ0FFTGlnQ25sTE5LZ09nbFJUeDFEN0poSTdlUnc5OQpRb2xFOUpvNFFVeG5iTXk1blV1QkwrVVpGOXFxZm0vRGcxQk5lSFJUaEh6V2gya2k5dkFFZ1dFRE93PT0KLS0tLS1FTkQgUFVCTElDIEtFWS0tLS0tCg==
+        keyData: ` + testtree.PublicKeyData + `
 `
 	if err := os.WriteFile(filepath.Join(dir, "cip.yaml"), []byte(cip), 0o644); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/contentcache"
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // TestMain points the content cache at a directory of this test binary's
@@ -30,7 +31,7 @@ func TestMain(m *testing.M) {
 // a file added), which must be read rather than taken from the index.
 func TestCachedRunsReportWhatUncachedRunsDo(t *testing.T) {
 	repo := fleetRepo(t)
-	write := gittest.Writer(t, repo)
+	write := testtree.Writer(t, repo)
 	write("clusters/hub/app.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app}\nspec:\n  template:\n    spec:\n      containers: [{name: a, image: \"quay.io/acme/tools@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"}]\n")
 	git := gittest.Runner(t, repo)
 	git("add", ".")

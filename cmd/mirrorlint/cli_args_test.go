@@ -3,12 +3,14 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // Mistakes on the command line are usage errors (exit 2) found before any
 // tree is read, with a message saying what is wrong.
 func TestCommandLineMistakesAreUsageErrors(t *testing.T) {
-	tree := writeTree(t, map[string]string{"idms.yaml": resolveTree})
+	tree := testtree.Write(t, map[string]string{"idms.yaml": resolveTree})
 	cases := []struct {
 		args []string
 		want string
@@ -42,7 +44,7 @@ func TestCommandLineMistakesAreUsageErrors(t *testing.T) {
 // A reference-shaped release image that MCO's parser rejects (upper case in
 // the repository) stays what the cluster would do: MCO refuses to render.
 func TestReleaseImageMCORejectsStaysARefusal(t *testing.T) {
-	tree := writeTree(t, map[string]string{"idms.yaml": resolveTree})
+	tree := testtree.Write(t, map[string]string{"idms.yaml": resolveTree})
 	r := mlRun(t, "", "render", "--config", "none", "--release-image", "quay.io/openshift-release-dev/OCP-release@sha256:"+strings.Repeat("ab", 32), tree)
 	if r.code != exitFindings || !strings.Contains(r.stderr, "error parsing reference of release image") {
 		t.Errorf("exit %d, stderr %s", r.code, r.stderr)
@@ -62,7 +64,7 @@ func TestBareCommandPrintsHelpWithItsName(t *testing.T) {
 
 // resolve pulls a tag+digest reference by digest, as CRI-O does.
 func TestResolveTagAndDigest(t *testing.T) {
-	tree := writeTree(t, map[string]string{"idms.yaml": resolveTree})
+	tree := testtree.Write(t, map[string]string{"idms.yaml": resolveTree})
 	dg := "@sha256:" + strings.Repeat("ab", 32)
 	r := mlRun(t, "", "resolve", "--config", "none", "quay.io/openshift-release-dev/ocp-release:4.16.0"+dg, tree)
 	if r.code != exitOK || !strings.Contains(r.stdout, "1. mirror  mirror.example.com/ocp/release"+dg) || !strings.Contains(r.stdout, "drops the tag (:4.16.0)") {

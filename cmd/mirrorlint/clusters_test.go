@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const gitopsFixture = "../../internal/cluster/testdata/gitops"
@@ -104,7 +106,7 @@ func TestClustersJSON(t *testing.T) {
 // problem, with and without --build; --cluster picks one cluster; render
 // still writes the others.
 func TestClustersBrokenAndSelect(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"base/kustomization.yaml": "resources: [idms.yaml]\n",
 		"base/idms.yaml": `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // Outside any git repository, a found config naming data and cluster
@@ -15,7 +17,7 @@ import (
 func TestConfigRefusalNamesPathsAsWritten(t *testing.T) {
 	top := t.TempDir()
 	idms := "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: a\nspec:\n  imageDigestMirrors:\n  - source: quay.io/a\n    mirrors: [m.example.com/a]\n"
-	writeFiles(t, top, map[string]string{
+	testtree.WriteAt(t, top, map[string]string{
 		"outside/data.json": "{}\n",
 		"outside/idms.yaml": idms,
 		"repo/.mirrorlint.yaml": "data:\n- ../outside/data.json\n- link.json\n" +

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // A blob of the base revision that the local clone lacks (a partial
@@ -16,7 +17,7 @@ import (
 // and the other clusters get their verdict; the run exits 2, as for any
 // cluster not compared.
 func TestDiffBaseWithAnAbsentBlob(t *testing.T) {
-	repo := writeTree(t, map[string]string{
+	repo := testtree.Write(t, map[string]string{
 		"clusters/east/idms.yaml": idmsWith("mirror-a.example.com/acme"),
 		"clusters/west/idms.yaml": idmsWith("mirror-b.example.com/acme"),
 	})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func idmsNamed(name, source string, mirrors ...string) string {
@@ -36,7 +37,7 @@ func regionRepo(t *testing.T, files map[string]string) string {
 	for k, v := range files {
 		all[k] = v
 	}
-	repo, err := filepath.EvalSymlinks(writeTree(t, all))
+	repo, err := filepath.EvalSymlinks(testtree.Write(t, all))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ const helmKustomization = "resources:\n- ../../base\n- idms-apps.yaml\nhelmChart
 // the run exits 2 (unreadable input), or 1 with --fail-on-drain.
 func TestDiffBaseEachClusterItsOwnVerdict(t *testing.T) {
 	repo := regionRepo(t, map[string]string{"overlays/dev/kustomization.yaml": helmKustomization})
-	writeFiles(t, repo, map[string]string{"overlays/west/idms-apps.yaml": idmsNamed("apps", "registry.example.com/apps", "m1.corp.example/apps")})
+	testtree.WriteAt(t, repo, map[string]string{"overlays/west/idms-apps.yaml": idmsNamed("apps", "registry.example.com/apps", "m1.corp.example/apps")})
 
 	r := mlRun(t, "", "diff", "--config", "none", "--base", "HEAD", "--format", "json", "overlays/west", "overlays/dev")
 	var out diffClusters
@@ -148,7 +149,7 @@ func TestDiffBaseDoesNotPinOneClusterOnAnother(t *testing.T) {
 	selfMirror := "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: apps\nspec:\n  imageDigestMirrors:\n" +
 		"  - source: registry.example.com/apps\n    mirrors:\n    - registry.example.com/apps\n    mirrorSourcePolicy: NeverContactSource\n"
 	repo := regionRepo(t, map[string]string{"overlays/dev/idms-apps.yaml": selfMirror})
-	writeFiles(t, repo, map[string]string{"overlays/west/idms-apps.yaml": idmsNamed("apps", "registry.example.com/apps", "m1.corp.example/apps")})
+	testtree.WriteAt(t, repo, map[string]string{"overlays/west/idms-apps.yaml": idmsNamed("apps", "registry.example.com/apps", "m1.corp.example/apps")})
 	for _, paths := range [][]string{{"overlays/west", "overlays/dev"}, {"overlays/dev", "overlays/west"}} {
 		r := mlRun(t, "", append([]string{"diff", "--config", "none", "--base", "HEAD", "--format", "json"}, paths...)...)
 		var out diffClusters
@@ -177,7 +178,7 @@ func TestDiffIdenticalClustersPrintedOnce(t *testing.T) {
 		files[site+"/kustomization.yaml"] = "resources:\n- ../../base\n- site-config.yaml\n"
 		files[site+"/site-config.yaml"] = fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: site\ndata:\n  id: %q\n", site)
 	}
-	repo, err := filepath.EvalSymlinks(writeTree(t, files))
+	repo, err := filepath.EvalSymlinks(testtree.Write(t, files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestDiffIdenticalClustersPrintedOnce(t *testing.T) {
 	git("add", ".")
 	git("commit", "-q", "-m", "fleet")
 	t.Chdir(repo)
-	writeFiles(t, repo, map[string]string{"base/idms-release.yaml": idmsNamed("release", "quay.io/openshift-release-dev/ocp-release", "mirror-a.corp.example/ocp/release")})
+	testtree.WriteAt(t, repo, map[string]string{"base/idms-release.yaml": idmsNamed("release", "quay.io/openshift-release-dev/ocp-release", "mirror-a.corp.example/ocp/release")})
 
 	r := mlRun(t, "", "diff", "--config", "none", "--base", "HEAD", ".")
 	if r.code != exitOK {
@@ -230,7 +231,7 @@ func TestDrainOnRemovalSitsInTheNewTree(t *testing.T) {
 	})
 	// west loses a mirror of its own entry; south stops including the
 	// common mirrors, whose file is deleted.
-	writeFiles(t, repo, map[string]string{
+	testtree.WriteAt(t, repo, map[string]string{
 		"overlays/west/idms-apps.yaml":      idmsNamed("apps", "registry.example.com/apps", "m1.corp.example/apps"),
 		"overlays/south/kustomization.yaml": "resources:\n- ../../base\n",
 	})
@@ -300,7 +301,7 @@ func TestBaseWithDeclaredClusters(t *testing.T) {
 	repo := regionRepo(t, map[string]string{
 		".mirrorlint.yaml": "clusters:\n- name: west\n  paths: [overlays/west]\n- name: dev\n  paths: [overlays/dev]\n",
 	})
-	writeFiles(t, repo, map[string]string{"overlays/west/idms-apps.yaml": idmsNamed("apps", "registry.example.com/apps", "m1.corp.example/apps")})
+	testtree.WriteAt(t, repo, map[string]string{"overlays/west/idms-apps.yaml": idmsNamed("apps", "registry.example.com/apps", "m1.corp.example/apps")})
 	r := mlRun(t, "", "diff", "--base", "HEAD", "--format", "json", ".")
 	var out diffClusters
 	mustUnmarshal(t, r.stdout, &out)
@@ -321,7 +322,7 @@ func TestBaseNewClusterAloneInSelection(t *testing.T) {
 	git := gittest.Runner(t, repo)
 	git("rm", "-q", "-r", "overlays/west", "overlays/dev")
 	git("commit", "-q", "-m", "south only")
-	writeFiles(t, repo, map[string]string{
+	testtree.WriteAt(t, repo, map[string]string{
 		"overlays/edge/kustomization.yaml": "resources:\n- idms-apps.yaml\n",
 		"overlays/edge/idms-apps.yaml":     idmsNamed("apps", "registry.example.com/apps", "m1.corp.example/apps"),
 	})

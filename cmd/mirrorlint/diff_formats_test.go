@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // diff --format sarif|github|junit prints drain-on-change warnings and
 // render-refused errors through the report writers; each output must
 // parse and carry the finding where the change is.
 func TestDiffCIFormats(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"a/idms.yaml":   idmsWith("mirror-a.example.com/acme"),
 		"b/idms.yaml":   idmsWith("mirror-b.example.com/acme"),
 		"bad/idms.yaml": idmsWith("mirror-a.example.com/acme") + "  - source: quay.io/foo bar\n    mirrors: [m.example.com/x]\n",

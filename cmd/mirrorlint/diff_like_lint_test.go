@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // The dev overlay's patch replaces the release mirror. lint --base and
@@ -153,7 +154,7 @@ func policyRepo(t *testing.T) string {
 		"                - registry.east.example/acme/tools",
 		"",
 	}, "\n")
-	writeFiles(t, repo, map[string]string{
+	testtree.WriteAt(t, repo, map[string]string{
 		".mirrorlint.yaml":                   "failOn: error\n",
 		"platform/clusters/east/idms.yaml":   idmsNamed("apps", "quay.io/acme/app", "registry.east.example/acme/app"),
 		"platform/clusters/east/policy.yaml": policy,
@@ -171,7 +172,7 @@ func policyRepo(t *testing.T) string {
 // cluster once: the ACM Policy's own cluster too.
 func TestDiffBaseNamesClustersFromTheRepository(t *testing.T) {
 	repo := policyRepo(t)
-	writeFiles(t, repo, map[string]string{
+	testtree.WriteAt(t, repo, map[string]string{
 		"platform/clusters/east/idms.yaml": idmsNamed("apps", "quay.io/acme/app", "registry2.east.example/acme/app"),
 	})
 	const east = "platform/clusters/east"

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // An IDMS and an ITMS share a mirror, so registries.conf lists it twice
@@ -14,7 +16,7 @@ import (
 func TestDiffSaysWhenTheDaemonQuirkDrains(t *testing.T) {
 	itms := "apiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata:\n  name: apps-tags\nspec:\n  imageTagMirrors:\n" +
 		"  - source: quay.io/acme/app\n    mirrors:\n    - mirror.example.com/acme/app\n"
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"old/idms.yaml": idmsNamed("apps", "quay.io/acme/app", "mirror.example.com/acme/app"),
 		"old/itms.yaml": itms,
 		"new/idms.yaml": idmsNamed("apps", "quay.io/acme/app", "fast.example.com/acme/app", "mirror.example.com/acme/app"),

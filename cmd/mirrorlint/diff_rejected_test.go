@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // A change whose objects the API server refuses reaches no node: diff
@@ -23,7 +24,7 @@ func TestDiffReportsWhatTheAPIServerRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	wrongGroup := strings.Replace(idmsNamed("tools", "quay.io/acme/tools", "registry.example.com/acme/tools"), "config.openshift.io/v1", "operator.openshift.io/v1", 1)
-	writeFiles(t, repo, map[string]string{
+	testtree.WriteAt(t, repo, map[string]string{
 		"clusters/east/idms.yaml": idmsNamed("apps", "quay.io/acme/app", "registry.east.example/acme/app"),
 		"clusters/west/idms.yaml": wrongGroup,
 	})
@@ -32,7 +33,7 @@ func TestDiffReportsWhatTheAPIServerRefuses(t *testing.T) {
 	git("add", ".")
 	git("commit", "-q", "-m", "clusters")
 	t.Chdir(repo)
-	writeFiles(t, repo, map[string]string{
+	testtree.WriteAt(t, repo, map[string]string{
 		"clusters/east/tools.yaml": wrongGroup,
 		"clusters/east/idms.yaml":  idmsNamed("apps", "quay.io/acme/app", "registry.east.example/acme/app") + "    mirrorSourcePolicy: Never\n",
 	})
@@ -104,8 +105,8 @@ func TestDiffReportsWhatTheAPIServerRefuses(t *testing.T) {
 
 	// Two trees given side by side: the same, for the files that differ.
 	old := filepath.Join(t.TempDir(), "old")
-	writeFiles(t, old, map[string]string{"idms.yaml": idmsNamed("apps", "quay.io/acme/app", "registry.east.example/acme/app"), "west.yaml": wrongGroup})
-	writeFiles(t, repo, map[string]string{"clusters/east/west.yaml": wrongGroup})
+	testtree.WriteAt(t, old, map[string]string{"idms.yaml": idmsNamed("apps", "quay.io/acme/app", "registry.east.example/acme/app"), "west.yaml": wrongGroup})
+	testtree.WriteAt(t, repo, map[string]string{"clusters/east/west.yaml": wrongGroup})
 	dirs := mlRun(t, "", "diff", "--config", "none", old, "clusters/east")
 	if n := strings.Count(dirs.stdout, ": warning "); dirs.code != exitOK || n != 2 || !strings.Contains(dirs.stdout, "clusters/east/tools.yaml:1:13: warning api-version-kind: "+apiVersion+"\n") ||
 		!strings.Contains(dirs.stdout, "verdict: no change to the node files\n  the API server refuses 2 changed objects (see above): the change cannot apply as it is\n") {

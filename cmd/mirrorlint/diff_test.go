@@ -9,6 +9,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/corpus"
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const diffIDMS = `apiVersion: config.openshift.io/v1
@@ -53,7 +54,7 @@ func TestDiffDrainCorpus(t *testing.T) {
 }
 
 func TestDiffExitCodes(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"a/idms.yaml":   idmsWith("mirror-a.example.com/acme"),
 		"b/idms.yaml":   idmsWith("mirror-b.example.com/acme"),
 		"bad/idms.yaml": idmsWith("mirror-a.example.com/acme") + "  - source: quay.io/foo bar\n    mirrors: [m.example.com/x]\n",
@@ -90,7 +91,7 @@ func TestDiffExitCodes(t *testing.T) {
 }
 
 func TestDiffBase(t *testing.T) {
-	dir := writeTree(t, map[string]string{"clusters/prod/idms.yaml": idmsWith("mirror-a.example.com/acme")})
+	dir := testtree.Write(t, map[string]string{"clusters/prod/idms.yaml": idmsWith("mirror-a.example.com/acme")})
 	git := gittest.Runner(t, dir)
 	git("init", "-q")
 	git("add", ".")

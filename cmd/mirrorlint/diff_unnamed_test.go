@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // installConfigB is an install-config.yaml of cluster c1 mirroring
@@ -15,11 +17,11 @@ const installConfigB = "apiVersion: v1\nmetadata:\n  name: c1\nbaseDomain: examp
 // unnamed one is named "." in every heading and summary, never by an
 // empty string.
 func TestDiffNamesTheUnnamedClusterDot(t *testing.T) {
-	old := writeTree(t, map[string]string{
+	old := testtree.Write(t, map[string]string{
 		"idms.yaml":                idmsWith("mirror-a.example.com/acme"),
 		"inst/install-config.yaml": installConfigB,
 	})
-	broken := writeTree(t, map[string]string{
+	broken := testtree.Write(t, map[string]string{
 		"idms.yaml":                idmsWith("mirror-a.example.com/acme"),
 		"bad.yaml":                 "bad: [\n",
 		"inst/install-config.yaml": installConfigB,

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const goodKustomization = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - idms.yaml\n"
@@ -20,7 +21,7 @@ const brokenKustomization = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: 
 // about a change nobody made. The cluster says so on itself (the text
 // output's section; stderr for the other formats), and the run exits 2.
 func TestDiffKustomizeErrorIsUnreadable(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"good/kustomization.yaml":   goodKustomization,
 		"good/idms.yaml":            idmsWith("mirror-a.example.com/acme"),
 		"broken/kustomization.yaml": brokenKustomization,
@@ -47,7 +48,7 @@ func TestDiffKustomizeErrorIsUnreadable(t *testing.T) {
 	}
 
 	// --base: the overlay was broken at the base revision and is fixed now.
-	repo := writeTree(t, map[string]string{
+	repo := testtree.Write(t, map[string]string{
 		"prod/kustomization.yaml": brokenKustomization,
 		"prod/idms.yaml":          idmsWith("mirror-a.example.com/acme"),
 	})

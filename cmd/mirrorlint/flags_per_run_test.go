@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // An environment value read by one in-process run must not be seen by the
@@ -11,7 +13,7 @@ import (
 // per app. A version outside the supported range makes the first run fail;
 // the second, without the variable, renders the same tree.
 func TestEnvironmentValueDoesNotLeakIntoTheNextRun(t *testing.T) {
-	tree := writeTree(t, map[string]string{"idms.yaml": resolveTree})
+	tree := testtree.Write(t, map[string]string{"idms.yaml": resolveTree})
 	t.Setenv("MIRRORLINT_OPENSHIFT_VERSION", "4.99")
 	first := mlRun(t, "", "render", "--config", "none", tree)
 	if first.code != exitUsage || !strings.Contains(first.stderr, "4.99") {
@@ -45,7 +47,7 @@ func TestHelpIsTheSameAfterRunsWithEnvironmentValues(t *testing.T) {
 		return out
 	}
 	before := help()
-	tree := writeTree(t, map[string]string{"idms.yaml": resolveTree})
+	tree := testtree.Write(t, map[string]string{"idms.yaml": resolveTree})
 	for _, cmd := range newApp(nil, nil, nil).Commands {
 		for _, f := range cmd.Flags {
 			if e, ok := f.(interface{ GetEnvVars() []string }); ok {

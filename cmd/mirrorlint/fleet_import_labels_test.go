@@ -1,11 +1,11 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // pgt is a PolicyGenTemplate delivering one IDMS for source, mirrored at
@@ -46,11 +46,7 @@ func TestZTPFleetImportLabels(t *testing.T) {
 		"policygentemplates/kustomization.yaml": "generators:\n- common-ranGen.yaml\n- group-du-sno-ranGen.yaml\n- group-du-3node-ranGen.yaml\n- group-du-standard.yaml\n" +
 			"- site-sno1.yaml\n- vendor-ocp.yaml\n- with-id.yaml\nresources:\n- ns.yaml\n",
 	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.FromSlash(name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteAt(t, ".", files)
 	l := fleetClusters(t, ".")
 	policies := map[string][]string{}
 	undecided := map[string][]string{}

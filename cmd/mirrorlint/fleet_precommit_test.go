@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // fleetRepo writes a git repository shaped like a fleet: a base and site
@@ -43,7 +44,7 @@ func fleetRepo(t *testing.T) string {
 		files[site+"kustomization.yaml"] = "resources: [../../base]\npatches:\n- path: mirror.yaml\n  target: {kind: ImageDigestMirrorSet}\n"
 		files[site+"mirror.yaml"] = fmt.Sprintf("- op: add\n  path: /spec/imageDigestMirrors/-\n  value:\n    source: quay.io/site-%04d/apps\n    mirrors:\n    - %s\n", i, mirror)
 	}
-	dir := writeTree(t, files)
+	dir := testtree.Write(t, files)
 	git := gittest.Runner(t, dir)
 	git("init", "-q")
 	git("add", ".")

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // fleetFiles is a ZTP-shaped repository: one kustomize base that every
@@ -50,7 +52,7 @@ spec:
 // A finding on the base that 12 sites share names the count and three of
 // them in the text output, on a short line; JSON lists all 12.
 func TestFleetFindingNamesAFewClusters(t *testing.T) {
-	dir := writeTree(t, fleetFiles(12))
+	dir := testtree.Write(t, fleetFiles(12))
 	t.Chdir(dir)
 	r := mlRun(t, "", "lint", "--config", "none", ".")
 	const want = "base/icsp-release.yaml:2:7: info icsp-deprecated: "

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // Hostile trees, each built the way a pull request would commit it and
@@ -19,23 +20,19 @@ import (
 
 const badIDMS = "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/Org/app, mirrors: [m.io/Org/app]}\n"
 
+// tree writes files into a new temporary directory, as testtree.Write
+// does, except that a content "->target" makes the name a symbolic link to
+// target.
 func tree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		if target, ok := strings.CutPrefix(content, "->"); ok {
-			if err := os.Symlink(target, p); err != nil {
-				t.Fatal(err)
-			}
+			testtree.Link(t, target, p)
 			continue
 		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, p, content)
 	}
 	return dir
 }

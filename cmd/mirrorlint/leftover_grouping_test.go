@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func groupingIDMS(name, source string, mirrors ...string) string {
@@ -21,7 +23,7 @@ func groupingIDMS(name, source string, mirrors ...string) string {
 // finding joins them. The files of one directory are still one cluster.
 func TestLeftoversGroupedPerTopLevelDirectory(t *testing.T) {
 	const src = "quay.io/openshift-release-dev/ocp-release"
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		".tekton/idms.yaml":                groupingIDMS("release", src, "mirror.a.example/ocp", "mirror.b.example/ocp"),
 		".konflux/idms.yaml":               groupingIDMS("release", src, "mirror.b.example/ocp", "mirror.a.example/ocp"),
 		"telco-ran/reference/idms.yaml":    groupingIDMS("ran", src, "mirror.a.example/ocp", "mirror.b.example/ocp"),
@@ -99,7 +101,7 @@ func TestLeftoversGroupedPerTopLevelDirectory(t *testing.T) {
 // declared clusters replace the ones found, and how many others there are.
 func TestSplitNoticeCountsOtherClusters(t *testing.T) {
 	const src = "quay.io/openshift-release-dev/ocp-release"
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"telco/ran/idms.yaml":           groupingIDMS("release", src, "mirror.a.example/ocp"),
 		"telco/core/idms.yaml":          groupingIDMS("release", src, "mirror.b.example/ocp"),
 		"overlays/a/kustomization.yaml": "resources: [idms.yaml]\n",

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func policyIDMS(name, policy string) string {
@@ -22,7 +23,7 @@ func policyIDMS(name, policy string) string {
 // contradiction.
 func gitCluster(t *testing.T) string {
 	t.Helper()
-	repo := writeTree(t, map[string]string{
+	repo := testtree.Write(t, map[string]string{
 		".gitignore":              "build/\n",
 		"clusters/prod/idms.yaml": policyIDMS("release", "NeverContactSource"),
 	})
@@ -30,24 +31,11 @@ func gitCluster(t *testing.T) string {
 	git("init", "-q")
 	git("add", ".")
 	git("commit", "-q", "-m", "prod")
-	writeFiles(t, repo, map[string]string{
+	testtree.WriteAt(t, repo, map[string]string{
 		"clusters/prod/scratch.yaml":   policyIDMS("scratch", "AllowContactingSource"),
 		"clusters/prod/build/out.yaml": policyIDMS("built", "AllowContactingSource"),
 	})
 	return repo
-}
-
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // The pre-commit path reads what the commit holds: committing idms.yaml
@@ -109,7 +97,7 @@ func TestLintTreeHonoursGitignore(t *testing.T) {
 // file without any (.pre-commit-config.yaml, a workload) is read but not
 // listed as if it had passed every rule.
 func TestJUnitSuitesOnlyForCheckedFiles(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		".pre-commit-config.yaml":  "repos:\n- repo: https://github.com/mirrorlint/mirrorlint\n  rev: v1.0.0\n  hooks:\n  - id: mirrorlint\n",
 		"apps/deployment.yaml":     "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n      - image: quay.io/acme/web:1\n",
 		"clusters/prod/idms.yaml":  policyIDMS("release", "NeverContactSource"),

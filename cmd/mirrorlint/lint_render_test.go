@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // lint --render writes registries.conf only for the clusters whose file
@@ -22,7 +24,7 @@ func TestLintRenderWritesNothingMisleading(t *testing.T) {
 	})
 	out := filepath.Join(t.TempDir(), "render")
 	// An earlier run's files for the clusters that now cannot be rendered.
-	writeFiles(t, out, map[string]string{"overlays/dev/registries.conf": "stale\n", "overlays/south/registries.conf": "stale\n"})
+	testtree.WriteAt(t, out, map[string]string{"overlays/dev/registries.conf": "stale\n", "overlays/south/registries.conf": "stale\n"})
 
 	r := mlRun(t, "", "lint", "--config", "none", "--render", out, ".")
 	if _, err := os.Stat(filepath.Join(out, "overlays/west/registries.conf")); err != nil {
@@ -49,7 +51,7 @@ func TestLintRenderWritesNothingMisleading(t *testing.T) {
 
 	// A single refused cluster: no file, an old one removed, and why.
 	one := filepath.Join(t.TempDir(), "registries.conf")
-	writeFiles(t, filepath.Dir(one), map[string]string{"registries.conf": "stale\n"})
+	testtree.WriteAt(t, filepath.Dir(one), map[string]string{"registries.conf": "stale\n"})
 	r = mlRun(t, "", "lint", "--config", "none", "--render", one, "overlays/south")
 	if _, err := os.Stat(one); err == nil || !strings.Contains(r.stderr, "mirrorlint: --render: cluster overlays/south: no registries.conf written: MCO would refuse") {
 		t.Errorf("refused single cluster: file left (%v)\n%s", err, r.stderr)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // kustomizeRepo is a git repository with a base and an overlay that mixes
@@ -15,7 +16,7 @@ import (
 // cross-object.
 func kustomizeRepo(t *testing.T) string {
 	t.Helper()
-	repo := writeTree(t, map[string]string{
+	repo := testtree.Write(t, map[string]string{
 		"base/kustomization.yaml": "resources: [idms-release.yaml]\n",
 		"base/idms-release.yaml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: release\nspec:\n  imageDigestMirrors:\n" +
 			"  - source: quay.io/openshift-release-dev/ocp-release\n    mirrors: [mirror.corp.example/ocp/release]\n",
@@ -154,7 +155,7 @@ func TestLintContextPathsAsTyped(t *testing.T) {
 func TestLintDeepSubdirectoryNamesFilesAsTyped(t *testing.T) {
 	bad := "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: a\nspec:\n  imageDigestMirrors:\n" +
 		"  - source: quay.io/Acme/app\n    mirrors: [mirror.example.com/acme/app]\n"
-	repo := writeTree(t, map[string]string{"x/y/z/sub/a.yaml": bad, "x/y/z/sub/b.yaml": strings.ReplaceAll(bad, "name: a", "name: b")})
+	repo := testtree.Write(t, map[string]string{"x/y/z/sub/a.yaml": bad, "x/y/z/sub/b.yaml": strings.ReplaceAll(bad, "name: a", "name: b")})
 	gittest.Runner(t, repo)("init", "-q")
 	t.Chdir(filepath.Join(repo, "x", "y", "z"))
 	r := mlRun(t, "", "lint", "--config", "none", filepath.Join("sub", "a.yaml"))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func TestLintExitCodesFollowFailOn(t *testing.T) {
@@ -170,7 +171,7 @@ func mustJSON(t *testing.T, path string, v any) {
 }
 
 func TestLintBrokenFileHidesNothing(t *testing.T) {
-	tree := writeTree(t, map[string]string{
+	tree := testtree.Write(t, map[string]string{
 		"broken.yaml": "apiVersion: v1\nkind: ConfigMap\ndata: {a: [\n",
 		"idms.yaml":   "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - source: quay.io/Org/app\n    mirrors: [m.io/org/app]\n",
 	})
@@ -191,7 +192,7 @@ func TestLintConfigErrorsAreUsageErrors(t *testing.T) {
 		"bad severity": "rules: {icsp-deprecated: loud}\n",
 		"unknown rule": "rules: {no-such-rule: error}\n",
 	} {
-		tree := writeTree(t, map[string]string{".mirrorlint.yaml": body})
+		tree := testtree.Write(t, map[string]string{".mirrorlint.yaml": body})
 		r := mlRun(t, "", "lint", "--config", filepath.Join(tree, ".mirrorlint.yaml"), tree)
 		if r.code != exitUsage || !strings.Contains(r.stderr, ".mirrorlint.yaml") {
 			t.Errorf("%s: exit %d, stderr %q", name, r.code, r.stderr)

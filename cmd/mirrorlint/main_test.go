@@ -38,21 +38,6 @@ func sharedDir(t *testing.T, sub string) string {
 	return dir
 }
 
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func TestUsageErrorsExit2(t *testing.T) {
 	for _, args := range [][]string{
 		{"render", "--no-such-flag", "."},

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const pinnedICSP = `apiVersion: operator.openshift.io/v1alpha1
@@ -25,7 +27,7 @@ spec:
 // (and said so), what cannot be fixed stops the run at its line; in a
 // kustomize tree the default mode points at --in-place.
 func TestMigrateWritesOnlyWhatTheAPIServerAccepts(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"kust/kustomization.yaml": "resources:\n- icsp.yaml\n",
 		"kust/icsp.yaml":          pinnedICSP,
 	})
@@ -42,7 +44,7 @@ func TestMigrateWritesOnlyWhatTheAPIServerAccepts(t *testing.T) {
 		t.Errorf("the migrated file does not lint clean: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
-	bad := writeTree(t, map[string]string{"icsp.yaml": strings.Replace(pinnedICSP, "registry.redhat.io/ubi8/ubi@sha256:2222222222222222222222222222222222222222222222222222222222222222", "registry.redhat.io/UBI8/ubi", 1)})
+	bad := testtree.Write(t, map[string]string{"icsp.yaml": strings.Replace(pinnedICSP, "registry.redhat.io/ubi8/ubi@sha256:2222222222222222222222222222222222222222222222222222222222222222", "registry.redhat.io/UBI8/ubi", 1)})
 	r = mlRun(t, "", "migrate", "--in-place", bad)
 	if r.code != exitUsage || !strings.Contains(r.stderr, filepath.Join(bad, "icsp.yaml")+":12:13: ImageContentSourcePolicy operators cannot become an ImageDigestMirrorSet the API server accepts") {
 		t.Fatalf("exit %d\nstderr:\n%s", r.code, r.stderr)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // migrate must not say "no ImageContentSourcePolicy found" when an input
@@ -17,7 +19,7 @@ func TestMigrateRefusesInputThatDoesNotLoad(t *testing.T) {
 		{"does not decode", "apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata:\n  name: broken\nspec:\n  repositoryDigestMirrors: {source: quay.io/x}\n", "broken.yaml:6:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := writeTree(t, map[string]string{"broken.yaml": tc.body, "good/icsp.yaml": migrateICSP})
+			dir := testtree.Write(t, map[string]string{"broken.yaml": tc.body, "good/icsp.yaml": migrateICSP})
 			for _, args := range [][]string{{"migrate", "--diff", dir}, {"migrate", dir}, {"migrate", filepath.Join(dir, "broken.yaml")}} {
 				r := mlRun(t, "", args...)
 				if r.code != exitUsage || !strings.Contains(r.stderr, tc.at) || !strings.Contains(r.stderr, "error:") || strings.Contains(r.stderr, "no ImageContentSourcePolicy") {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const migrateICSP = `apiVersion: operator.openshift.io/v1alpha1
@@ -20,7 +22,7 @@ spec:
 `
 
 func TestMigrateCommand(t *testing.T) {
-	dir := writeTree(t, map[string]string{"icsp.yaml": migrateICSP})
+	dir := testtree.Write(t, map[string]string{"icsp.yaml": migrateICSP})
 	out := filepath.Join(dir, "icsp.idms.yaml")
 	before := mlRun(t, "", "render", dir)
 
@@ -66,7 +68,7 @@ func TestMigrateCommand(t *testing.T) {
 // A new IDMS file in a kustomization directory that does not list it would
 // never be applied: migrate says so.
 func TestMigrateWarnsWhenKustomizationDoesNotListTheNewFile(t *testing.T) {
-	tree := writeTree(t, map[string]string{
+	tree := testtree.Write(t, map[string]string{
 		"kustomization.yaml": "resources: [icsp.yaml]\n",
 		"icsp.yaml":          "apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata: {name: a}\nspec:\n  repositoryDigestMirrors:\n  - {source: quay.io/a, mirrors: [m.io/a]}\n",
 	})

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // A hosted cluster whose NodePool config holds an ImageTagMirrorSet is not
@@ -31,7 +33,7 @@ func TestStoppedNodePoolNotRendered(t *testing.T) {
       - source: quay.io/acme
         mirrors: [mirror.example.com/acme]
 `
-	dir := writeTree(t, files)
+	dir := testtree.Write(t, files)
 	r := mlRun(t, "", "render", "--cluster", "hosted-cluster/hc1", dir)
 	want := "[cluster hosted-cluster/hc1] " + filepath.Join(dir, "np-config.yaml") + ":9:11: error: not rendered: hypershift-operator refuses the config of NodePool hc1-workers (unsupported config type: *v1.ImageTagMirrorSet; ValidMachineConfig false): the NodePool stops, so its nodes never get a registries.conf from this config"
 	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, want) {
@@ -44,7 +46,7 @@ func TestStoppedNodePoolNotRendered(t *testing.T) {
 	// Without the ITMS the pool's IDMS reaches the nodes.
 	files["np-config.yaml"] = strings.Replace(files["np-config.yaml"], "kind: ImageTagMirrorSet", "kind: ImageDigestMirrorSet", 1)
 	files["np-config.yaml"] = strings.Replace(files["np-config.yaml"], "imageTagMirrors:", "imageDigestMirrors:", 1)
-	r = mlRun(t, "", "render", "--cluster", "hosted-cluster/hc1", writeTree(t, files))
+	r = mlRun(t, "", "render", "--cluster", "hosted-cluster/hc1", testtree.Write(t, files))
 	if r.code != 0 || !strings.Contains(r.stdout, `location = "mirror.example.com/acme"`) {
 		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -64,10 +66,10 @@ func stoppedPoolTrees(t *testing.T) (running, stopped string) {
 		}
 		files[name] = string(b)
 	}
-	stopped = writeTree(t, files)
+	stopped = testtree.Write(t, files)
 	files["np-config.yaml"] = strings.Replace(files["np-config.yaml"], "kind: ImageTagMirrorSet", "kind: ImageDigestMirrorSet", 1)
 	files["np-config.yaml"] = strings.Replace(files["np-config.yaml"], "imageTagMirrors:", "imageDigestMirrors:", 1)
-	return writeTree(t, files), stopped
+	return testtree.Write(t, files), stopped
 }
 
 // diff and lint --render read the same decision as render: a stopped pool

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // A ZTP site whose installConfigOverrides holds a value of the wrong type
@@ -30,7 +32,7 @@ spec:
     nodes:
     - hostName: sno2.example.com
 `
-	dir := writeTree(t, map[string]string{"siteconfig.yaml": site})
+	dir := testtree.Write(t, map[string]string{"siteconfig.yaml": site})
 	r := mlRun(t, "", "lint", "--config", "none", dir)
 	for _, want := range []string{
 		// networking is merged with networkType and the document

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const blockedImage = `apiVersion: config.openshift.io/v1
@@ -24,7 +26,7 @@ func imageBlocking(scope string) string { return strings.Replace(blockedImage, "
 // diff shows its change, which only reloads CRI-O, and render -o writes it
 // next to registries.conf (and removes a stale one).
 func TestPolicyJSONInDiffAndRender(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"old/image.yaml": imageBlocking("ghcr.io"),
 		"new/image.yaml": imageBlocking("ghcr.io/acme/app"),
 		"none/idms.yaml": idmsWith("mirror-a.example.com/acme"),

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/corpus"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // The example tree's expected output was checked by hand against domain.md
@@ -102,7 +103,7 @@ func TestRenderOutputDirAndDropIn(t *testing.T) {
 	}
 	// A tree whose Image sets no search registries: MCO writes no drop-in,
 	// so the one from the previous run must not survive in the output dir.
-	tree := writeTree(t, map[string]string{"idms.yaml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/a, mirrors: [m.io/a]}\n"})
+	tree := testtree.Write(t, map[string]string{"idms.yaml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/a, mirrors: [m.io/a]}\n"})
 	if r := mlRun(t, "", "render", "--config", "none", "-o", out, tree); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -112,7 +113,7 @@ func TestRenderOutputDirAndDropIn(t *testing.T) {
 }
 
 func TestRenderTemplateWhenNothingToWrite(t *testing.T) {
-	tree := writeTree(t, map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"})
+	tree := testtree.Write(t, map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"})
 	r := mlRun(t, "", "render", "--config", "none", tree)
 	if r.code != 0 || r.stdout != "unqualified-search-registries = ['registry.access.redhat.com', 'docker.io']\n" {
 		t.Fatalf("want the template bytes, got exit %d %q", r.code, r.stdout)
@@ -122,7 +123,7 @@ func TestRenderTemplateWhenNothingToWrite(t *testing.T) {
 // The refusal points at the mirror that repeats the source: the value to
 // remove to make MCO render again.
 func TestRenderRefusalPointsAtValue(t *testing.T) {
-	tree := writeTree(t, map[string]string{"idms.yaml": `apiVersion: config.openshift.io/v1
+	tree := testtree.Write(t, map[string]string{"idms.yaml": `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
 metadata:
   name: pinned
@@ -145,7 +146,7 @@ spec:
 }
 
 func TestRenderUnreadableInputExits2(t *testing.T) {
-	tree := writeTree(t, map[string]string{"broken.yaml": "kind: ImageDigestMirrorSet\nspec: [\n"})
+	tree := testtree.Write(t, map[string]string{"broken.yaml": "kind: ImageDigestMirrorSet\nspec: [\n"})
 	r := mlRun(t, "", "render", "--config", "none", tree)
 	if r.code != exitUsage || !strings.Contains(r.stderr, "broken.yaml:") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)

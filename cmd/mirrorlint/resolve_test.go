@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const resolveTree = `apiVersion: config.openshift.io/v1
@@ -19,7 +21,7 @@ spec:
 `
 
 func TestResolveCommand(t *testing.T) {
-	dir := writeTree(t, map[string]string{"idms.yaml": resolveTree})
+	dir := testtree.Write(t, map[string]string{"idms.yaml": resolveTree})
 	dg := "@sha256:" + strings.Repeat("ab", 32)
 
 	r := mlRun(t, "", "resolve", "quay.io/openshift-release-dev/ocp-release"+dg, dir)
@@ -41,7 +43,7 @@ func TestResolveCommand(t *testing.T) {
 		t.Errorf("a tag pull under NeverContactSource must fail: %+v", out)
 	}
 
-	bad := writeTree(t, map[string]string{"idms.yaml": strings.Replace(resolveTree, "quay.io/openshift-release-dev/ocp-release", "quay.io/foo bar", 1)})
+	bad := testtree.Write(t, map[string]string{"idms.yaml": strings.Replace(resolveTree, "quay.io/openshift-release-dev/ocp-release", "quay.io/foo bar", 1)})
 	if r := mlRun(t, "", "resolve", "quay.io/foo/bar:1", bad); r.code != exitFindings {
 		t.Errorf("refused tree: exit %d", r.code)
 	}
@@ -55,7 +57,7 @@ func TestResolveCommand(t *testing.T) {
 // A kustomization that does not build leaves its cluster empty: resolve
 // must not answer for an empty tree.
 func TestResolveRefusesAnUnbuildableKustomization(t *testing.T) {
-	tree := writeTree(t, map[string]string{"kustomization.yaml": "resources: [missing.yaml]\n"})
+	tree := testtree.Write(t, map[string]string{"kustomization.yaml": "resources: [missing.yaml]\n"})
 	r := mlRun(t, "", "resolve", "--config", "none", "quay.io/a/b:1", tree)
 	if r.code != exitUsage || !strings.Contains(r.stderr, "kustomization.yaml:") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)

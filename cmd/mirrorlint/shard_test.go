@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 type shardFinding struct {
@@ -50,7 +52,7 @@ func perCluster(t *testing.T, args ...string) []string {
 // reports, on a fleet with findings on the shared base and on single sites,
 // and each shard lints a part of the clusters (none twice).
 func TestShardsUnionIsTheFullRun(t *testing.T) {
-	t.Chdir(writeTree(t, fleetFiles(12)))
+	t.Chdir(testtree.Write(t, fleetFiles(12)))
 	full := perCluster(t, ".")
 	if len(full) < 20 {
 		t.Fatalf("the fixture should give findings on the base and on sites: %d", len(full))
@@ -81,7 +83,7 @@ func TestShardsUnionIsTheFullRun(t *testing.T) {
 // render and clusters take the same shard as lint; diff shards the pairs
 // by the new tree's cluster names.
 func TestShardSelectsTheSameClustersEverywhere(t *testing.T) {
-	dir := writeTree(t, fleetFiles(9))
+	dir := testtree.Write(t, fleetFiles(9))
 	t.Chdir(dir)
 	all := map[string]int{}
 	for k := 1; k <= 3; k++ {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // TestFilterDocuments: documents are kept byte for byte, in order, and a
@@ -70,8 +71,8 @@ func TestParallelBuilds(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
 		"base/kustomization.yaml": "resources: [idms.yaml, deploy.yaml]\n",
-		"base/idms.yaml":          idms,
-		"base/deploy.yaml":        deploy,
+		"base/idms.yaml":          testtree.ReleaseIDMS,
+		"base/deploy.yaml":        testtree.AppDeployment,
 	}
 	var dirs []string
 	for i := 1; i <= 8; i++ {
@@ -85,15 +86,7 @@ func TestParallelBuilds(t *testing.T) {
 			files[site+"schema.json"] = `{"definitions": {}}`
 		}
 	}
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteAt(t, root, files)
 	run := func(w int) string {
 		c := New(Config{Graph: kustomization.NewGraph(), Files: kustomization.NewResolver(manifest.Options{}, filepath.ToSlash)})
 		c.Run(dirs, w)
@@ -125,31 +118,6 @@ func TestParallelBuilds(t *testing.T) {
 		t.Errorf("not every site built its mirror set:\n%s", one)
 	}
 }
-
-const idms = `apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata:
-  name: release
-spec:
-  imageDigestMirrors:
-  - source: quay.io/openshift-release-dev/ocp-release
-    mirrors:
-    - mirror.example/ocp/release
-`
-
-const deploy = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: app
-spec:
-  template:
-    spec:
-      containers:
-      - name: app
-        image: quay.io/acme/app:v1
-        envFrom:
-        - configMapRef: {name: settings}
-`
 
 // describeBuilds prints the builds of dirs (objects with positions and
 // content, problems, errors) for comparing two ways of building them.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // countingStore is a manifest.Cache in memory that counts the builds it
@@ -48,19 +49,10 @@ func TestBuildCacheGivesWhatKustomizeGives(t *testing.T) {
 
 func testBuildCache(t *testing.T, noFast bool) {
 	root := t.TempDir()
-	write := func(name, text string) {
-		t.Helper()
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := testtree.Writer(t, root)
 	write("base/kustomization.yaml", "resources: [idms.yaml, deploy.yaml]\n")
-	write("base/idms.yaml", idms)
-	write("base/deploy.yaml", deploy)
+	write("base/idms.yaml", testtree.ReleaseIDMS)
+	write("base/deploy.yaml", testtree.AppDeployment)
 	var dirs []string
 	for i := 1; i <= 3; i++ {
 		site := fmt.Sprintf("sites/s%d/", i)
@@ -96,7 +88,7 @@ func testBuildCache(t *testing.T, noFast bool) {
 		t.Fatalf("an unchanged tree was served %d builds of %d from the cache", hits, len(dirs))
 	}
 
-	write("base/idms.yaml", strings.Replace(idms, "mirror.example/ocp", "edited.example/ocp", 1))
+	write("base/idms.yaml", strings.Replace(testtree.ReleaseIDMS, "mirror.example/ocp", "edited.example/ocp", 1))
 	if edited := same("base resource edited"); edited == first || !strings.Contains(edited, "edited.example/ocp") {
 		t.Fatalf("the edit is not in the build:\n%s", edited)
 	}

@@ -1,7 +1,6 @@
 package build
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // TestGeneratorSourceMissing: kustomize's error for a configMapGenerator
@@ -82,8 +82,8 @@ configMapGenerator:
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			tc.files["base/kustomization.yaml"] = base
-			tc.files["base/idms.yaml"] = idms
-			writeTree(t, root, tc.files)
+			tc.files["base/idms.yaml"] = testtree.ReleaseIDMS
+			testtree.WriteAt(t, root, tc.files)
 			site := filepath.Join(root, "site")
 
 			out, err := exec.Command(kustomize, "build", site).CombinedOutput()
@@ -105,9 +105,9 @@ configMapGenerator:
 	// the message.
 	root := t.TempDir()
 	tree := filepath.Join(root, "repo")
-	writeTree(t, tree, map[string]string{"site/kustomization.yaml": outside, "base/kustomization.yaml": base, "base/idms.yaml": idms,
+	testtree.WriteAt(t, tree, map[string]string{"site/kustomization.yaml": outside, "base/kustomization.yaml": base, "base/idms.yaml": testtree.ReleaseIDMS,
 		"base/site.env": "a=b\n", "base/site.env.d": "c=d\n"})
-	writeTree(t, root, map[string]string{"outside.txt": "x\n"})
+	testtree.WriteAt(t, root, map[string]string{"outside.txt": "x\n"})
 	p, ok := sourceProblemOf(t, tree, filepath.Join(tree, "site"))
 	if !ok {
 		t.Fatalf("outside file: not positioned: %s", p)
@@ -143,29 +143,16 @@ func sourceProblemOf(t *testing.T, root, dir string) (manifest.Problem, bool) {
 	return p, ok
 }
 
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestPatchFileMissing: a base's patch file that does not exist (one a
 // build step writes, ignored by git) is reported on the base's patches
 // entry, not on the overlay's resources entry that reaches the base; the
 // real kustomize fails on the same file.
 func TestPatchFileMissing(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{
+	testtree.WriteAt(t, root, map[string]string{
 		"site/kustomization.yaml":    "resources:\n  - ../manager\n",
 		"manager/kustomization.yaml": "resources:\n  - idms.yaml\npatches:\n- path: related-images/patch.yaml\n",
-		"manager/idms.yaml":          idms,
+		"manager/idms.yaml":          testtree.ReleaseIDMS,
 	})
 	kustomize, err := filepath.Abs("../../bin/tools/kustomize")
 	if err != nil {

@@ -2,13 +2,13 @@ package check
 
 import (
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
-	"os"
-	"path/filepath"
+
 	"strings"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // everySource is a toy rule: one finding per IDMS source value.
@@ -56,11 +56,7 @@ spec:
 func loadCluster(t *testing.T, files map[string]string) *cluster.Cluster {
 	t.Helper()
 	dir := t.TempDir()
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteAt(t, dir, files)
 	set, err := manifest.Load([]string{dir}, manifest.Options{})
 	if err != nil {
 		t.Fatal(err)

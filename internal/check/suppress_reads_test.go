@@ -8,6 +8,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // TestCommentsReadOncePerRun: the comments of a file the loader read come
@@ -18,11 +19,7 @@ func TestCommentsReadOncePerRun(t *testing.T) {
 	dir := t.TempDir()
 	plain := strings.NewReplacer("name: b", "name: c", "quay.io/b # mirrorlint:ignore every-source vendor registry, known", "quay.io/c").Replace(commentedSource)
 	patch := "spec:\n  # mirrorlint:ignore every-source set by the patch\n  source: quay.io/c\n"
-	for name, text := range map[string]string{"m.yaml": commentedSource, "n.yaml": plain, "patch.yaml": patch} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteAt(t, dir, map[string]string{"m.yaml": commentedSource, "n.yaml": plain, "patch.yaml": patch})
 	set, err := manifest.Load([]string{filepath.Join(dir, "m.yaml"), filepath.Join(dir, "n.yaml")}, manifest.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // copyTree copies a testdata tree into a temporary directory.
@@ -34,41 +35,31 @@ func copyTree(t *testing.T, src string) string {
 	return dst
 }
 
-func write(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestBrokenKustomization: a missing resource and a patch that cannot
 // apply are positioned problems of their own cluster; the others build.
 func TestBrokenKustomization(t *testing.T) {
 	root := copyTree(t, "testdata/gitops")
-	write(t, filepath.Join(root, "overlays/missing/kustomization.yaml"), `resources:
+	testtree.WriteFile(t, filepath.Join(root, "overlays/missing/kustomization.yaml"), `resources:
   - ../../base
   - does-not-exist.yaml
 `)
-	write(t, filepath.Join(root, "overlays/badpatch/kustomization.yaml"), `resources:
+	testtree.WriteFile(t, filepath.Join(root, "overlays/badpatch/kustomization.yaml"), `resources:
   - ../../base
 patches:
   - path: bad.yaml
     target:
       kind: ImageDigestMirrorSet
 `)
-	write(t, filepath.Join(root, "overlays/badpatch/bad.yaml"), `- op: replace
+	testtree.WriteFile(t, filepath.Join(root, "overlays/badpatch/bad.yaml"), `- op: replace
   path: /spec/nothing/here
   value: x
 `)
-	write(t, filepath.Join(root, "overlays/remote/kustomization.yaml"), `resources:
+	testtree.WriteFile(t, filepath.Join(root, "overlays/remote/kustomization.yaml"), `resources:
   - https://github.com/example/mirrors//base?ref=v1
 `)
 	// A helmCharts entry: kustomize would run helm (only with
 	// --enable-helm); mirrorlint says what it does instead, on the entry.
-	write(t, filepath.Join(root, "overlays/helm/kustomization.yaml"), `resources:
+	testtree.WriteFile(t, filepath.Join(root, "overlays/helm/kustomization.yaml"), `resources:
   - ../../base
 helmCharts:
   - name: mirror-config
@@ -157,12 +148,12 @@ func TestIncludes(t *testing.T) {
 // directory holds a file one or two letters away, names that file.
 func TestMissingEntryTypo(t *testing.T) {
 	root := copyTree(t, "testdata/gitops")
-	write(t, filepath.Join(root, "overlays/typo/kustomization.yaml"), `resources:
+	testtree.WriteFile(t, filepath.Join(root, "overlays/typo/kustomization.yaml"), `resources:
   - ../../base
   - 01_cofigmap_workers.yaml
   - unrelated.yaml
 `)
-	write(t, filepath.Join(root, "overlays/typo/01_configmap_workers.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: workers}\n")
+	testtree.WriteFile(t, filepath.Join(root, "overlays/typo/01_configmap_workers.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: workers}\n")
 	res := discover(t, root)
 	c := byName(t, res, "overlays/typo")
 	const want = `resources entry "01_cofigmap_workers.yaml" does not exist (did you mean "01_configmap_workers.yaml"?), so kustomize cannot build this cluster and it is not checked`

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // TestDeclaredBaseAndOverlay: a declared cluster naming a base and the
@@ -15,7 +16,7 @@ import (
 // overlay's build and is not read a second time, unpatched.
 func TestDeclaredBaseAndOverlay(t *testing.T) {
 	root := copyTree(t, "testdata/gitops")
-	write(t, filepath.Join(root, "plain/extra.yaml"), `apiVersion: config.openshift.io/v1
+	testtree.WriteFile(t, filepath.Join(root, "plain/extra.yaml"), `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
 metadata:
   name: extra

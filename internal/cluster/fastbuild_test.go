@@ -3,11 +3,12 @@ package cluster
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
+
 	"strings"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // dumpClusters is every cluster of a discovery as comparable text: each
@@ -51,31 +52,6 @@ func discoverBoth(t *testing.T, root string, u manifest.Unmodelled) (full, fast 
 	return full, dumpClusters(t, res), res.Stats
 }
 
-const fbIDMS = `apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata:
-  name: release
-spec:
-  imageDigestMirrors:
-  - source: quay.io/openshift-release-dev/ocp-release
-    mirrors:
-    - mirror.example/ocp/release
-`
-
-const fbDeploy = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: app
-spec:
-  template:
-    spec:
-      containers:
-      - name: app
-        image: quay.io/acme/app:v1
-        envFrom:
-        - configMapRef: {name: settings}
-`
-
 // fleetTree writes a base and n site overlays; base holds mirror objects
 // among workloads in every file shape the filter meets.
 func fleetTree(t *testing.T, base map[string]string, baseKust string, sites int, site func(i int) map[string]string) string {
@@ -90,9 +66,7 @@ func fleetTree(t *testing.T, base map[string]string, baseKust string, sites int,
 			files[fmt.Sprintf("sites/s%d/%s", i, k)] = v
 		}
 	}
-	for name, text := range files {
-		write(t, filepath.Join(root, filepath.FromSlash(name)), text)
-	}
+	testtree.WriteAt(t, root, files)
 	return root
 }
 
@@ -119,10 +93,10 @@ func TestFastBuildSameAsFull(t *testing.T) {
 	}{{
 		name: "mixed files",
 		base: map[string]string{
-			"idms.yaml":   fbIDMS,
-			"deploy.yaml": fbDeploy,
+			"idms.yaml":   testtree.ReleaseIDMS,
+			"deploy.yaml": testtree.AppDeployment,
 			// A mirror object between workloads, CRLF line ends, comments.
-			"all.yaml": strings.ReplaceAll("# workloads\n"+strings.Replace(fbDeploy, "name: app", "name: app2", 1)+"---\n"+strings.Replace(fbIDMS, "name: release", "name: extra", 1)+"--- # a comment\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n", "\n", "\r\n"),
+			"all.yaml": strings.ReplaceAll("# workloads\n"+strings.Replace(testtree.AppDeployment, "name: app", "name: app2", 1)+"---\n"+strings.Replace(testtree.ReleaseIDMS, "name: release", "name: extra", 1)+"--- # a comment\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: b}\n", "\n", "\r\n"),
 			// A List holding a mirror object among others, and one without.
 			"list.yaml":  "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: s}}\n- {apiVersion: config.openshift.io/v1, kind: ImageTagMirrorSet, metadata: {name: tags}, spec: {imageTagMirrors: [{source: quay.io/t, mirrors: [m.example/t]}]}}\n",
 			"list2.yaml": "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Service, metadata: {name: s2}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c2}\n",
@@ -134,7 +108,7 @@ func TestFastBuildSameAsFull(t *testing.T) {
 		fast:     true,
 	}, {
 		name: "base transformations",
-		base: map[string]string{"idms.yaml": fbIDMS, "deploy.yaml": fbDeploy},
+		base: map[string]string{"idms.yaml": testtree.ReleaseIDMS, "deploy.yaml": testtree.AppDeployment},
 		baseKust: `namePrefix: fleet-
 namespace: infra
 commonLabels: {team: platform}
@@ -149,7 +123,7 @@ patches:
 		site: func(i int) map[string]string {
 			return map[string]string{
 				"kustomization.yaml": "resources: [../../base, own.yaml]\npatches:\n- target: {kind: ImageDigestMirrorSet, name: fleet-release}\n  patch: |-\n    apiVersion: config.openshift.io/v1\n    kind: ImageDigestMirrorSet\n    metadata: {name: fleet-release}\n    spec:\n      imageDigestMirrors:\n      - {source: quay.io/x, mirrors: [m.example/x]}\n",
-				"own.yaml":           strings.Replace(fbIDMS, "name: release", fmt.Sprintf("name: own-%d", i), 1),
+				"own.yaml":           strings.Replace(testtree.ReleaseIDMS, "name: release", fmt.Sprintf("name: own-%d", i), 1),
 			}
 		},
 		// The base generates a ConfigMap: while the loader keeps
@@ -161,7 +135,7 @@ patches:
 		// generates none: ConfigMaps stay in fast builds, so the
 		// replacement finds its source in the fast build too.
 		name: "replacement from a ConfigMap",
-		base: map[string]string{"idms.yaml": fbIDMS, "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: registry}\ndata: {host: mirror.corp.example/ocp/release}\n"},
+		base: map[string]string{"idms.yaml": testtree.ReleaseIDMS, "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: registry}\ndata: {host: mirror.corp.example/ocp/release}\n"},
 		baseKust: `resources: [idms.yaml, cm.yaml]
 replacements:
 - source: {kind: ConfigMap, name: registry, fieldPath: data.host}
@@ -175,21 +149,21 @@ replacements:
 		// The base does not build on its own (two Deployments with one
 		// id): every overlay reports the failure, as a full build would.
 		name:     "broken base",
-		base:     map[string]string{"idms.yaml": fbIDMS, "a.yaml": fbDeploy, "b.yaml": fbDeploy},
+		base:     map[string]string{"idms.yaml": testtree.ReleaseIDMS, "a.yaml": testtree.AppDeployment, "b.yaml": testtree.AppDeployment},
 		baseKust: "resources: [idms.yaml, a.yaml, b.yaml]\n",
 		site:     jsonSite,
 	}, {
 		// Overlays that rename, or add a workload of their own, or patch
 		// a workload, are built in full.
 		name:     "overlays outside the conditions",
-		base:     map[string]string{"idms.yaml": fbIDMS, "deploy.yaml": fbDeploy},
+		base:     map[string]string{"idms.yaml": testtree.ReleaseIDMS, "deploy.yaml": testtree.AppDeployment},
 		baseKust: "resources: [idms.yaml, deploy.yaml]\n",
 		site: func(i int) map[string]string {
 			switch i % 3 {
 			case 0:
 				return map[string]string{"kustomization.yaml": "namePrefix: x-\nresources: [../../base]\n"}
 			case 1:
-				return map[string]string{"kustomization.yaml": "resources: [../../base, d.yaml]\n", "d.yaml": strings.Replace(fbDeploy, "name: app", "name: own", 1)}
+				return map[string]string{"kustomization.yaml": "resources: [../../base, d.yaml]\n", "d.yaml": strings.Replace(testtree.AppDeployment, "name: app", "name: own", 1)}
 			}
 			return map[string]string{"kustomization.yaml": "resources: [../../base]\npatches:\n- patch: '[{\"op\": \"add\", \"path\": \"/spec/replicas\", \"value\": 2}]'\n  target: {name: app}\n"}
 		},

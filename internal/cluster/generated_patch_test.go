@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // generatedPatchKustomization lists a PolicyGenTemplate under
@@ -46,7 +47,7 @@ patches:
 // is its own cluster.
 func TestPatchOfGeneratedPolicy(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	testtree.WriteAt(t, root, map[string]string{
 		"site-policies/kustomization.yaml": generatedPatchKustomization,
 		"site-policies/group-du-ranGen.yaml": `apiVersion: ran.openshift.io/v1
 kind: PolicyGenTemplate
@@ -107,7 +108,7 @@ spec:
 	if err := os.CopyFS(bare, os.DirFS(filepath.Join(root, "site-policies"))); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, bare, map[string]string{"kustomization.yaml": strings.Replace(generatedPatchKustomization, "generators:\n  - group-du-ranGen.yaml\n", "", 1)})
+	testtree.WriteAt(t, bare, map[string]string{"kustomization.yaml": strings.Replace(generatedPatchKustomization, "generators:\n  - group-du-ranGen.yaml\n", "", 1)})
 	out, err := exec.Command(bin, "build", bare).CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "failed to find unique target for patch Policy.v1.policy.open-cluster-management.io/group-du-config-policy.ztp-group") {
 		t.Fatalf("kustomize build without the generator: %v %s", err, out)

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // TestKustomizationShapeError: kustomize reports a malformed entry with
@@ -11,7 +13,7 @@ import (
 // for a person and points at the entry whose shape is wrong.
 func TestKustomizationShapeError(t *testing.T) {
 	root := copyTree(t, "testdata/gitops")
-	write(t, filepath.Join(root, "overlays/shape/kustomization.yaml"), `apiVersion: kustomize.config.k8s.io/v1beta1
+	testtree.WriteFile(t, filepath.Join(root, "overlays/shape/kustomization.yaml"), `apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 resources:
   - ../../base
@@ -23,22 +25,22 @@ patches:
   - patch: '[]'
   - b.yaml
 `)
-	write(t, filepath.Join(root, "overlays/shape/a.yaml"), "[]\n")
-	write(t, filepath.Join(root, "overlays/resources/kustomization.yaml"), `resources:
+	testtree.WriteFile(t, filepath.Join(root, "overlays/shape/a.yaml"), "[]\n")
+	testtree.WriteFile(t, filepath.Join(root, "overlays/resources/kustomization.yaml"), `resources:
   - ../../base
   - {path: x.yaml}
 `)
-	write(t, filepath.Join(root, "overlays/labels/kustomization.yaml"), `resources:
+	testtree.WriteFile(t, filepath.Join(root, "overlays/labels/kustomization.yaml"), `resources:
   - ../../base
 commonLabels: [a, b]
 `)
-	write(t, filepath.Join(root, "overlays/unknown/kustomization.yaml"), `resources:
+	testtree.WriteFile(t, filepath.Join(root, "overlays/unknown/kustomization.yaml"), `resources:
   - ../../base
 patches:
   - path: a.yaml
   - pth: a.yaml
 `)
-	write(t, filepath.Join(root, "overlays/unknown/a.yaml"), "[]\n")
+	testtree.WriteFile(t, filepath.Join(root, "overlays/unknown/a.yaml"), "[]\n")
 	res := discover(t, root)
 	cases := []struct{ name, at, msg string }{
 		{"overlays/shape", "overlays/shape/kustomization.yaml:11:5", "invalid kustomization: patches[2]: expected a mapping (path:, patch:, target: or options:), found a string (\"b.yaml\")"},

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // TestLooseFileInKustomizationDir: a manifest sitting in a kustomization
@@ -17,7 +19,7 @@ func TestLooseFileInKustomizationDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(root, "overlays/prod/old-icsp.yaml"), string(icsp))
+	testtree.WriteFile(t, filepath.Join(root, "overlays/prod/old-icsp.yaml"), string(icsp))
 	res := discover(t, root)
 	var names []string
 	for _, c := range res.Clusters {
@@ -57,11 +59,11 @@ func TestPlainDirectories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(root, "clusters/lab/mirrors/more.yaml"), strings.Replace(string(lab), "name: lab", "name: more", 1))
-	write(t, filepath.Join(root, "clusters/edge/idms.yaml"), strings.Replace(string(lab), "name: lab", "name: edge", 1))
+	testtree.WriteFile(t, filepath.Join(root, "clusters/lab/mirrors/more.yaml"), strings.Replace(string(lab), "name: lab", "name: more", 1))
+	testtree.WriteFile(t, filepath.Join(root, "clusters/edge/idms.yaml"), strings.Replace(string(lab), "name: lab", "name: edge", 1))
 	// A directory inside an overlay that the overlay does not reference is
 	// no part of it, nor of a plain cluster above the overlay.
-	write(t, filepath.Join(root, "overlays/prod/unused/idms.yaml"), strings.Replace(string(lab), "name: lab", "name: unused", 1))
+	testtree.WriteFile(t, filepath.Join(root, "overlays/prod/unused/idms.yaml"), strings.Replace(string(lab), "name: lab", "name: unused", 1))
 	res := discover(t, root)
 	var got []string
 	for _, c := range res.Clusters {
@@ -99,7 +101,7 @@ func TestPlainDirectories(t *testing.T) {
 	// A loose file at the top of the tree is the tree's own plain cluster;
 	// it does not take the layout clusters in: grouping never depends on
 	// what else the tree holds.
-	write(t, filepath.Join(root, "top.yaml"), strings.Replace(string(lab), "name: lab", "name: top", 1))
+	testtree.WriteFile(t, filepath.Join(root, "top.yaml"), strings.Replace(string(lab), "name: lab", "name: top", 1))
 	res = discover(t, root)
 	var plain []string
 	for _, c := range res.Clusters {

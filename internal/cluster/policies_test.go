@@ -1,12 +1,11 @@
 package cluster_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const eastPolicy = `apiVersion: policy.open-cluster-management.io/v1
@@ -56,19 +55,11 @@ spec:
 // clusters kept), so it came out twice and clusters/west was lost.
 func TestPolicyClusterListedOnce(t *testing.T) {
 	root := t.TempDir()
-	for file, content := range map[string]string{
+	testtree.WriteAt(t, root, map[string]string{
 		"platform/clusters/east/policy.yaml": eastPolicy,
 		"platform/clusters/west/idms.yaml":   westIDMS,
 		".mirrorlint.yaml":                   "failOn: error\n",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(file))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	t.Chdir(root)
 	for _, arg := range []string{".", "platform"} {
 		res, err := cluster.Discover(cluster.Options{Paths: []string{arg}, Root: root})

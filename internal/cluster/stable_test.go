@@ -12,20 +12,8 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
-
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 const hubIDMS = `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
@@ -125,7 +113,7 @@ func hasRule(fs []string, rule string) bool {
 // hub/config/ blocks is still reported.
 func TestLayoutClustersWithoutKustomization(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	testtree.WriteAt(t, root, map[string]string{
 		"clusters/hub/idms.yaml":          hubIDMS,
 		"clusters/hub/config/image.yaml":  hubImage,
 		"clusters/hub/mirrors/apps.yaml":  hubBlockedMirror,
@@ -156,14 +144,14 @@ func TestLayoutClustersWithoutKustomization(t *testing.T) {
 // of clusters/hub and clusters/edge are the same before and after.
 func TestUnrelatedKustomizationChangesNothing(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	testtree.WriteAt(t, root, map[string]string{
 		"clusters/hub/config/image.yaml": hubImage,
 		"clusters/hub/mirrors/apps.yaml": hubBlockedMirror,
 		"clusters/hub/mirrors/idms.yaml": hubIDMS,
 		"clusters/edge/idms.yaml":        edgeIDMS,
 	})
 	before, clustersBefore := lintTree(t, root)
-	writeFiles(t, root, map[string]string{
+	testtree.WriteAt(t, root, map[string]string{
 		"apps/x/kustomization.yaml": "resources: [deploy.yaml]\n",
 		"apps/x/deploy.yaml":        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\n",
 		"apps/y/service.yaml":       "apiVersion: v1\nkind: Service\nmetadata: {name: y}\n",
@@ -195,7 +183,7 @@ func TestLayoutsTeamsUse(t *testing.T) {
 		name := strings.NewReplacer("/", "-", ".", "top").Replace(dir)
 		files[dir+"/idms.yaml"] = strings.Replace(edgeIDMS, "name: release", "name: "+name, 1)
 	}
-	writeFiles(t, root, files)
+	testtree.WriteAt(t, root, files)
 	_, clusters := lintTree(t, root)
 	want := []string{
 		".: ImageDigestMirrorSet/top@idms.yaml",
@@ -217,7 +205,7 @@ func TestLayoutsTeamsUse(t *testing.T) {
 // directory.
 func TestNamesRelativeToRoot(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	testtree.WriteAt(t, root, map[string]string{
 		"base/kustomization.yaml":               "resources: [idms.yaml]\n",
 		"base/idms.yaml":                        edgeIDMS,
 		"overlays/prod-east/kustomization.yaml": "resources: [../../base]\n",
@@ -256,7 +244,7 @@ func TestNamesRelativeToRoot(t *testing.T) {
 // disagree with each other are separate clusters already and say nothing.
 func TestDisagreeingTopLevelNotice(t *testing.T) {
 	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
+	testtree.WriteAt(t, root, map[string]string{
 		"refs/hub/idms.yaml":   hubIDMS,
 		"refs/edge/idms.yaml":  edgeIDMS,
 		"refs/shared/itm.yaml": strings.ReplaceAll(strings.ReplaceAll(edgeIDMS, "ImageDigestMirrorSet", "ImageTagMirrorSet"), "ocp-release", "tools"),

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // removeObject deletes the loose object file of the blob at rev:path, as
@@ -29,9 +30,9 @@ func removeObject(t *testing.T, dir, spec string) {
 func TestCheckoutKeepsGoingPastAnAbsentBlob(t *testing.T) {
 	dir := t.TempDir()
 	run := gittest.Runner(t, dir)
-	write := gittest.Writer(t, dir)
+	write := testtree.Writer(t, dir)
 	run("init", "-q", "-b", "main")
-	write("a/idms.yaml", idmsV1)
+	write("a/idms.yaml", testtree.AcmeIDMS)
 	write("b/idms.yaml", idmsV2)
 	run("add", ".")
 	run("commit", "-q", "-m", "one")
@@ -50,7 +51,7 @@ func TestCheckoutKeepsGoingPastAnAbsentBlob(t *testing.T) {
 	if b, err := os.ReadFile(want); err != nil || len(b) != 0 {
 		t.Errorf("the absent blob's file: %q, %v; want an empty file", b, err)
 	}
-	if b, err := os.ReadFile(filepath.Join(s.Dir, "a", "idms.yaml")); err != nil || string(b) != idmsV1 {
+	if b, err := os.ReadFile(filepath.Join(s.Dir, "a", "idms.yaml")); err != nil || string(b) != testtree.AcmeIDMS {
 		t.Errorf("a/idms.yaml = %q, %v; want it as committed", b, err)
 	}
 }

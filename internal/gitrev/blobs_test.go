@@ -8,6 +8,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // Blobs gives git's id for the files the work tree has not changed, the
@@ -24,17 +25,12 @@ func TestBlobs(t *testing.T) {
 	git("init", "-q")
 	write := func(rel, body string) string {
 		p := filepath.Join(top, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.WriteFile(t, p, body)
 		return p
 	}
-	same := write("a/same.yaml", idmsV1)
-	write("a/edited.yaml", idmsV1)
-	write("a/staged.yaml", idmsV1)
+	same := write("a/same.yaml", testtree.AcmeIDMS)
+	write("a/edited.yaml", testtree.AcmeIDMS)
+	write("a/staged.yaml", testtree.AcmeIDMS)
 	if err := os.Symlink("same.yaml", filepath.Join(top, "a/link.yaml")); err != nil {
 		t.Fatal(err)
 	}
@@ -43,14 +39,14 @@ func TestBlobs(t *testing.T) {
 	write("a/edited.yaml", idmsV2)
 	write("a/staged.yaml", idmsV2)
 	git("add", "a/staged.yaml")
-	write("a/staged.yaml", idmsV1+"# again\n")
-	write("a/untracked.yaml", idmsV1)
+	write("a/staged.yaml", testtree.AcmeIDMS+"# again\n")
+	write("a/untracked.yaml", testtree.AcmeIDMS)
 
 	got, err := Blobs(top)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{same: manifest.BlobID([]byte(idmsV1))}
+	want := map[string]string{same: manifest.BlobID([]byte(testtree.AcmeIDMS))}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Blobs = %v, want %v", got, want)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func TestFiles(t *testing.T) {
@@ -18,18 +19,10 @@ func TestFiles(t *testing.T) {
 	}
 	git := gittest.Runner(t, top)
 	git("init", "-q")
-	write := func(rel, body string) {
-		p := filepath.Join(top, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := testtree.Writer(t, top)
 	write(".gitignore", "build/\n*.tmp.yaml\n")
-	write("clusters/a/idms.yaml", idmsV1)
-	write("clusters/a/deleted.yaml", idmsV1)
+	write("clusters/a/idms.yaml", testtree.AcmeIDMS)
+	write("clusters/a/deleted.yaml", testtree.AcmeIDMS)
 	git("add", ".")
 	git("commit", "-q", "-m", "one")
 	write("clusters/a/new file.yaml", idmsV2) // untracked, not ignored
@@ -39,7 +32,7 @@ func TestFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	// An untracked nested repository.
-	write("vendor/other/x.yaml", idmsV1)
+	write("vendor/other/x.yaml", testtree.AcmeIDMS)
 	gittest.Runner(t, filepath.Join(top, "vendor/other"))("init", "-q")
 
 	// Files works from anywhere: its paths are absolute.

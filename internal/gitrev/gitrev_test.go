@@ -8,18 +8,8 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
-
-const idmsV1 = `apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata:
-  name: acme
-spec:
-  imageDigestMirrors:
-  - source: quay.io/acme
-    mirrors:
-    - mirror-a.example.com/acme
-`
 
 // idmsV2 replaces the mirror: removing a mirror drains.
 const idmsV2 = `apiVersion: config.openshift.io/v1
@@ -39,16 +29,16 @@ func gitRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	run := gittest.Runner(t, dir)
-	write := gittest.Writer(t, dir)
+	write := testtree.Writer(t, dir)
 	run("init", "-q", "-b", "main")
-	write("clusters/prod/idms.yaml", idmsV1)
+	write("clusters/prod/idms.yaml", testtree.AcmeIDMS)
 	write("README.md", "not a manifest\n")
 	// export-ignore must not hide files from the old side (git archive would).
 	write(".gitattributes", "clusters/** export-ignore\n")
 	run("add", ".")
 	run("commit", "-q", "-m", "one")
 	write("clusters/prod/idms.yaml", idmsV2)
-	write("clusters/new/idms.yaml", idmsV1)
+	write("clusters/new/idms.yaml", testtree.AcmeIDMS)
 	run("add", ".")
 	run("commit", "-q", "-m", "two")
 	return dir
@@ -71,7 +61,7 @@ func TestCheckoutFromSubdirectory(t *testing.T) {
 		t.Fatalf("missing %q: clusters/new did not exist at HEAD~1", snap.Missing)
 	}
 	got, err := os.ReadFile(filepath.Join(snap.Paths[0], "idms.yaml"))
-	if err != nil || string(got) != idmsV1 {
+	if err != nil || string(got) != testtree.AcmeIDMS {
 		t.Fatalf("old file: %q, %v", got, err)
 	}
 	if n := snap.Name(filepath.Join(snap.Paths[0], "idms.yaml")); n != "clusters/prod/idms.yaml" {

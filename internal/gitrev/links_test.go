@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // Committed links that read as inside the snapshot but resolve outside it
@@ -18,9 +19,9 @@ func TestCheckoutLinksResolvedNotSpelled(t *testing.T) {
 	}
 	dir := t.TempDir()
 	run := gittest.Runner(t, dir)
-	write := gittest.Writer(t, dir)
+	write := testtree.Writer(t, dir)
 	run("init", "-q", "-b", "main")
-	write("sub/idms.yaml", idmsV1)
+	write("sub/idms.yaml", testtree.AcmeIDMS)
 	for link, target := range map[string]string{
 		"sub/up":      "..",                 // the snapshot's root: inside
 		"sub/evil":    "up/../secret.yaml",  // spelled sub/secret.yaml, resolves to TMPDIR/secret.yaml

@@ -6,7 +6,6 @@ package gittest
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 )
 
@@ -27,21 +26,6 @@ func Runner(t testing.TB, dir string) func(args ...string) {
 			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-}
-
-// Writer returns a function that writes content to rel below dir, creating
-// the directories on the way; a failure fails the test.
-func Writer(t testing.TB, dir string) func(rel, content string) {
-	return func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
 		}
 	}
 }

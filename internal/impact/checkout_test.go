@@ -8,6 +8,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // TestCompareWithCheckout compares a tree with itself one commit earlier, the
@@ -16,12 +17,12 @@ import (
 func TestCompareWithCheckout(t *testing.T) {
 	dir := t.TempDir()
 	run := gittest.Runner(t, dir)
-	write := gittest.Writer(t, dir)
+	write := testtree.Writer(t, dir)
 	run("init", "-q", "-b", "main")
-	write("clusters/prod/idms.yaml", idmsV1)
+	write("clusters/prod/idms.yaml", testtree.AcmeIDMS)
 	run("add", ".")
 	run("commit", "-q", "-m", "one")
-	write("clusters/prod/idms.yaml", strings.Replace(idmsV1, "mirror-a", "mirror-b", 1))
+	write("clusters/prod/idms.yaml", strings.Replace(testtree.AcmeIDMS, "mirror-a", "mirror-b", 1))
 	run("commit", "-q", "-am", "two")
 	t.Chdir(filepath.Join(dir, "clusters"))
 
@@ -58,14 +59,3 @@ func TestCompareWithCheckout(t *testing.T) {
 		}
 	}
 }
-
-const idmsV1 = `apiVersion: config.openshift.io/v1
-kind: ImageDigestMirrorSet
-metadata:
-  name: acme
-spec:
-  imageDigestMirrors:
-  - source: quay.io/acme
-    mirrors:
-    - mirror-a.example.com/acme
-`

@@ -1,12 +1,11 @@
 package impact
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const (
@@ -31,11 +30,7 @@ func compareTrees(t *testing.T, version string, old, new map[string]string) *Res
 	t.Helper()
 	open := func(files map[string]string) *project.Project {
 		dir := t.TempDir()
-		for name, data := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		testtree.WriteAt(t, dir, files)
 		p, _, cleanup, err := OpenSide(project.Options{Paths: []string{dir}, ConfigPath: "none", OpenShiftVersion: version})
 		if err != nil {
 			t.Fatal(err)

@@ -8,20 +8,17 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // A kustomization that fails to build is a problem of its cluster only;
 // Problems must surface it so that diff refuses to compare the side.
 func TestProblemsIncludeClusterProblems(t *testing.T) {
 	dir := t.TempDir()
-	for name, body := range map[string]string{
+	testtree.WriteAt(t, dir, map[string]string{
 		"kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [idms.yaml, missing.yaml]\n",
-		"idms.yaml":          idmsV1,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		"idms.yaml":          testtree.AcmeIDMS,
+	})
 	p, _, cleanup, err := OpenSide(project.Options{Paths: []string{dir}, ConfigPath: "none"})
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +34,7 @@ func TestProblemsIncludeClusterProblems(t *testing.T) {
 // objects would all look removed.
 func TestDrainFindingsSkipUnreadableSides(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "idms.yaml"), []byte(idmsV1), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "idms.yaml"), []byte(testtree.AcmeIDMS), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p, _, cleanup, err := OpenSide(project.Options{Paths: []string{dir}, ConfigPath: "none"})

@@ -1,15 +1,13 @@
 package impact
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
-
-const policyKey = "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUZrd0V3WUhLb1pJemowQ0FRWUlLb1pJemowREFRY0RRZ0FFTGlnQ25sTE5LZ09nbFJUeDFEN0poSTdlUnc5OQpRb2xFOUpvNFFVeG5iTXk1blV1QkwrVVpGOXFxZm0vRGcxQk5lSFJUaEh6V2gya2k5dkFFZ1dFRE93PT0KLS0tLS1FTkQgUFVCTElDIEtFWS0tLS0tCg=="
 
 const policiesYAML = `apiVersion: config.openshift.io/v1
 kind: ClusterImagePolicy
@@ -21,7 +19,7 @@ spec:
     rootOfTrust:
       policyType: PublicKey
       publicKey:
-        keyData: ` + policyKey + `
+        keyData: ` + testtree.PublicKeyData + `
 ---
 apiVersion: config.openshift.io/v1
 kind: ImagePolicy
@@ -34,7 +32,7 @@ spec:
     rootOfTrust:
       policyType: PublicKey
       publicKey:
-        keyData: ` + policyKey + `
+        keyData: ` + testtree.PublicKeyData + `
 `
 
 // Adding signature policies changes policy.json, the sigstore registries.d
@@ -86,15 +84,7 @@ func TestSignaturePolicyDiffText(t *testing.T) {
 func compareAddingPolicies(t *testing.T) *Result {
 	t.Helper()
 	dir := t.TempDir()
-	for name, body := range map[string]string{"old/idms.yaml": idmsV1, "new/idms.yaml": idmsV1, "new/policies.yaml": policiesYAML} {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteAt(t, dir, map[string]string{"old/idms.yaml": testtree.AcmeIDMS, "new/idms.yaml": testtree.AcmeIDMS, "new/policies.yaml": policiesYAML})
 	open := func(side string) *project.Project {
 		p, _, cleanup, err := OpenSide(project.Options{Paths: []string{filepath.Join(dir, side)}, ConfigPath: "none", OpenShiftVersion: "4.20"})
 		if err != nil {

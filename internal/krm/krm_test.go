@@ -13,6 +13,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // badSource flags every IDMS source containing "bad": a stand-in for the
@@ -216,19 +217,10 @@ func TestFunctionNamesObjectWithoutPath(t *testing.T) {
 func TestFunctionPathsFromKustomizationRoot(t *testing.T) {
 	repo := t.TempDir()
 	overlay := filepath.Join(repo, "overlays", "prod")
-	for _, d := range []string{filepath.Join(repo, "base"), overlay} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for path, text := range map[string]string{
-		filepath.Join(repo, "base", "idms.yaml"): sourceText,
-		filepath.Join(overlay, "own.yaml"):       strings.ReplaceAll(sourceText, "name: mirrors", "name: own"),
-	} {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteAt(t, repo, map[string]string{
+		"base/idms.yaml":         sourceText,
+		"overlays/prod/own.yaml": strings.ReplaceAll(sourceText, "name: mirrors", "name: own"),
+	})
 	t.Chdir(overlay)
 	item := func(name, path string) string {
 		return `- apiVersion: config.openshift.io/v1

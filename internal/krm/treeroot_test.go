@@ -1,9 +1,10 @@
 package krm
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // TestTreeRoot: outside git the function may read the bases its overlay
@@ -11,15 +12,11 @@ import (
 func TestTreeRoot(t *testing.T) {
 	top := t.TempDir()
 	repo := filepath.Join(top, "repo")
-	for _, f := range []string{"base/kustomization.yaml", "overlays/prod/kustomization.yaml", "linted/kustomization.yaml"} {
-		p := filepath.Join(repo, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("resources: [../base]\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testtree.WriteAt(t, repo, map[string]string{
+		"base/kustomization.yaml":          "resources: [../base]\n",
+		"overlays/prod/kustomization.yaml": "resources: [../base]\n",
+		"linted/kustomization.yaml":        "resources: [../base]\n",
+	})
 	for _, dir := range []string{"linted", "overlays/prod", "base"} {
 		if got := TreeRoot(filepath.Join(repo, dir)); got != repo {
 			t.Errorf("TreeRoot(%s) = %s, want %s", dir, got, repo)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/benchrepo"
 	"github.com/mirrorlint/mirrorlint/internal/contentcache"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // cacheSnippets are file contents of every shape the loader meets: plain
@@ -70,7 +71,7 @@ func (c *cacheTree) content() string {
 func (c *cacheTree) put(t *testing.T, rel, text string) {
 	t.Helper()
 	c.files[rel] = text
-	writeFile(t, filepath.Join(c.dir, rel), text)
+	testtree.WriteFile(t, filepath.Join(c.dir, rel), text)
 }
 
 // edit changes the tree as a commit would: a file rewritten, one with a
@@ -241,7 +242,7 @@ func (m memCache) Put(k string, v []byte)      { m[k] = v }
 func TestABadEntryIsIgnored(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "d.yaml"), benchrepo.Deployment(1))
+	testtree.WriteFile(t, filepath.Join(dir, "d.yaml"), benchrepo.Deployment(1))
 	opts := Options{Unmodelled: UnmodelledImages}
 	want := mustLoad(t, []string{dir}, opts)
 	if len(want.Objects) != 1 || !want.Objects[0].Partial {
@@ -288,7 +289,7 @@ func TestOnlyExactResultsAreStored(t *testing.T) {
 		"a parse error":  {"a: [\n", UnmodelledImages},
 	} {
 		dir := t.TempDir()
-		writeFile(t, filepath.Join(dir, "f.yaml"), c.text)
+		testtree.WriteFile(t, filepath.Join(dir, "f.yaml"), c.text)
 		m := memCache{}
 		mustLoad(t, []string{dir}, Options{Unmodelled: c.keep, Cache: m})
 		if len(m) != 0 {
@@ -303,7 +304,7 @@ func TestAKnownBlobIsNotRead(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "d.yaml")
-	writeFile(t, p, benchrepo.Deployment(1))
+	testtree.WriteFile(t, p, benchrepo.Deployment(1))
 	m := memCache{}
 	opts := Options{Unmodelled: UnmodelledImages, Cache: m}
 	want := mustLoad(t, []string{dir}, opts)
@@ -347,6 +348,6 @@ func TestAGeneratorIsNotStored(t *testing.T) {
 func writeTemp(t *testing.T, text string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "f.yaml")
-	writeFile(t, p, text)
+	testtree.WriteFile(t, p, text)
 	return p
 }

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // A walk restricted to a file set reads its members only, does not enter
@@ -18,7 +20,7 @@ func TestWalkFileSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"clusters/a/idms.yaml", "clusters/a/scratch.yaml", "build/out.yaml", "sub/module/x.yaml", "sub/module/deep/y.yaml", "ignored/z.yaml"} {
-		writeFile(t, filepath.Join(dir, f), strings.Replace(goodIDMS, "name: good", "name: "+strings.NewReplacer("/", "-", ".", "-").Replace(f), 1))
+		testtree.WriteFile(t, filepath.Join(dir, f), strings.Replace(goodIDMS, "name: good", "name: "+strings.NewReplacer("/", "-", ".", "-").Replace(f), 1))
 	}
 	if err := os.Symlink("idms.yaml", filepath.Join(dir, "clusters/a/link.yaml")); err != nil {
 		t.Fatal(err)
@@ -48,7 +50,7 @@ func TestWalkFileSet(t *testing.T) {
 	}
 	// Outside the set's root, everything is read.
 	outside := t.TempDir()
-	writeFile(t, filepath.Join(outside, "o.yaml"), goodIDMS)
+	testtree.WriteFile(t, filepath.Join(outside, "o.yaml"), goodIDMS)
 	if n := len(mustLoad(t, []string{outside}, Options{Files: set}).Files); n != 1 {
 		t.Errorf("outside the root: read %d files, want 1", n)
 	}

@@ -3,7 +3,6 @@ package manifest
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,16 +51,6 @@ func span(p Position) string {
 		return fmt.Sprintf("%d:%d", p.Line, p.Column)
 	}
 	return fmt.Sprintf("%d:%d-%d:%d", p.Line, p.Column, p.EndLine, p.EndColumn)
-}
-
-func writeFile(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func readFixture(t testing.TB, path string) string {

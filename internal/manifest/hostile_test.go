@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // loadWithGood loads a hostile file next to the good one and returns the
@@ -86,7 +87,7 @@ func TestHostileTooLarge(t *testing.T) {
 		}
 	}
 	f.Close()
-	writeFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
+	testtree.WriteFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -137,9 +138,9 @@ func TestHostileDeepNesting(t *testing.T) {
 			strings.Repeat("[", 9000) + strings.Repeat("]", 9000) + "}\n",
 	}
 	for name, content := range cases {
-		writeFile(t, filepath.Join(dir, name), content)
+		testtree.WriteFile(t, filepath.Join(dir, name), content)
 	}
-	writeFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
+	testtree.WriteFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
 	s := mustLoad(t, []string{dir}, Options{})
 	assertGoodLoaded(t, s)
 	got := map[string]string{}
@@ -167,7 +168,7 @@ func TestHostileDeepNesting(t *testing.T) {
 // A huge document count in one file must not explode either.
 func TestHostileManyDocuments(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "many.yaml"), strings.Repeat("---\n", 200000)+goodIDMS)
+	testtree.WriteFile(t, filepath.Join(dir, "many.yaml"), strings.Repeat("---\n", 200000)+goodIDMS)
 	// 200,000 empty documents load (a quadratic pass would not finish
 	// within the test timeout); the speed itself is a benchmark's business.
 	s := mustLoad(t, []string{dir}, Options{})
@@ -198,7 +199,7 @@ spec: &s
 // end, a FIFO would block.
 func TestHostileDevicesNotRead(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
+	testtree.WriteFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
 	fifo := filepath.Join(dir, "fifo-target")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Skip("no FIFOs:", err)
@@ -217,8 +218,8 @@ func TestHostileDevicesNotRead(t *testing.T) {
 func TestAccessRootConfinesReads(t *testing.T) {
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")
-	writeFile(t, filepath.Join(repo, "good.yaml"), goodIDMS)
-	writeFile(t, filepath.Join(base, "secret.yaml"), strings.Replace(goodIDMS, "name: good", "name: secret", 1))
+	testtree.WriteFile(t, filepath.Join(repo, "good.yaml"), goodIDMS)
+	testtree.WriteFile(t, filepath.Join(base, "secret.yaml"), strings.Replace(goodIDMS, "name: good", "name: secret", 1))
 	s := mustLoad(t, []string{repo, filepath.Join(base, "secret.yaml")}, Options{Access: safefs.New(0, repo)})
 	assertGoodLoaded(t, s)
 	if len(s.Objects) != 1 || len(problemsWith(s, "outside-repository")) != 1 {

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 type locCase struct {
@@ -85,7 +87,7 @@ func TestPositionsBOMAndCRLF(t *testing.T) {
 		"bom-crlf.yaml": "\ufeff" + strings.ReplaceAll(src, "\n", "\r\n"),
 	}
 	for name, content := range variants {
-		writeFile(t, filepath.Join(dir, name), content)
+		testtree.WriteFile(t, filepath.Join(dir, name), content)
 	}
 	s := mustLoad(t, []string{dir}, Options{})
 	if len(s.Problems) != 0 || len(s.Objects) != 6 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/benchrepo"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // A workload's marked lines are noted by the loader (its objects keep only
@@ -18,7 +19,7 @@ func TestMarkedLinesOfACachedFile(t *testing.T) {
 	text := "# mirrorlint:ignore image-pull-fails mirrored by hand\r\n" + benchrepo.Deployment(1) + "\n# not a marker\n#mirrorlint:ignore\n"
 	dir := t.TempDir()
 	p := filepath.Join(dir, "d.yaml")
-	writeFile(t, p, text)
+	testtree.WriteFile(t, p, text)
 	// The text ends with a line break: its last line's number is the
 	// count of breaks.
 	want := []MarkedLine{{Line: 1, Text: "# mirrorlint:ignore image-pull-fails mirrored by hand"}, {Line: countLines(text), Text: "#mirrorlint:ignore"}}

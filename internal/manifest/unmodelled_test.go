@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const workloads = `apiVersion: apps/v1
@@ -40,7 +42,7 @@ resources: [a.yaml]
 // whole; kustomization files are never objects.
 func TestUnmodelledObjects(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "w.yaml"), workloads)
+	testtree.WriteFile(t, filepath.Join(dir, "w.yaml"), workloads)
 	if s := mustLoad(t, []string{dir}, Options{}); len(s.Objects) != 0 {
 		t.Fatalf("default load kept %v", refs(s))
 	}

@@ -6,12 +6,14 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func TestExcludes(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []string{"a/x.yaml", "vendor/y.yaml", "b/vendor/z.yaml", "c/skip.tmpl.yaml", "d/e/f.yaml", "d/f.yaml", "g/keep.yml", "g/notes.txt", ".git/objects/h.yaml", "k.JSON"} {
-		writeFile(t, filepath.Join(dir, f), strings.Replace(goodIDMS, "name: good", "name: "+strings.NewReplacer("/", "-", ".", "-").Replace(f), 1))
+		testtree.WriteFile(t, filepath.Join(dir, f), strings.Replace(goodIDMS, "name: good", "name: "+strings.NewReplacer("/", "-", ".", "-").Replace(f), 1))
 	}
 	s := mustLoad(t, []string{dir}, Options{Exclude: []string{"vendor", "*.tmpl.yaml", "d/**/f.yaml"}})
 	var got []string
@@ -57,10 +59,10 @@ func TestSymlinks(t *testing.T) {
 	base := t.TempDir()
 	root := filepath.Join(base, "root")
 	outside := filepath.Join(base, "outside")
-	writeFile(t, filepath.Join(root, "good.yaml"), goodIDMS)
-	writeFile(t, filepath.Join(root, "sub", "x.yaml"), strings.Replace(goodIDMS, "name: good", "name: x", 1))
-	writeFile(t, filepath.Join(root, "hidden", "only-via-link.yaml"), strings.Replace(goodIDMS, "name: good", "name: via-link", 1))
-	writeFile(t, filepath.Join(outside, "secret.yaml"), strings.Replace(goodIDMS, "name: good", "name: secret", 1))
+	testtree.WriteFile(t, filepath.Join(root, "good.yaml"), goodIDMS)
+	testtree.WriteFile(t, filepath.Join(root, "sub", "x.yaml"), strings.Replace(goodIDMS, "name: good", "name: x", 1))
+	testtree.WriteFile(t, filepath.Join(root, "hidden", "only-via-link.yaml"), strings.Replace(goodIDMS, "name: good", "name: via-link", 1))
+	testtree.WriteFile(t, filepath.Join(outside, "secret.yaml"), strings.Replace(goodIDMS, "name: good", "name: secret", 1))
 	links := map[string]string{
 		"alias.yaml":      "good.yaml",              // same file twice: read once, under its real name
 		"dirlink":         "sub",                    // same directory twice

@@ -8,6 +8,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // catalogPolicy is a team policy over a kind mirrorlint has no rules for:
@@ -39,7 +40,7 @@ mirrored(image) if {
 // cluster, of any kind, with its position, and a finding on one of them is
 // placed on the value its path names.
 func TestPoliciesSeeEveryObject(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"policy/catalogs.rego": catalogPolicy,
 		"tree/idms.yaml":       idmsDoc,
 		"tree/catalogs.yaml": `apiVersion: operators.coreos.com/v1alpha1

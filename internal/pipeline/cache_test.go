@@ -16,6 +16,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/randcluster"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // memStore is a result store in memory (contentcache.Pack without the
@@ -83,13 +84,7 @@ func (rt *randomTree) docs() []string {
 
 func (rt *randomTree) write(t *testing.T, name, body string) {
 	t.Helper()
-	p := filepath.Join(rt.dir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testtree.WriteAt(t, rt.dir, map[string]string{name: body})
 	if !strings.HasSuffix(name, "kustomization.yaml") && !contains(rt.files, name) {
 		rt.files = append(rt.files, name)
 	}

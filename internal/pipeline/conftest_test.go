@@ -10,6 +10,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // A conftest policy as teams write it (package main, per-document input,
@@ -86,7 +87,7 @@ spec:
 
 func runPolicies(t *testing.T, files map[string]string) ([]string, []string, error) {
 	t.Helper()
-	dir := writeTree(t, files)
+	dir := testtree.Write(t, files)
 	checks, err := LoadChecks(policy.Options{Builtin: true, Dirs: []string{dir + "/policy"}})
 	if err != nil {
 		return nil, nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func idms(name, source, mirror string) string {
@@ -22,7 +23,7 @@ func idms(name, source, mirror string) string {
 // has no name at the base), and the base's other clusters are not listed
 // as deleted.
 func TestDiffClusterSelectsOnePair(t *testing.T) {
-	repo, err := filepath.EvalSymlinks(writeTree(t, map[string]string{
+	repo, err := filepath.EvalSymlinks(testtree.Write(t, map[string]string{
 		"clusters/east/idms.yaml": idms("apps", "quay.io/acme/app", "east.example.com/acme/app"),
 		"clusters/west/idms.yaml": idms("apps", "quay.io/acme/app", "west.example.com/acme/app"),
 	}))
@@ -34,8 +35,8 @@ func TestDiffClusterSelectsOnePair(t *testing.T) {
 	git("add", ".")
 	git("commit", "-q", "-m", "clusters")
 	t.Chdir(repo)
-	gittest.Writer(t, repo)("clusters/north/idms.yaml", idms("apps", "quay.io/acme/app", "north.example.com/acme/app"))
-	gittest.Writer(t, repo)("clusters/west/idms.yaml", idms("apps", "quay.io/acme/app", "west2.example.com/acme/app"))
+	testtree.Writer(t, repo)("clusters/north/idms.yaml", idms("apps", "quay.io/acme/app", "north.example.com/acme/app"))
+	testtree.Writer(t, repo)("clusters/west/idms.yaml", idms("apps", "quay.io/acme/app", "west2.example.com/acme/app"))
 
 	for _, tc := range []struct {
 		cluster, action string

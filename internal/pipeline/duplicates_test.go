@@ -9,6 +9,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // Two objects of one kind and name in a cluster: both are reported (an
@@ -16,7 +17,7 @@ import (
 // keeps, and the render holds only the last one applied, for the mirror
 // sets as for Image/cluster.
 func TestDuplicateObjectsRenderTheLastOne(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"mirrors/a.yaml": idmsDoc + "---\napiVersion: config.openshift.io/v1\nkind: Image\nmetadata:\n  name: cluster\nspec:\n  registrySources:\n    insecureRegistries: [old.example.com]\n",
 		"mirrors/b.yaml": strings.ReplaceAll(idmsDoc, "registry.example.com/ocp/release", "new.example.com/ocp/release") +
 			"---\napiVersion: config.openshift.io/v1\nkind: Image\nmetadata:\n  name: cluster\nspec: {}\n",

@@ -10,6 +10,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const neverContactIDMS = `apiVersion: config.openshift.io/v1
@@ -40,7 +41,7 @@ spec:
 // overlay's images: transformer turns the digest into a tag here), and the
 // finding sits on the image line of the base that wrote it.
 func TestImagePullFailsOnBuiltImages(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"base/kustomization.yaml":          "resources:\n- deploy.yaml\n",
 		"base/deploy.yaml":                 appDeployment,
 		"overlays/prod/kustomization.yaml": "resources:\n- ../../base\n- idms.yaml\nimages:\n- name: quay.io/acme/app\n  newTag: v2\n",
@@ -67,7 +68,7 @@ func TestImagePullFailsOnBuiltImages(t *testing.T) {
 // a suppression annotation on it applies.
 func TestImagePullFailsPlainAndSuppressed(t *testing.T) {
 	tagged := strings.Replace(appDeployment, "@sha256:0123456789012345678901234567890123456789012345678901234567890123", ":v1", 1)
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"cluster/idms.yaml":        neverContactIDMS,
 		"cluster/apps/deploy.yaml": tagged,
 		"cluster/apps/muted.yaml":  strings.Replace(strings.Replace(tagged, "name: app\nspec", "name: muted\n  annotations:\n    mirrorlint.io/ignore: \"image-pull-fails: pulled through the proxy\"\nspec", 1), "name: app\n        image", "name: muted\n        image", 1),
@@ -93,7 +94,7 @@ func TestImagePullFailsPlainAndSuppressed(t *testing.T) {
 // stdin): the finding goes back to the image line of the file the object
 // came from.
 func TestImagePullFailsOnAStream(t *testing.T) {
-	dir := writeTree(t, map[string]string{"base/deploy.yaml": strings.Replace(appDeployment, "@sha256:0123456789012345678901234567890123456789012345678901234567890123", ":v1", 1)})
+	dir := testtree.Write(t, map[string]string{"base/deploy.yaml": strings.Replace(appDeployment, "@sha256:0123456789012345678901234567890123456789012345678901234567890123", ":v1", 1)})
 	stream := neverContactIDMS + "---\n" + strings.Replace(strings.Replace(appDeployment, "@sha256:0123456789012345678901234567890123456789012345678901234567890123", ":v1", 1),
 		"  name: app\n", "  name: app\n  annotations:\n    config.kubernetes.io/origin: |\n      path: base/deploy.yaml\n", 1)
 	checks, err := LoadChecks(policy.Options{Builtin: true})

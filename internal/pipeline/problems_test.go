@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const idmsDoc = `apiVersion: config.openshift.io/v1
@@ -24,7 +25,7 @@ spec:
 // not even parse) give no unreadable-manifest error and no finding on their
 // placeholders.
 func TestNeverAppliedDirectoriesAreInfo(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"mirrors/idms.yaml":                    idmsDoc,
 		"charts/day2/Chart.yaml":               "apiVersion: v2\nname: day2\nversion: 0.1.0\n",
 		"charts/day2/values.yaml":              "mirror: registry.example.com\n",
@@ -61,7 +62,7 @@ func TestNeverAppliedDirectoriesAreInfo(t *testing.T) {
 // A manifest in a kustomization directory that the kustomization does not
 // list is a not-in-kustomization warning, a rule the config can turn off.
 func TestNotInKustomizationIsARule(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"overlays/prod/kustomization.yaml": "resources:\n- idms.yaml\n",
 		"overlays/prod/idms.yaml":          idmsDoc,
 		"overlays/prod/old-icsp.yaml":      "apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata:\n  name: old\nspec:\n  repositoryDigestMirrors:\n  - source: quay.io/a\n    mirrors: [m.example.com/a]\n",

@@ -9,13 +9,14 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // On the pre-commit path a given base file read by an overlay that does not
 // build gets the build's error, on the file, pointing at the entry that
 // names the missing file, with a repository-relative, one-line message.
 func TestUnbuiltClusterReportedOnGivenFiles(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := testtree.Write(t, map[string]string{
 		"platform/clusters/east/kustomization.yaml": "resources:\n  - ../../base\n  - missing.yaml\n",
 		"platform/base/kustomization.yaml":          "resources:\n  - idms.yaml\n",
 		"platform/base/idms.yaml":                   "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: a\nspec:\n  imageDigestMirrors:\n    - source: quay.io/a\n      mirrors: [m.example.com/a]\n",

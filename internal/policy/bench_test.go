@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // BenchmarkEvaluate measures one evaluation (input conversion, the prepared
@@ -43,7 +45,7 @@ spec:
   - source: registry.redhat.io/team%d
     mirrors: [registry.acme.example/redhat/team%d]
 `, i, i, i, i, i, i)
-		writeFile(b, filepath.Join(dir, fmt.Sprintf("m%03d.yaml", i)), y.String())
+		testtree.WriteFile(b, filepath.Join(dir, fmt.Sprintf("m%03d.yaml", i)), y.String())
 	}
 	c := loadFixture(b, dir)
 	if n := len(c.Cluster.Objects); n != 300 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func loadFixture(t testing.TB, paths ...string) *check.Context {
@@ -162,7 +163,7 @@ func TestHTTPSendRefusedUnlessAllowNet(t *testing.T) {
 
 func TestRemovedBuiltinsStayRemovedWithAllowNet(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "env.rego"), "package acme.env\n\ndeny contains x if {\n\tx := opa.runtime().env.HOME\n}\n")
+	testtree.WriteFile(t, filepath.Join(dir, "env.rego"), "package acme.env\n\ndeny contains x if {\n\tx := opa.runtime().env.HOME\n}\n")
 	_, err := Load(Options{Dirs: []string{dir}, AllowNet: true})
 	if err == nil || !strings.Contains(err.Error(), "opa.runtime is disabled") || !strings.Contains(err.Error(), "env.rego:4:") {
 		t.Fatalf("want opa.runtime refused at env.rego:4, got %v", err)
@@ -227,7 +228,7 @@ func TestMalformedMemberIsAnError(t *testing.T) {
 // could have built the offending member, not the first rule of the set.
 func TestMalformedMemberNamesItsRule(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "two.rego"), "package acme.two\n\ndeny contains {\"rule\": \"ok\", \"msg\": \"fine\"} if true\n\ndeny contains {\"rule\": \"typo\", \"mesage\": m} if {\n\tm := \"misspelt\"\n}\n")
+	testtree.WriteFile(t, filepath.Join(dir, "two.rego"), "package acme.two\n\ndeny contains {\"rule\": \"ok\", \"msg\": \"fine\"} if true\n\ndeny contains {\"rule\": \"typo\", \"mesage\": m} if {\n\tm := \"misspelt\"\n}\n")
 	e := mustLoad(t, Options{Dirs: []string{dir}})
 	_, err := e.Evaluate(loadFixture(t, "testdata/manifests"))
 	if err == nil || !strings.Contains(err.Error(), "two.rego:5:") || strings.Contains(err.Error(), "two.rego:3:") {
@@ -245,7 +246,7 @@ func TestNoPoliciesNoFindings(t *testing.T) {
 
 func TestRecursionIsACompileError(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "loop.rego"), "package acme.loop\n\ndeny contains x if {\n\tsome x in deny\n}\n")
+	testtree.WriteFile(t, filepath.Join(dir, "loop.rego"), "package acme.loop\n\ndeny contains x if {\n\tsome x in deny\n}\n")
 	_, err := Load(Options{Dirs: []string{dir}})
 	if err == nil || !strings.Contains(err.Error(), "loop.rego:3:") || !strings.Contains(err.Error(), "recursive") {
 		t.Fatalf("want a recursion error at loop.rego:3, got %v", err)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func inputJSON(t *testing.T, v ast.Value) map[string]any {
@@ -82,7 +84,7 @@ func TestInputDocument(t *testing.T) {
 
 func TestInputDocumentRefused(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "self.yaml"), `apiVersion: config.openshift.io/v1
+	testtree.WriteFile(t, filepath.Join(dir, "self.yaml"), `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
 metadata:
   name: self

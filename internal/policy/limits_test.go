@@ -11,6 +11,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // call runs builtin name (the capped one unless orig) on the operands
@@ -159,7 +160,7 @@ func TestPolicyOverABuiltinLimitIsAFinding(t *testing.T) {
 	for _, strict := range []bool{false, true} {
 		dir := t.TempDir()
 		file := filepath.Join(dir, "limits.rego")
-		writeFile(t, file, hugeRangePolicy)
+		testtree.WriteFile(t, file, hugeRangePolicy)
 		e := mustLoad(t, Options{Dirs: []string{dir}, Strict: strict})
 		fs, err := e.Evaluate(loadFixture(t, "testdata/manifests"))
 		if err != nil {
@@ -177,7 +178,7 @@ func TestPolicyOverABuiltinLimitIsAFinding(t *testing.T) {
 func TestPolicyRefusedTooOftenStops(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "loop.rego")
-	writeFile(t, file, `package acme.loop
+	testtree.WriteFile(t, file, `package acme.loop
 
 deny contains msg if {
 	some i in numbers.range(1, 5000)

@@ -8,13 +8,14 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // Policy findings go through the lint engine like Go rules': the config
 // changes their severity and an inline comment suppresses them.
 func TestThroughLintEngine(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "idms.yaml"), `apiVersion: config.openshift.io/v1
+	testtree.WriteFile(t, filepath.Join(dir, "idms.yaml"), `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
 metadata:
   name: release

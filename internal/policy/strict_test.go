@@ -9,6 +9,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // A deny rule whose to_number fails on a non-numeric value.
@@ -40,10 +41,10 @@ test_limit if {
 // file:line:col, in lint and in verify.
 func TestStrictBuiltinErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "policy", "limits.rego"), limitPolicy)
-	writeFile(t, filepath.Join(dir, "policy", "limits_test.rego"), limitTest)
-	writeFile(t, filepath.Join(dir, "data.yaml"), "acme:\n  max_mirrors: one\n")
-	writeFile(t, filepath.Join(dir, "tree", "idms.yaml"), "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: x\nspec:\n  imageDigestMirrors:\n  - source: q.io/a\n    mirrors: [m.io/a, n.io/a]\n")
+	testtree.WriteFile(t, filepath.Join(dir, "policy", "limits.rego"), limitPolicy)
+	testtree.WriteFile(t, filepath.Join(dir, "policy", "limits_test.rego"), limitTest)
+	testtree.WriteFile(t, filepath.Join(dir, "data.yaml"), "acme:\n  max_mirrors: one\n")
+	testtree.WriteFile(t, filepath.Join(dir, "tree", "idms.yaml"), "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: x\nspec:\n  imageDigestMirrors:\n  - source: q.io/a\n    mirrors: [m.io/a, n.io/a]\n")
 	set, err := manifest.Load([]string{filepath.Join(dir, "tree")}, manifest.Options{})
 	if err != nil {
 		t.Fatal(err)

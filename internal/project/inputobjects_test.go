@@ -2,7 +2,7 @@ package project
 
 import (
 	"fmt"
-	"os"
+
 	"path/filepath"
 	"slices"
 	"testing"
@@ -11,6 +11,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/corpus"
 	"github.com/mirrorlint/mirrorlint/internal/inputs"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // inputObjects, which skips what discovery read, gives what inputs.Load
@@ -24,21 +25,13 @@ func TestInputObjectsAsLoad(t *testing.T) {
 		t.Skip("inputs corpus not present")
 	}
 	plain := t.TempDir()
-	for name, body := range map[string]string{
+	testtree.WriteAt(t, plain, map[string]string{
 		"a/idms.yaml":          "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec: {imageDigestMirrors: [{source: a.io/x, mirrors: [m.io/x]}]}\n",
 		"a/deploy.yaml":        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {template: {spec: {containers: [{name: c, image: a.io/x/y:1}]}}}\n",
 		"b/kustomization.yaml": "resources: [cm.yaml]\n",
 		"b/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: v}\n",
 		"b/loose.yaml":         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: loose}\n",
-	} {
-		p := filepath.Join(plain, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	dirs = append(dirs, plain)
 	needs := manifest.NeedKinds(string(manifest.KindIDMS))
 	for _, dir := range dirs {

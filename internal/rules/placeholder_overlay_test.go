@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 	"github.com/mirrorlint/mirrorlint/lint"
 )
 
@@ -101,13 +102,7 @@ func TestPlaceholderRestatedByOverlay(t *testing.T) {
 			root := t.TempDir()
 			write := func(rel, text string) {
 				t.Helper()
-				p := filepath.Join(root, rel)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				testtree.WriteFile(t, filepath.Join(root, rel), text)
 			}
 			write("base/idms.yaml", tc.base)
 			write("base/kustomization.yaml", "resources:\n  - idms.yaml\n")

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // FuzzKustomization builds arbitrary kustomization files over the access
@@ -26,8 +28,8 @@ func FuzzKustomization(f *testing.F) {
 	f.Fuzz(func(t *testing.T, kust string) {
 		kust = strings.ReplaceAll(kust, "SERVER", srv.URL)
 		dir := t.TempDir()
-		write(t, filepath.Join(dir, "cm.yaml"), configMap)
-		write(t, filepath.Join(dir, "kustomization.yaml"), kust)
+		testtree.WriteFile(t, filepath.Join(dir, "cm.yaml"), configMap)
+		testtree.WriteFile(t, filepath.Join(dir, "kustomization.yaml"), kust)
 		_ = CheckKustomization("kustomization.yaml", []byte(kust))
 		_ = CheckYAML("kustomization.yaml", []byte(kust))
 		before := requests.Load()

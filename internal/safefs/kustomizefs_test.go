@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // loopback is a server that counts the requests a build makes and answers
@@ -65,8 +67,8 @@ func TestKustomizeFSNeverFetches(t *testing.T) {
 	for field, kust := range fetchingKustomizations(srv.URL) {
 		t.Run(field, func(t *testing.T) {
 			dir := t.TempDir()
-			write(t, filepath.Join(dir, "cm.yaml"), configMap)
-			write(t, filepath.Join(dir, "kustomization.yaml"), kust)
+			testtree.WriteFile(t, filepath.Join(dir, "cm.yaml"), configMap)
+			testtree.WriteFile(t, filepath.Join(dir, "kustomization.yaml"), kust)
 			before := requests.Load()
 			fs := NewKustomizeFS(New(0, dir))
 			err := fs.Explain(buildOver(fs, dir))
@@ -90,8 +92,8 @@ func TestDiskFilesystemWouldFetch(t *testing.T) {
 	srv, requests := loopback(t)
 	for _, field := range []string{"patchesStrategicMerge", "configMapGenerator.files", "replacements.path"} {
 		dir := t.TempDir()
-		write(t, filepath.Join(dir, "cm.yaml"), configMap)
-		write(t, filepath.Join(dir, "kustomization.yaml"), fetchingKustomizations(srv.URL)[field])
+		testtree.WriteFile(t, filepath.Join(dir, "cm.yaml"), configMap)
+		testtree.WriteFile(t, filepath.Join(dir, "kustomization.yaml"), fetchingKustomizations(srv.URL)[field])
 		before := requests.Load()
 		_ = buildOver(filesys.MakeFsOnDisk(), dir)
 		if requests.Load() == before {
@@ -103,12 +105,12 @@ func TestDiskFilesystemWouldFetch(t *testing.T) {
 func TestKustomizeFSRefusesBasesOutsideTheRoot(t *testing.T) {
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")
-	write(t, filepath.Join(base, "outside/kustomization.yaml"), "resources: [secret.yaml]\n")
-	write(t, filepath.Join(base, "outside/secret.yaml"), "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  token: s3cr3t\n")
-	link(t, filepath.Join(base, "outside"), filepath.Join(repo, "linked"))
+	testtree.WriteFile(t, filepath.Join(base, "outside/kustomization.yaml"), "resources: [secret.yaml]\n")
+	testtree.WriteFile(t, filepath.Join(base, "outside/secret.yaml"), "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  token: s3cr3t\n")
+	testtree.Link(t, filepath.Join(base, "outside"), filepath.Join(repo, "linked"))
 	for _, kust := range []string{"resources: [../outside]\n", "resources: [linked]\n", "resources: [linked/secret.yaml]\n"} {
 		dir := filepath.Join(repo, "overlay")
-		write(t, filepath.Join(dir, "kustomization.yaml"), kust)
+		testtree.WriteFile(t, filepath.Join(dir, "kustomization.yaml"), kust)
 		fs := NewKustomizeFS(New(0, repo))
 		err := buildOver(fs, dir)
 		if err == nil {
@@ -121,8 +123,8 @@ func TestKustomizeFSRefusesBasesOutsideTheRoot(t *testing.T) {
 
 func TestKustomizeFSChecksYAMLBounds(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "kustomization.yaml"), "resources: [laughs.yaml]\n")
-	write(t, filepath.Join(dir, "laughs.yaml"), billionLaughs)
+	testtree.WriteFile(t, filepath.Join(dir, "kustomization.yaml"), "resources: [laughs.yaml]\n")
+	testtree.WriteFile(t, filepath.Join(dir, "laughs.yaml"), billionLaughs)
 	fs := NewKustomizeFS(New(0, dir))
 	err := fs.Explain(buildOver(fs, dir))
 	if !errors.Is(err, ErrYAMLBounds) {

@@ -2,32 +2,13 @@ package safefs
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
-
-func write(t *testing.T, p, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func link(t *testing.T, target, p string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(target, p); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // hostileTree is a repository beside a secret it must never read.
 func hostileTree(t *testing.T) (repo, secret string) {
@@ -35,17 +16,17 @@ func hostileTree(t *testing.T) (repo, secret string) {
 	base := t.TempDir()
 	repo = filepath.Join(base, "repo")
 	secret = filepath.Join(base, "secret.yaml")
-	write(t, secret, "token: s3cr3t\n")
-	write(t, filepath.Join(repo, "ok.yaml"), "a: 1\n")
+	testtree.WriteFile(t, secret, "token: s3cr3t\n")
+	testtree.WriteFile(t, filepath.Join(repo, "ok.yaml"), "a: 1\n")
 	return repo, secret
 }
 
 func TestReadRefusesWhatLeavesTheRoot(t *testing.T) {
 	repo, secret := hostileTree(t)
-	link(t, "/dev/zero", filepath.Join(repo, "clusters/x/zero.yaml"))
-	link(t, secret, filepath.Join(repo, "abs.yaml"))
-	link(t, "../secret.yaml", filepath.Join(repo, "rel.yaml"))
-	link(t, "..", filepath.Join(repo, "up")) // a directory link out of the tree
+	testtree.Link(t, "/dev/zero", filepath.Join(repo, "clusters/x/zero.yaml"))
+	testtree.Link(t, secret, filepath.Join(repo, "abs.yaml"))
+	testtree.Link(t, "../secret.yaml", filepath.Join(repo, "rel.yaml"))
+	testtree.Link(t, "..", filepath.Join(repo, "up")) // a directory link out of the tree
 	r := New(0, repo)
 	for _, p := range []string{
 		filepath.Join(repo, "clusters/x/zero.yaml"),
@@ -67,8 +48,8 @@ func TestReadRefusesWhatLeavesTheRoot(t *testing.T) {
 
 func TestReadFollowsLinksThatStayInside(t *testing.T) {
 	repo, _ := hostileTree(t)
-	write(t, filepath.Join(repo, "base/a.yaml"), "b: 2\n")
-	link(t, "../base", filepath.Join(repo, "overlay/base"))
+	testtree.WriteFile(t, filepath.Join(repo, "base/a.yaml"), "b: 2\n")
+	testtree.Link(t, "../base", filepath.Join(repo, "overlay/base"))
 	r := New(0, repo)
 	if b, err := r.ReadFile(filepath.Join(repo, "overlay/base/a.yaml")); err != nil || string(b) != "b: 2\n" {
 		t.Errorf("read through an inside link = %q, %v", b, err)
@@ -96,8 +77,8 @@ func TestReadRefusesDevicesAndFIFOs(t *testing.T) {
 
 func TestReadCapsSizeAndBudget(t *testing.T) {
 	repo, _ := hostileTree(t)
-	write(t, filepath.Join(repo, "big.yaml"), strings.Repeat("x", 100))
-	write(t, filepath.Join(repo, "small.yaml"), strings.Repeat("y", 40))
+	testtree.WriteFile(t, filepath.Join(repo, "big.yaml"), strings.Repeat("x", 100))
+	testtree.WriteFile(t, filepath.Join(repo, "small.yaml"), strings.Repeat("y", 40))
 	r := New(50, repo)
 	if _, err := r.ReadFile(filepath.Join(repo, "big.yaml")); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("big file: %v, want over the size limit", err)
@@ -114,7 +95,7 @@ func TestReadCapsSizeAndBudget(t *testing.T) {
 func TestAllowNamesOneFileOnly(t *testing.T) {
 	repo, secret := hostileTree(t)
 	other := filepath.Join(filepath.Dir(secret), "other.yaml")
-	write(t, other, "c: 3\n")
+	testtree.WriteFile(t, other, "c: 3\n")
 	r := New(0, repo)
 	r.Allow(secret)
 	if _, err := r.ReadFile(secret); err != nil {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func TestEmbeddedCRDsLoad(t *testing.T) {
@@ -165,7 +167,7 @@ func TestEmbeddedCRDsMatchModule(t *testing.T) {
 // CRDs with the API server's wording, and the PKI root of trust behind the
 // TechPreviewNoUpgrade schema.
 func TestSignaturePolicyRules(t *testing.T) {
-	key := "LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0KTUZrd0V3WUhLb1pJemowQ0FRWUlLb1pJemowREFRY0RRZ0FFTGlnQ25sTE5LZ09nbFJUeDFEN0poSTdlUnc5OQpRb2xFOUpvNFFVeG5iTXk1blV1QkwrVVpGOXFxZm0vRGcxQk5lSFJUaEh6V2gya2k5dkFFZ1dFRE93PT0KLS0tLS1FTkQgUFVCTElDIEtFWS0tLS0tCg=="
+	key := testtree.PublicKeyData
 	obj := map[string]any{
 		"metadata": map[string]any{"name": "x"},
 		"spec": map[string]any{

@@ -1,0 +1,53 @@
+package testtree
+
+import (
+	"encoding/base64"
+	"encoding/pem"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Write creates the directories on the way and writes each file with its
+// content; Link makes a link that resolves relative to its directory;
+// Writer overwrites and adds files later.
+func TestWriteAndLink(t *testing.T) {
+	dir := Write(t, map[string]string{
+		"top.yaml":          "a: 1\n",
+		"nested/deep/x.txt": "x\n",
+	})
+	for name, want := range map[string]string{"top.yaml": "a: 1\n", "nested/deep/x.txt": "x\n"} {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", name, b, err, want)
+		}
+		info, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil || info.Mode().Perm()&^0o644 != 0 {
+			t.Errorf("%s mode %v, %v; want at most 0644", name, info.Mode(), err)
+		}
+	}
+	Link(t, "../top.yaml", filepath.Join(dir, "links/top.yaml"))
+	if b, err := os.ReadFile(filepath.Join(dir, "links/top.yaml")); err != nil || string(b) != "a: 1\n" {
+		t.Errorf("through the link: %q, %v", b, err)
+	}
+	write := Writer(t, dir)
+	write("top.yaml", "a: 2\n")
+	write("later/y.yaml", "y: 1\n")
+	for name, want := range map[string]string{"top.yaml": "a: 2\n", "later/y.yaml": "y: 1\n"} {
+		if b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name))); err != nil || string(b) != want {
+			t.Errorf("after Writer, %s = %q, %v; want %q", name, b, err, want)
+		}
+	}
+}
+
+// PublicKeyData must stay a base64 PEM public key: the schema rejects
+// anything else, and the tests using it expect no finding about the key.
+func TestPublicKeyDataIsAPEMKey(t *testing.T) {
+	b, err := base64.StdEncoding.DecodeString(PublicKeyData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if blk, _ := pem.Decode(b); blk == nil || blk.Type != "PUBLIC KEY" {
+		t.Fatalf("not a PEM public key:\n%s", b)
+	}
+}
