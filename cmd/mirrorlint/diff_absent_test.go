@@ -53,3 +53,42 @@ func TestDiffBaseWithAnAbsentBlob(t *testing.T) {
 		t.Errorf("exit %d, want 2 with clusters/west not compared\nstderr:\n%s", r.code, r.stderr)
 	}
 }
+
+// lint --base with a base blob the clone lacks: the clusters reading it
+// get no drain verdict (a notice says why and how to fetch it) instead of
+// one against an empty file, and the other clusters keep theirs.
+func TestLintBaseWithAnAbsentBlob(t *testing.T) {
+	repo := writeTree(t, map[string]string{
+		"clusters/east/idms.yaml": idmsWith("mirror-a.example.com/acme"),
+		"clusters/west/idms.yaml": idmsWith("mirror-b.example.com/acme"),
+	})
+	git := gittest.Runner(t, repo)
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "one")
+	out, err := exec.Command("git", "-C", repo, "rev-parse", "HEAD:clusters/west/idms.yaml").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oid := strings.TrimSpace(string(out))
+	if err := os.Remove(filepath.Join(repo, ".git", "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "clusters", "east", "idms.yaml"), []byte(idmsWith("mirror-c.example.com/acme")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(repo)
+
+	r := mlRun(t, "", "lint", "--config", "none", "--base", "HEAD", ".")
+	if !strings.Contains(r.stdout, "clusters/east/idms.yaml") || !strings.Contains(r.stdout, "drain-on-change") {
+		t.Errorf("no drain warning for the changed cluster east:\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "clusters/west/idms.yaml") {
+		t.Errorf("west is unchanged, but a finding is on its file (its base read as empty?):\n%s", r.stdout)
+	}
+	for _, want := range []string{"drain-on-change is not checked for the clusters that read them", "clusters/west/idms.yaml", "missing from the local clone"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}

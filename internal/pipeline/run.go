@@ -175,6 +175,10 @@ func openBase(b *Base, newP *project.Project, opts project.Options) (*impact.Bas
 	oldOpts.Paths, oldOpts.Stream = b.Paths, nil       // the base is a tree, never a stream
 	oldOpts.Cluster, oldOpts.Shard = "", shard.Shard{} // paired below, by the new side's names
 	oldOpts.Files = nil                                // the base tree holds what was committed, nothing else
+	// A blob the local clone lacks is an unreadable input of the clusters
+	// reading it, not an empty file: read as empty it would make every
+	// mirror of that file look added, and the nodes drain.
+	oldOpts.Absent = b.Absent()
 	// The base side's names are relative to its root, else to its
 	// arguments, as the pairing expects (impact.BaseOf); when the new side
 	// lints a commit's files only the clusters of the same names are read
