@@ -58,7 +58,7 @@ func TestDiffBaseWithAnAbsentBlob(t *testing.T) {
 // get no drain verdict (a notice says why and how to fetch it) instead of
 // one against an empty file, and the other clusters keep theirs.
 func TestLintBaseWithAnAbsentBlob(t *testing.T) {
-	repo := writeTree(t, map[string]string{
+	repo := testtree.Write(t, map[string]string{
 		"clusters/east/idms.yaml": idmsWith("mirror-a.example.com/acme"),
 		"clusters/west/idms.yaml": idmsWith("mirror-b.example.com/acme"),
 	})
