@@ -87,6 +87,7 @@ fuzz:
 # docs/rules.md is generated from the rules; a test fails when it is stale.
 docs:
 	$(GO) run ./cmd/mirrorlint rules --config none --format markdown > docs/rules.md
+	$(GO) test -count=1 ./internal/archdoc -run TestImportTable -update
 
 # Release archives for every platform, reproducible: two runs on one commit
 # give the same dist/checksums.txt (scripts/dist/main.go says how).
