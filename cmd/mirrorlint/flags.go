@@ -173,10 +173,16 @@ func accessRoot(c *cli.Context) *safefs.Root {
 	return accessRootAt(c, top)
 }
 
+// objectBudget is the objects a run keeps, safefs.DefaultObjectBudget. It
+// is a variable only so that the command's tests can reach it with a tree
+// of a few files: no flag, config key or environment variable sets it, so
+// nothing a repository holds can raise it.
+var objectBudget = safefs.DefaultObjectBudget
+
 // accessRootAt is accessRoot with the repository at top.
 func accessRootAt(c *cli.Context, top string) *safefs.Root {
 	r := safefs.New(c.Int64(maxFileSizeName), top)
-	r.Budget = &safefs.Budget{Max: safefs.DefaultBudget, MaxObjects: safefs.DefaultObjectBudget}
+	r.Budget = &safefs.Budget{Max: safefs.DefaultBudget, MaxObjects: objectBudget}
 	r.Allow(c.Args().Slice()...)
 	if p := c.String(configName); p != "" && p != "none" {
 		r.Allow(p)
