@@ -144,7 +144,8 @@ func (l *Linter) Rules() []Rule {
 }
 
 // policyGiven is what the options set about policies: WithNetwork and
-// WithStrict turn a setting on, WithPolicyTimeout a positive bound; what
+// WithStrict turn a setting on, WithPolicyTimeout and WithPolicyMemory a
+// positive bound; what
 // no option sets is left to the config file.
 func (o options) policyGiven() policy.Given {
 	g := policy.Given{Dirs: o.policies, DataFiles: o.data}
@@ -156,6 +157,9 @@ func (o options) policyGiven() policy.Given {
 	}
 	if o.policyTimeout > 0 {
 		g.Timeout = &o.policyTimeout
+	}
+	if o.policyMemory > 0 {
+		g.Memory = &o.policyMemory
 	}
 	return g
 }

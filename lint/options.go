@@ -16,6 +16,7 @@ type options struct {
 	data             []string
 	allowNet         bool
 	policyTimeout    time.Duration
+	policyMemory     int64
 	maxFileSize      int64
 	featureSet       string
 	noDefaultPolicy  bool
@@ -55,6 +56,12 @@ func WithNetwork() Option { return func(o *options) { o.allowNet = true } }
 
 // WithPolicyTimeout bounds one policy evaluation (per cluster).
 func WithPolicyTimeout(d time.Duration) Option { return func(o *options) { o.policyTimeout = d } }
+
+// WithPolicyMemory stops a policy evaluation (per cluster) that grows the
+// heap by more than n bytes; the default is 1 GiB. While policies
+// evaluate, the process's GC memory limit (debug.SetMemoryLimit) is
+// lowered to the budget and restored afterwards.
+func WithPolicyMemory(n int64) Option { return func(o *options) { o.policyMemory = n } }
 
 // WithMaxFileSize skips (and reports) manifest files larger than n bytes;
 // the default is 8 MiB.

@@ -30,6 +30,7 @@ const (
 	noCacheName         = "no-cache"
 	noDefaultPolicyName = "no-default-cluster-image-policy"
 	policyName          = "policy"
+	policyMemoryName    = "policy-memory"
 	policyTimeoutName   = "policy-timeout"
 	releaseImageName    = "release-image"
 	shardName           = "shard"

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
@@ -47,8 +49,16 @@ func policyTimeoutFlag() *cli.DurationFlag {
 	}
 }
 
+func policyMemoryFlag() *cli.IntFlag {
+	return &cli.IntFlag{
+		Name:  policyMemoryName,
+		Usage: "stop a policy evaluation that grows the heap by more than `MIB` mebibytes (per cluster; GOMEMLIMIT or ulimit -v may lower it)",
+		Value: policy.DefaultMemory >> 20,
+	}
+}
+
 func policyFlags() []cli.Flag {
-	return []cli.Flag{policyFlag(), dataFlag(), allowNetFlag(), policyTimeoutFlag(), strictFlag()}
+	return []cli.Flag{policyFlag(), dataFlag(), allowNetFlag(), policyTimeoutFlag(), policyMemoryFlag(), strictFlag()}
 }
 
 // policyOptions lays the flags given over the config file
@@ -67,6 +77,14 @@ func policyOptions(c *cli.Context, cfg *config.Config) (policy.Options, error) {
 	if c.IsSet(policyTimeoutName) {
 		d := c.Duration(policyTimeoutName)
 		g.Timeout = &d
+	}
+	if c.IsSet(policyMemoryName) {
+		mib := c.Int(policyMemoryName)
+		if mib <= 0 {
+			return policy.Options{}, &project.UsageError{Err: fmt.Errorf("--%s %d: give the MiB one policy evaluation may build, e.g. %d", policyMemoryName, mib, policy.DefaultMemory>>20)}
+		}
+		b := int64(mib) << 20
+		g.Memory = &b
 	}
 	o, err := policy.Settle(cfg, g)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 // The policy flags given on the command line win over the config file,
 // and the ones not given leave the config's values.
 func TestPolicyFlagsOverrideTheConfig(t *testing.T) {
-	cfg := &config.Config{AllowNet: true, Strict: true, PolicyTimeout: "1m"}
+	cfg := &config.Config{AllowNet: true, Strict: true, PolicyTimeout: "1m", PolicyMemory: 256}
 	parse := func(args ...string) policy.Options {
 		t.Helper()
 		var got policy.Options
@@ -27,10 +27,10 @@ func TestPolicyFlagsOverrideTheConfig(t *testing.T) {
 		}
 		return got
 	}
-	if o := parse(); !o.AllowNet || !o.Strict || o.Timeout != time.Minute {
-		t.Errorf("no flags: %+v, want the config's allowNet, strict and 1m", o)
+	if o := parse(); !o.AllowNet || !o.Strict || o.Timeout != time.Minute || o.Memory != 256<<20 {
+		t.Errorf("no flags: %+v, want the config's allowNet, strict, 1m and 256 MiB", o)
 	}
-	if o := parse("--allow-net=false", "--strict=false", "--policy-timeout", "5s"); o.AllowNet || o.Strict || o.Timeout != 5*time.Second {
-		t.Errorf("flags given: %+v, want allowNet and strict off, 5s", o)
+	if o := parse("--allow-net=false", "--strict=false", "--policy-timeout", "5s", "--policy-memory", "2048"); o.AllowNet || o.Strict || o.Timeout != 5*time.Second || o.Memory != 2048<<20 {
+		t.Errorf("flags given: %+v, want allowNet and strict off, 5s, 2048 MiB", o)
 	}
 }

@@ -35,6 +35,7 @@ type Config struct {
 	Data             []string          `yaml:"data,omitempty" json:"data,omitempty"`
 	AllowNet         bool              `yaml:"allowNet,omitempty" json:"allowNet,omitempty"`
 	PolicyTimeout    string            `yaml:"policyTimeout,omitempty" json:"policyTimeout,omitempty"`
+	PolicyMemory     int               `yaml:"policyMemory,omitempty" json:"policyMemory,omitempty"` // MiB
 	Strict           bool              `yaml:"strict,omitempty" json:"strict,omitempty"`
 	Clusters         []Cluster         `yaml:"clusters,omitempty" json:"clusters,omitempty"`
 	// SourceCRs are directories holding the ZTP source CRs that

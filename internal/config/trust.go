@@ -32,11 +32,11 @@ const limitRule = "limit-exceeded"
 // Distrust removes from c, a config found in the repository rather than
 // named with --config, every setting that widens the run: allowNet, data
 // files, policy and source CR directories outside root, cluster paths
-// outside root,
-// a policyTimeout longer than maxTimeout, limit-exceeded set below error. Whoever can commit to the tree
+// outside root, a policyTimeout longer than maxTimeout, a policyMemory
+// above maxMemory MiB, limit-exceeded set below error. Whoever can commit to the tree
 // (a fork's pull request) writes this file; only the command line may
 // widen what the run touches. It returns what it removed.
-func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
+func (c *Config) Distrust(root string, maxTimeout time.Duration, maxMemory int) []Refused {
 	if c == nil {
 		return nil
 	}
@@ -69,6 +69,10 @@ func (c *Config) Distrust(root string, maxTimeout time.Duration) []Refused {
 			refuse("policyTimeout", fmt.Sprintf("policyTimeout %s is longer than the default %s", c.PolicyTimeout, maxTimeout), "--policy-timeout")
 			c.PolicyTimeout = ""
 		}
+	}
+	if c.PolicyMemory > maxMemory {
+		refuse("policyMemory", fmt.Sprintf("policyMemory %d MiB is more than the default %d MiB", c.PolicyMemory, maxMemory), "--policy-memory")
+		c.PolicyMemory = 0
 	}
 	// A limit-exceeded error says part of the run was not checked; turned
 	// off or down, a pull request could hide that its tree stopped the run.

@@ -63,7 +63,7 @@ func ConfigAt(cfg *config.Config, path, root string) (*config.Config, error) {
 			return nil, fmt.Errorf("the config file as it was: %w", err)
 		}
 		if cfg.Distrusted {
-			old.Refused = old.Distrust(root, policy.DefaultTimeout)
+			old.Refused = old.Distrust(root, policy.DefaultTimeout, policy.DefaultMemory>>20)
 		}
 		return old, nil
 	}

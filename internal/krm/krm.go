@@ -103,7 +103,7 @@ func (p *Processor) Process(rl *framework.ResourceList) error {
 	// whoever can commit to it: like a .mirrorlint.yaml found there, it may
 	// not widen what the run reads, reaches or spends.
 	wd, _ := os.Getwd()
-	refused := cfg.Distrust(wd, policy.DefaultTimeout)
+	refused := cfg.Distrust(wd, policy.DefaultTimeout, policy.DefaultMemory>>20)
 	checks := &pipeline.Checks{Rules: p.Rules}
 	if p.Checks != nil {
 		if checks, err = p.Checks(cfg); err != nil {

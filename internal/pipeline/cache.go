@@ -111,9 +111,9 @@ func policyFingerprint(o policy.Options) string {
 	h := sha256.New()
 	opts, err := json.Marshal(struct {
 		Builtin, Strict bool
-		Timeout         int64
+		Timeout, Memory int64
 		Dirs, Data      []string
-	}{o.Builtin, o.Strict, int64(o.Timeout), o.Dirs, o.DataFiles})
+	}{o.Builtin, o.Strict, int64(o.Timeout), o.Memory, o.Dirs, o.DataFiles})
 	if err != nil {
 		return ""
 	}

@@ -87,8 +87,8 @@ func (e *Engine) evaluateConftest(ctx context.Context, c *check.Context, builtin
 		for _, p := range e.conftest {
 			rs, err := p.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalBuiltinErrorList(builtinErrs))
 			if err != nil {
-				if timedOut(ctx, err) {
-					return nil, &conftestTimeout{pkg: p, err: err}
+				if stopped(ctx, err) {
+					return nil, &conftestStopped{pkg: p, err: err}
 				}
 				return nil, err
 			}

@@ -35,6 +35,7 @@ type Engine struct {
 	rules   []*check.Rule
 	known   map[string]bool
 	timeout time.Duration
+	memory  int64 // bytes the heap may grow by during one evaluation
 	strict  bool
 	// conftest are the packages run in conftest compatibility mode.
 	conftest []*conftestPackage
@@ -94,7 +95,7 @@ func Load(opts Options) (*Engine, error) {
 		return nil, compileError(compiler.Errors, opts.AllowNet)
 	}
 
-	e := &Engine{timeout: opts.timeout(), known: map[string]bool{}, strict: opts.Strict}
+	e := &Engine{timeout: opts.timeout(), memory: opts.memory(), known: map[string]bool{}, strict: opts.Strict}
 	for _, name := range modules.order {
 		if !modules.builtin[name] {
 			e.anyKind = true

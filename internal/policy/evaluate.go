@@ -23,19 +23,27 @@ func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
 	defer cancel()
+	var input ast.Value
+	if len(e.outputs) > 0 {
+		input = buildInput(c)
+	}
+	// The heap is watched from here, with the input built: the budget is
+	// what the policies build, not the tree they read.
+	ctx, unwatch := processHeap.watch(ctx, e.memory)
+	defer unwatch()
 	ctx, limits := withLimitLog(ctx)
 	var builtinErrs []topdown.Error
 	var rs rego.ResultSet
 	if len(e.outputs) > 0 {
 		var err error
-		if rs, err = e.query.Eval(ctx, rego.EvalParsedInput(buildInput(c)), rego.EvalBuiltinErrorList(&builtinErrs)); err != nil {
+		if rs, err = e.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalBuiltinErrorList(&builtinErrs)); err != nil {
 			if limits.halted() {
 				return limits.findings(), nil
 			}
-			if timedOut(ctx, err) {
-				return append(limits.findings(), e.timeoutFinding(e.userRules())), nil
+			if stopped(ctx, err) {
+				return append(limits.findings(), e.stoppedFinding(ctx, e.userRules())), nil
 			}
-			return nil, e.evalError(ctx, err)
+			return nil, e.evalError(err)
 		}
 	}
 	conftest, err := e.evaluateConftest(ctx, c, &builtinErrs)
@@ -43,11 +51,11 @@ func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 		if limits.halted() {
 			return limits.findings(), nil
 		}
-		var ct *conftestTimeout
-		if errors.As(err, &ct) {
-			return append(limits.findings(), e.timeoutFinding(ct.pkg.rulesOf())), nil
+		var cs *conftestStopped
+		if errors.As(err, &cs) {
+			return append(limits.findings(), e.stoppedFinding(ctx, cs.pkg.rulesOf())), nil
 		}
-		return nil, e.evalError(ctx, err)
+		return nil, e.evalError(err)
 	}
 	conftest = append(conftest, limits.findings()...)
 	if builtinErrs = withoutLimitErrors(builtinErrs); e.strict && len(builtinErrs) > 0 {
@@ -79,12 +87,10 @@ func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 	return dedupe(append(out, conftest...)), nil
 }
 
-// evalError words an evaluation that failed: the time limit, or OPA's
-// error (conftest mode's malformed members come positioned already).
-func (e *Engine) evalError(ctx context.Context, err error) error {
-	if topdown.IsCancel(err) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("policy evaluation stopped at the time limit of %s (--policy-timeout): a policy iterates over too much data or never ends; raise the limit only if the policies are known to be slow", e.timeout)
-	}
+// evalError words an evaluation that failed with OPA's error (conftest
+// mode's malformed members come positioned already); one the run stopped
+// is a finding instead (stoppedFinding).
+func (e *Engine) evalError(err error) error {
 	return fmt.Errorf("policy evaluation: %w", err)
 }
 

@@ -28,6 +28,10 @@ type Options struct {
 	Timeout time.Duration
 	// Builtin includes the embedded library from policies/.
 	Builtin bool
+	// Memory is how many bytes the heap may grow by during one
+	// evaluation (see heap.go); 0 means DefaultMemory. GOMEMLIMIT and an
+	// address-space limit may lower it.
+	Memory int64
 	// Strict makes an error in a builtin call (to_number("abc"), a bad
 	// regex) an error of the run, with its file:line:col, instead of
 	// leaving the rule quietly undefined as Rego does by default.
@@ -41,9 +45,16 @@ func (o Options) timeout() time.Duration {
 	return o.Timeout
 }
 
+func (o Options) memory() int64 {
+	if o.Memory <= 0 {
+		return DefaultMemory
+	}
+	return o.Memory
+}
+
 // OptionsFrom is the policy part of a config: the built-in library, the
 // config's policy directories and data files (relative to the config
-// file), allowNet and policyTimeout. A nil config gives the built-in
+// file), allowNet, policyTimeout and policyMemory (MiB). A nil config gives the built-in
 // library alone.
 func OptionsFrom(cfg *config.Config) (Options, error) {
 	o := Options{Builtin: true}
@@ -68,6 +79,14 @@ func OptionsFrom(cfg *config.Config) (Options, error) {
 		}
 		o.Timeout = d
 	}
+	if cfg.PolicyMemory < 0 {
+		err := fmt.Errorf("policyMemory: %d is not a size: give the MiB an evaluation may build, e.g. %d", cfg.PolicyMemory, DefaultMemory>>20)
+		if cfg.Path != "" {
+			err = fmt.Errorf("%s: %w", cfg.Path, err)
+		}
+		return o, err
+	}
+	o.Memory = int64(cfg.PolicyMemory) << 20
 	return o, nil
 }
 
@@ -89,6 +108,7 @@ type Given struct {
 	AllowNet        *bool
 	Strict          *bool
 	Timeout         *time.Duration
+	Memory          *int64 // bytes
 }
 
 // Over lays g over o (the config's options, from OptionsFrom): what g sets
@@ -105,6 +125,9 @@ func (o Options) Over(g Given) Options {
 	}
 	if g.Timeout != nil {
 		o.Timeout = *g.Timeout
+	}
+	if g.Memory != nil {
+		o.Memory = *g.Memory
 	}
 	return o
 }

@@ -14,27 +14,29 @@ import (
 func TestGivenOverridesConfigWhichOverridesDefaults(t *testing.T) {
 	on, off := true, false
 	minute, second := time.Minute, time.Second
-	cfg := &config.Config{AllowNet: true, Strict: true, PolicyTimeout: "1m", Policies: []string{"/cfg/p"}, Data: []string{"/cfg/d.yaml"}}
+	var mib64 int64 = 64 << 20
+	cfg := &config.Config{AllowNet: true, Strict: true, PolicyTimeout: "1m", PolicyMemory: 256, Policies: []string{"/cfg/p"}, Data: []string{"/cfg/d.yaml"}}
 	for _, tc := range []struct {
 		name             string
 		cfg              *config.Config
 		given            Given
 		allowNet, strict bool
 		timeout          time.Duration
+		memory           int64
 	}{
-		{"defaults", nil, Given{}, false, false, DefaultTimeout},
-		{"config over defaults", cfg, Given{}, true, true, minute},
-		{"flags over defaults", nil, Given{AllowNet: &on, Strict: &on, Timeout: &second}, true, true, second},
-		{"flags off over config on", cfg, Given{AllowNet: &off, Strict: &off, Timeout: &second}, false, false, second},
-		{"one flag, the rest from the config", cfg, Given{Strict: &off}, true, false, minute},
+		{"defaults", nil, Given{}, false, false, DefaultTimeout, DefaultMemory},
+		{"config over defaults", cfg, Given{}, true, true, minute, 256 << 20},
+		{"flags over defaults", nil, Given{AllowNet: &on, Strict: &on, Timeout: &second, Memory: &mib64}, true, true, second, mib64},
+		{"flags off over config on", cfg, Given{AllowNet: &off, Strict: &off, Timeout: &second, Memory: &mib64}, false, false, second, mib64},
+		{"one flag, the rest from the config", cfg, Given{Strict: &off}, true, false, minute, 256 << 20},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, err := Settle(tc.cfg, tc.given)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.AllowNet != tc.allowNet || o.Strict != tc.strict || o.timeout() != tc.timeout {
-				t.Errorf("allowNet %v strict %v timeout %v, want %v %v %v", o.AllowNet, o.Strict, o.timeout(), tc.allowNet, tc.strict, tc.timeout)
+			if o.AllowNet != tc.allowNet || o.Strict != tc.strict || o.timeout() != tc.timeout || o.memory() != tc.memory {
+				t.Errorf("allowNet %v strict %v timeout %v memory %d, want %v %v %v %d", o.AllowNet, o.Strict, o.timeout(), o.memory(), tc.allowNet, tc.strict, tc.timeout, tc.memory)
 			}
 		})
 	}
@@ -54,5 +56,13 @@ func TestSettleRefusesBadConfigTimeout(t *testing.T) {
 	_, err := Settle(&config.Config{Path: ".mirrorlint.yaml", PolicyTimeout: "soon"}, Given{Timeout: &second})
 	if err == nil || !strings.HasPrefix(err.Error(), ".mirrorlint.yaml: policyTimeout: ") {
 		t.Errorf("err %v, want one naming .mirrorlint.yaml and policyTimeout", err)
+	}
+}
+
+// A negative policyMemory is refused the same way.
+func TestSettleRefusesNegativeConfigMemory(t *testing.T) {
+	_, err := Settle(&config.Config{Path: ".mirrorlint.yaml", PolicyMemory: -1}, Given{})
+	if err == nil || !strings.HasPrefix(err.Error(), ".mirrorlint.yaml: policyMemory: -1 is not a size") {
+		t.Errorf("err %v, want one naming .mirrorlint.yaml and policyMemory", err)
 	}
 }

@@ -170,7 +170,7 @@ func LoadConfig(opts Options) (*config.Config, error) {
 		if repo == "" {
 			repo, _ = os.Getwd()
 		}
-		c.Refused = c.Distrust(repo, policy.DefaultTimeout)
+		c.Refused = c.Distrust(repo, policy.DefaultTimeout, policy.DefaultMemory>>20)
 	}
 	return c, nil
 }
