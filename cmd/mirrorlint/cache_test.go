@@ -12,8 +12,12 @@ import (
 
 // TestMain points the content cache at a directory of this test binary's
 // own: the command's tests never read or write the user's cache, and every
-// one of them runs with the cache on, as users do.
+// one of them runs with the cache on, as users do. Started by cliProcess,
+// the test binary is the command line instead.
 func TestMain(m *testing.M) {
+	if os.Getenv(envRunCLI) == "1" {
+		os.Exit(run(append([]string{"mirrorlint"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+	}
 	dir, err := os.MkdirTemp("", "mirrorlint-cmd-cache-")
 	if err == nil {
 		os.Setenv(contentcache.EnvDir, dir)
