@@ -147,7 +147,8 @@ func policyFingerprint(o policy.Options) string {
 
 // cachedCheck is engine.Check of cl through the result store: the stored
 // results when key has an entry that decodes and names key, else Check's,
-// stored when Check succeeds. hit says which.
+// stored when Check succeeds and nothing stopped at a limit. hit says
+// which.
 func cachedCheck(store manifest.Cache, key string, engine *check.Engine, cl *cluster.Cluster) (fs []check.Finding, c *check.Context, hit bool, err error) {
 	if store == nil || key == "" {
 		fs, c, err = engine.Check(cl)
@@ -164,11 +165,25 @@ func cachedCheck(store manifest.Cache, key string, engine *check.Engine, cl *clu
 		}
 	}
 	fs, c, err = engine.Check(cl)
-	if err != nil || (c.Rendered == nil) == (c.Refusal == nil) {
+	if err != nil || (c.Rendered == nil) == (c.Refusal == nil) || atLimit(fs) {
 		return fs, c, false, err
 	}
 	if data, err := json.Marshal(cachedResult{Key: key, Findings: fs, Rendered: c.Rendered, Refusal: c.Refusal}); err == nil {
 		store.Put(key, data)
 	}
 	return fs, c, false, nil
+}
+
+// atLimit reports whether a result holds a limit-exceeded finding. Such a
+// result is not stored: a policy stopped at --policy-timeout or at its
+// memory budget stopped because of how fast the machine was and what else
+// the run held at the time, which the key does not hold, so the next run
+// evaluates it again rather than repeat a stop that may not recur.
+func atLimit(fs []check.Finding) bool {
+	for _, f := range fs {
+		if f.Rule == check.LimitRule.ID {
+			return true
+		}
+	}
+	return false
 }

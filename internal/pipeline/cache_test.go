@@ -286,3 +286,32 @@ func TestResultCacheIgnoresBadEntries(t *testing.T) {
 		}
 	}
 }
+
+// A cluster whose policy evaluation was stopped at its memory budget is
+// not stored: the next run evaluates it again instead of repeating a stop
+// that depended on what else the run held at the time.
+func TestResultCacheKeepsNoStoppedEvaluation(t *testing.T) {
+	pol := testtree.Write(t, map[string]string{
+		"big.rego": "package acme.big\n\ndeny contains \"x\" if {\n\tx := [[a, b] | some a in numbers.range(1, 1000000); some b in numbers.range(1, 1000000)]\n\tcount(x) > 0\n}\n",
+	})
+	checks, err := LoadChecks(policy.Options{Builtin: true, Dirs: []string{pol}, Memory: 4 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checks.fingerprint == "" {
+		t.Skip("no build ID: results are not cached")
+	}
+	dir := testtree.Write(t, map[string]string{
+		"idms.yaml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/a, mirrors: [m.example.com/a]}\n",
+	})
+	store := &memStore{m: map[string][]byte{}}
+	for run := range 2 {
+		res, out := runOnce(t, checks, &config.Config{}, dir, store)
+		if !strings.Contains(out, "policy evaluation stopped at the memory budget of 4 MiB") {
+			t.Fatalf("run %d: the policy was not stopped at its budget:\n%s", run, out)
+		}
+		if res.Reused != 0 || len(store.m) != 0 {
+			t.Fatalf("run %d: %d clusters reused, %d entries stored, want none", run, res.Reused, len(store.m))
+		}
+	}
+}
