@@ -18,6 +18,10 @@ import (
 // something without spaces or brackets.
 var angleRE = regexp.MustCompile(`<[^<>\s]+>`)
 
+// PlaceholderIn returns the placeholder s holds (<registry.example.com:8443>
+// in "<registry.example.com:8443>/ocp4"), "" when it holds none.
+func PlaceholderIn(s string) string { return angleRE.FindString(s) }
+
 // placeholderKinds are the kinds whose values placeholders stand for; the
 // files of a MachineConfig hold arbitrary text.
 var placeholderKinds = map[Kind]bool{KindICSP: true, KindIDMS: true, KindITMS: true, KindImage: true, KindClusterImagePolicy: true, KindImagePolicy: true}

@@ -22,8 +22,8 @@ var registryCAKey = &check.Rule{
 				continue
 			}
 			for _, key := range dataKeys(o) {
-				if mco.IsConfigMapKey(key) {
-					continue
+				if mco.IsConfigMapKey(key) || manifest.PlaceholderIn(key) != "" {
+					continue // a placeholder key is the placeholder rule's
 				}
 				msg := fmt.Sprintf("data[%s]: Invalid value: %q: ", key, key)
 				switch {
