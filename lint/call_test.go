@@ -80,6 +80,7 @@ func TestOneCompileManyCalls(t *testing.T) {
 // A stream's findings and unreadable inputs carry the name the call gives
 // the stream.
 func TestLintReaderNamesTheStream(t *testing.T) {
+	t.Parallel()
 	l, err := New()
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,7 @@ func cliBinary(t *testing.T) string {
 }
 
 func TestLintMatchesCommandJSON(t *testing.T) {
+	t.Parallel()
 	bin := cliBinary(t)
 	// The command names clusters from the repository's top level; the
 	// library from the root it is given.
@@ -89,6 +90,7 @@ func TestLintMatchesCommandJSON(t *testing.T) {
 }
 
 func TestRenderMatchesCommand(t *testing.T) {
+	t.Parallel()
 	bin := cliBinary(t)
 	objs := []*configv1.ImageDigestMirrorSet{{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "config.openshift.io/v1", Kind: "ImageDigestMirrorSet"},

@@ -17,6 +17,7 @@ import (
 // One Linter serves concurrent runs (run with -race); every run gives the
 // same answer.
 func TestConcurrentRuns(t *testing.T) {
+	t.Parallel()
 	l, err := lint.New()
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +49,7 @@ func TestConcurrentRuns(t *testing.T) {
 }
 
 func TestCanceledContext(t *testing.T) {
+	t.Parallel()
 	l, err := lint.New()
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +62,7 @@ func TestCanceledContext(t *testing.T) {
 }
 
 func TestLintReader(t *testing.T) {
+	t.Parallel()
 	l, err := lint.New()
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +86,7 @@ func TestLintReader(t *testing.T) {
 }
 
 func TestOptionErrors(t *testing.T) {
+	t.Parallel()
 	for name, opt := range map[string]lint.Option{
 		"version":     lint.WithOpenShiftVersion("five"),
 		"config":      lint.WithConfigFile(filepath.Join(t.TempDir(), "missing.yaml")),
@@ -96,6 +100,7 @@ func TestOptionErrors(t *testing.T) {
 }
 
 func TestRulesListed(t *testing.T) {
+	t.Parallel()
 	l, err := lint.New()
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +120,7 @@ func TestRulesListed(t *testing.T) {
 }
 
 func TestSeverityText(t *testing.T) {
+	t.Parallel()
 	for _, s := range []lint.Severity{lint.Info, lint.Warning, lint.Error} {
 		b, _ := s.MarshalText()
 		var back lint.Severity
@@ -131,6 +137,7 @@ func TestSeverityText(t *testing.T) {
 // v1alpha1 ClusterImagePolicy on 4.19 is refused under the Default feature
 // set and rendered under TechPreviewNoUpgrade.
 func TestWithFeatureSet(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cip := `apiVersion: config.openshift.io/v1alpha1
 kind: ClusterImagePolicy

@@ -94,6 +94,7 @@ func main() {
 // does: the findings of the tree, of one cluster and of a stream, and the
 // registries.conf of each cluster MCO renders.
 func TestOutsideModuleBuildsAndAgreesWithTheCommand(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a module and the command")
 	}

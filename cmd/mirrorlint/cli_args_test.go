@@ -10,6 +10,7 @@ import (
 // Mistakes on the command line are usage errors (exit 2) found before any
 // tree is read, with a message saying what is wrong.
 func TestCommandLineMistakesAreUsageErrors(t *testing.T) {
+	t.Parallel()
 	tree := testtree.Write(t, map[string]string{"idms.yaml": resolveTree})
 	cases := []struct {
 		args []string
@@ -44,6 +45,7 @@ func TestCommandLineMistakesAreUsageErrors(t *testing.T) {
 // A reference-shaped release image that MCO's parser rejects (upper case in
 // the repository) stays what the cluster would do: MCO refuses to render.
 func TestReleaseImageMCORejectsStaysARefusal(t *testing.T) {
+	t.Parallel()
 	tree := testtree.Write(t, map[string]string{"idms.yaml": resolveTree})
 	r := mlRun(t, "", "render", "--config", "none", "--release-image", "quay.io/openshift-release-dev/OCP-release@sha256:"+strings.Repeat("ab", 32), tree)
 	if r.code != exitFindings || !strings.Contains(r.stderr, "error parsing reference of release image") {
@@ -53,6 +55,7 @@ func TestReleaseImageMCORejectsStaysARefusal(t *testing.T) {
 
 // Bare `mirrorlint` prints the help under the program's name and exits 2.
 func TestBareCommandPrintsHelpWithItsName(t *testing.T) {
+	t.Parallel()
 	r := mlRun(t, "")
 	if r.code != exitUsage {
 		t.Errorf("exit %d, want 2", r.code)
@@ -64,6 +67,7 @@ func TestBareCommandPrintsHelpWithItsName(t *testing.T) {
 
 // resolve pulls a tag+digest reference by digest, as CRI-O does.
 func TestResolveTagAndDigest(t *testing.T) {
+	t.Parallel()
 	tree := testtree.Write(t, map[string]string{"idms.yaml": resolveTree})
 	dg := "@sha256:" + strings.Repeat("ab", 32)
 	r := mlRun(t, "", "resolve", "--config", "none", "quay.io/openshift-release-dev/ocp-release:4.16.0"+dg, tree)

@@ -106,6 +106,7 @@ func TestClustersJSON(t *testing.T) {
 // problem, with and without --build; --cluster picks one cluster; render
 // still writes the others.
 func TestClustersBrokenAndSelect(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"base/kustomization.yaml": "resources: [idms.yaml]\n",
 		"base/idms.yaml": `apiVersion: config.openshift.io/v1

@@ -14,6 +14,7 @@ import (
 // render-refused errors through the report writers; each output must
 // parse and carry the finding where the change is.
 func TestDiffCIFormats(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"a/idms.yaml":   idmsWith("mirror-a.example.com/acme"),
 		"b/idms.yaml":   idmsWith("mirror-b.example.com/acme"),

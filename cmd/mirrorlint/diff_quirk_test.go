@@ -14,6 +14,7 @@ import (
 // tag-only mirror with the first mirror of its location, digest-only, and
 // drains: the verdict says so in one line.
 func TestDiffSaysWhenTheDaemonQuirkDrains(t *testing.T) {
+	t.Parallel()
 	itms := "apiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata:\n  name: apps-tags\nspec:\n  imageTagMirrors:\n" +
 		"  - source: quay.io/acme/app\n    mirrors:\n    - mirror.example.com/acme/app\n"
 	dir := testtree.Write(t, map[string]string{

@@ -27,6 +27,7 @@ func idmsWith(mirror string) string { return strings.Replace(diffIDMS, "%s", mir
 
 // TestDiffDrainCorpus runs exactly the command the acceptance check runs.
 func TestDiffDrainCorpus(t *testing.T) {
+	t.Parallel()
 	cases, err := corpus.Cases(sharedDir(t, "corpus/public/drain"), "expected/verdict.txt")
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no drain pairs (%v)", err)
@@ -54,6 +55,7 @@ func TestDiffDrainCorpus(t *testing.T) {
 }
 
 func TestDiffExitCodes(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"a/idms.yaml":   idmsWith("mirror-a.example.com/acme"),
 		"b/idms.yaml":   idmsWith("mirror-b.example.com/acme"),

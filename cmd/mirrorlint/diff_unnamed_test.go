@@ -17,6 +17,7 @@ const installConfigB = "apiVersion: v1\nmetadata:\n  name: c1\nbaseDomain: examp
 // unnamed one is named "." in every heading and summary, never by an
 // empty string.
 func TestDiffNamesTheUnnamedClusterDot(t *testing.T) {
+	t.Parallel()
 	old := testtree.Write(t, map[string]string{
 		"idms.yaml":                idmsWith("mirror-a.example.com/acme"),
 		"inst/install-config.yaml": installConfigB,

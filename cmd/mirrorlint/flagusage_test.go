@@ -9,6 +9,7 @@ import (
 // placeholder shown after the flag name and prints any other backticks
 // literally, so backticks may mark the placeholder and nothing else.
 func TestFlagUsageBackticksMarkOnlyThePlaceholder(t *testing.T) {
+	t.Parallel()
 	app := newApp(nil, nil, nil)
 	for _, cmd := range app.Commands {
 		for _, f := range cmd.Flags {

@@ -15,6 +15,7 @@ import (
 // through the pipeline and the packages built on it, never called from
 // here directly.
 func TestCommandImportsNoDomainPackage(t *testing.T) {
+	t.Parallel()
 	forbidden := []string{
 		"internal/rules", "internal/cluster", "internal/scopes", "internal/mirrororder",
 		"internal/nodefiles", "internal/drain", "internal/trace", "internal/build", "internal/kustomization",

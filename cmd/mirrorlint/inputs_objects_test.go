@@ -35,6 +35,7 @@ spec:
 // render holds their mirrors. icsp-deprecated is left to the
 // install-config's own deprecation warning at the same key.
 func TestInstallConfigICSPsSeenByEveryRule(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{"c1/install-config.yaml": icContentSources, "c1/manifests/idms.yaml": day2Reversed})
 	r := mlRun(t, "", "lint", "--cluster", "install-config/c1", dir)
 	r.stdout = strings.ReplaceAll(r.stdout, dir+"/", "")
@@ -68,6 +69,7 @@ func TestInstallConfigICSPsSeenByEveryRule(t *testing.T) {
 // installer's terms: mirror-duplicate on the IDMS derived from it, at the
 // same value, is covered.
 func TestInstallConfigDuplicateReportedOnce(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{"c3/install-config.yaml": `apiVersion: v1
 metadata:
   name: c3

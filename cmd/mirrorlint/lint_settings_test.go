@@ -25,6 +25,7 @@ spec:
 // cluster serves v1alpha1 signature policies only with a preview feature
 // set, so --feature-set decides whether api-version-kind fires.
 func TestLintHonoursFeatureSet(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{"cip.yaml": v1alpha1Policy})
 	r := mlRun(t, "", "lint", "--config", "none", "--openshift-version", "4.19", dir)
 	if r.code != exitFindings || !strings.Contains(r.stdout, "api-version-kind") {

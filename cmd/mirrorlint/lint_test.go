@@ -13,6 +13,7 @@ import (
 )
 
 func TestLintExitCodesFollowFailOn(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		args []string
 		want int
@@ -48,6 +49,7 @@ type jsonFinding struct {
 }
 
 func TestLintJSONContract(t *testing.T) {
+	t.Parallel()
 	r := mlRun(t, "", "lint", "--config", "none", "--format", "json", "../../testdata/examples/mistakes")
 	var doc struct {
 		Findings []jsonFinding     `json:"findings"`
@@ -81,6 +83,7 @@ func TestLintJSONContract(t *testing.T) {
 
 // A user policy's findings land on the mirror's line in every format.
 func TestLintPolicyFindingsInEveryFormat(t *testing.T) {
+	t.Parallel()
 	tree := "../../internal/policy/testdata/manifests"
 	policy := "../../internal/policy/testdata/policies"
 	dir := t.TempDir()
@@ -171,6 +174,7 @@ func mustJSON(t *testing.T, path string, v any) {
 }
 
 func TestLintBrokenFileHidesNothing(t *testing.T) {
+	t.Parallel()
 	tree := testtree.Write(t, map[string]string{
 		"broken.yaml": "apiVersion: v1\nkind: ConfigMap\ndata: {a: [\n",
 		"idms.yaml":   "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - source: quay.io/Org/app\n    mirrors: [m.io/org/app]\n",
@@ -187,6 +191,7 @@ func TestLintBrokenFileHidesNothing(t *testing.T) {
 }
 
 func TestLintConfigErrorsAreUsageErrors(t *testing.T) {
+	t.Parallel()
 	for name, body := range map[string]string{
 		"unknown key":  "rulez: {}\n",
 		"bad severity": "rules: {icsp-deprecated: loud}\n",
@@ -201,6 +206,7 @@ func TestLintConfigErrorsAreUsageErrors(t *testing.T) {
 }
 
 func TestLintRenderArtifact(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "registries.conf")
 	r := mlRun(t, "", "lint", "--config", "none", "--render", out, "../../testdata/examples/disconnected")
 	got, err := os.ReadFile(out)
@@ -241,6 +247,7 @@ func TestLintBaseWarnsOnDrain(t *testing.T) {
 }
 
 func TestVerifyExitCodes(t *testing.T) {
+	t.Parallel()
 	if r := mlRun(t, "", "verify"); r.code != exitOK || !strings.Contains(r.stdout, "PASS") {
 		t.Errorf("built-in library: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -253,6 +260,7 @@ func TestVerifyExitCodes(t *testing.T) {
 }
 
 func TestLintPolicyCompileErrorIsUsageError(t *testing.T) {
+	t.Parallel()
 	r := mlRun(t, "", "lint", "--config", "none", "--policy", "../../internal/policy/testdata/broken/net", "../../testdata/examples/disconnected")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "http.send") || !strings.Contains(r.stderr, "--allow-net") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
@@ -281,6 +289,7 @@ func TestLintBaseBrokenAtRevisionWarns(t *testing.T) {
 
 // `lint -` reads the stream the command line was given.
 func TestLintReadsTheGivenStdin(t *testing.T) {
+	t.Parallel()
 	idms := "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/Org/app, mirrors: [m.io/org/app]}\n"
 	r := mlRun(t, idms, "lint", "--config", "none", "-")
 	if r.code != exitFindings || !strings.Contains(r.stdout, "-:6:") || !strings.Contains(r.stdout, "repository-lowercase") {
@@ -293,6 +302,7 @@ func TestLintReadsTheGivenStdin(t *testing.T) {
 // --render artifact shows which clusters ran: one file for one cluster, a
 // directory per cluster otherwise.
 func TestLintGivenFilesLintsTheClustersThatReadThem(t *testing.T) {
+	t.Parallel()
 	tree := t.TempDir()
 	if err := os.CopyFS(tree, os.DirFS("../../internal/cluster/testdata/gitops")); err != nil {
 		t.Fatal(err)

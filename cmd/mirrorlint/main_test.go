@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -21,8 +22,20 @@ func mlRun(t *testing.T, stdin string, args ...string) mlResult {
 	t.Helper()
 	var out, errb bytes.Buffer
 	var in io.Reader = strings.NewReader(stdin)
-	code := run(append([]string{"mirrorlint"}, args...), in, &out, &errb)
+	code := runOneAtATime(append([]string{"mirrorlint"}, args...), in, &out, &errb)
 	return mlResult{code, out.String(), errb.String()}
+}
+
+// runMu lets one in-process run happen at a time: urfave/cli v2 writes
+// package-level values on every App.Run (its HelpFlag's default, the help
+// command's name), so two runs at once are a data race. Parallel tests
+// still overlap everything around their runs (trees, git, subprocesses).
+var runMu sync.Mutex
+
+func runOneAtATime(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	runMu.Lock()
+	defer runMu.Unlock()
+	return run(args, stdin, stdout, stderr)
 }
 
 // sharedDir returns ../shared relative to the repository, or skips.
@@ -39,6 +52,7 @@ func sharedDir(t *testing.T, sub string) string {
 }
 
 func TestUsageErrorsExit2(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"render", "--no-such-flag", "."},
 		{"render", "--openshift-version", "3.11", "."},
@@ -62,6 +76,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 }
 
 func TestHelpTeaches(t *testing.T) {
+	t.Parallel()
 	r := mlRun(t, "", "render", "--help")
 	if r.code != 0 || !strings.Contains(r.stdout, "empty spec") || !strings.Contains(r.stdout, "Exit codes") {
 		t.Fatalf("render --help must explain the missing-Image default and the exit codes:\n%s", r.stdout)
@@ -69,6 +84,7 @@ func TestHelpTeaches(t *testing.T) {
 }
 
 func TestUsageMessagesSayWhatToDo(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]string{
 		"flags go before the paths": {"lint", "../../testdata/examples/disconnected", "--format", "json"},
 		"did you mean --format":     {"lint", "--formt", "json", "."},
@@ -83,6 +99,7 @@ func TestUsageMessagesSayWhatToDo(t *testing.T) {
 }
 
 func TestWarnsWhenNothingWasRead(t *testing.T) {
+	t.Parallel()
 	r := mlRun(t, "", "lint", "--config", "none", t.TempDir())
 	if r.code != exitOK || !strings.Contains(r.stderr, "no YAML or JSON files found") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
@@ -92,6 +109,7 @@ func TestWarnsWhenNothingWasRead(t *testing.T) {
 // Function runners exec the function without arguments, a ResourceList on
 // stdin: mirrorlint then acts as `mirrorlint fn`.
 func TestNoArgumentsWithPipedResourceListActsAsFn(t *testing.T) {
+	t.Parallel()
 	rl := `apiVersion: config.kubernetes.io/v1
 kind: ResourceList
 items:
@@ -109,13 +127,14 @@ items:
 	go func() { w.WriteString(rl); w.Close() }()
 	defer r.Close()
 	var out, errb bytes.Buffer
-	code := run([]string{"mirrorlint"}, r, &out, &errb)
+	code := runOneAtATime([]string{"mirrorlint"}, r, &out, &errb)
 	if code != exitFindings || !strings.Contains(errb.String(), "repository-lowercase") || !strings.Contains(out.String(), "kind: ResourceList") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out.String(), errb.String())
 	}
 }
 
 func TestModuleVersion(t *testing.T) {
+	t.Parallel()
 	installed := &debug.BuildInfo{Main: debug.Module{Path: "github.com/mirrorlint/mirrorlint", Version: "v1.2.3"}}
 	checkout := &debug.BuildInfo{Main: debug.Module{Path: "github.com/mirrorlint/mirrorlint", Version: "(devel)"}}
 	for _, tc := range []struct {

@@ -27,6 +27,7 @@ spec:
 // (and said so), what cannot be fixed stops the run at its line; in a
 // kustomize tree the default mode points at --in-place.
 func TestMigrateWritesOnlyWhatTheAPIServerAccepts(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"kust/kustomization.yaml": "resources:\n- icsp.yaml\n",
 		"kust/icsp.yaml":          pinnedICSP,
@@ -55,6 +56,7 @@ func TestMigrateWritesOnlyWhatTheAPIServerAccepts(t *testing.T) {
 }
 
 func TestMigrateHelpAdvisesInPlaceForKustomize(t *testing.T) {
+	t.Parallel()
 	r := mlRun(t, "", "migrate", "--help")
 	if !strings.Contains(r.stdout, "In a kustomize") || !strings.Contains(r.stdout, "tree use --in-place") {
 		t.Errorf("help:\n%s", r.stdout)

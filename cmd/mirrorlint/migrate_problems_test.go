@@ -13,6 +13,7 @@ import (
 // does not load: the ICSP may be in it. It reports the problem where it is,
 // exits 2 and writes nothing, not even for the files that load.
 func TestMigrateRefusesInputThatDoesNotLoad(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, body, at string }{
 		{"yaml error", "apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata:\n  name: broken\nspec:\n  repositoryDigestMirrors:\n  - source: [quay.io/x\n", "broken.yaml:"},
 		{"type error", "apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata:\n  name: broken\nspec:\n  repositoryDigestMirrors:\n  - source: quay.io/x\n    mirrors: mirror.example.com/x\n", "broken.yaml:8:"},
@@ -37,6 +38,7 @@ func TestMigrateRefusesInputThatDoesNotLoad(t *testing.T) {
 }
 
 func TestMigrateHelpHasExamples(t *testing.T) {
+	t.Parallel()
 	r := mlRun(t, "", "migrate", "--help")
 	if r.code != exitOK || !strings.Contains(r.stdout, "Examples:") || !strings.Contains(r.stdout, "mirrorlint migrate --diff") || !strings.Contains(r.stdout, "nothing is migrated") {
 		t.Errorf("migrate --help must show examples and say what happens to input that does not load:\n%s", r.stdout)

@@ -22,6 +22,7 @@ spec:
 `
 
 func TestMigrateCommand(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{"icsp.yaml": migrateICSP})
 	out := filepath.Join(dir, "icsp.idms.yaml")
 	before := mlRun(t, "", "render", dir)
@@ -68,6 +69,7 @@ func TestMigrateCommand(t *testing.T) {
 // A new IDMS file in a kustomization directory that does not list it would
 // never be applied: migrate says so.
 func TestMigrateWarnsWhenKustomizationDoesNotListTheNewFile(t *testing.T) {
+	t.Parallel()
 	tree := testtree.Write(t, map[string]string{
 		"kustomization.yaml": "resources: [icsp.yaml]\n",
 		"icsp.yaml":          "apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata: {name: a}\nspec:\n  repositoryDigestMirrors:\n  - {source: quay.io/a, mirrors: [m.io/a]}\n",

@@ -14,6 +14,7 @@ import (
 // rendered: HyperShift stops the NodePool, so no node gets the config (nor
 // the IDMS beside the ITMS); lint reports the refusal at the ITMS's kind.
 func TestStoppedNodePoolNotRendered(t *testing.T) {
+	t.Parallel()
 	fixture := filepath.Join("..", "..", "internal", "rules", "testdata", "nodepool-config-type", "bad")
 	files := map[string]string{}
 	for _, name := range []string{"hc.yaml", "nodepool.yaml", "np-config.yaml"} {
@@ -76,6 +77,7 @@ func stoppedPoolTrees(t *testing.T) (running, stopped string) {
 // gets no node file, no drain verdict is made up from files its nodes never
 // get, and the reason is said once, at the refused document.
 func TestStoppedNodePoolNotDiffedNorWritten(t *testing.T) {
+	t.Parallel()
 	running, stopped := stoppedPoolTrees(t)
 	reason := "hypershift-operator refuses the config of NodePool hc1-workers (unsupported config type: *v1.ImageTagMirrorSet; ValidMachineConfig false): the NodePool stops"
 	at := filepath.Join(stopped, "np-config.yaml") + ":9:11"

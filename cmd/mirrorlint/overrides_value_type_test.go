@@ -11,6 +11,7 @@ import (
 // outside the mirror lists is reported at the key, in assisted-service's
 // words, and the site is not rendered as if it installed.
 func TestOverridesValueTypeReported(t *testing.T) {
+	t.Parallel()
 	site := `apiVersion: ran.openshift.io/v1
 kind: SiteConfig
 metadata:

@@ -26,6 +26,7 @@ func imageBlocking(scope string) string { return strings.Replace(blockedImage, "
 // diff shows its change, which only reloads CRI-O, and render -o writes it
 // next to registries.conf (and removes a stale one).
 func TestPolicyJSONInDiffAndRender(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"old/image.yaml": imageBlocking("ghcr.io"),
 		"new/image.yaml": imageBlocking("ghcr.io/acme/app"),

@@ -50,6 +50,7 @@ func cliProcess(t *testing.T, dir, limit string, args ...string) mlResult {
 // the Go rules' findings and ends with exit 1. The time limit is far off,
 // so only the memory budget can have stopped it.
 func TestHostilePolicyMemoryUnderAddressSpaceLimit(t *testing.T) {
+	t.Parallel()
 	dir := tree(t, prodTree(map[string]string{
 		"policies/big.rego": "package acme.big\n\ndeny contains \"x\" if {\n\tx := [[a, b] | some a in numbers.range(1, 1000000); some b in numbers.range(1, 1000000)]\n\tcount(x) > 0\n}\n",
 	}))

@@ -13,6 +13,7 @@ import (
 // The policy flags given on the command line win over the config file,
 // and the ones not given leave the config's values.
 func TestPolicyFlagsOverrideTheConfig(t *testing.T) {
+	t.Parallel()
 	cfg := &config.Config{AllowNet: true, Strict: true, PolicyTimeout: "1m", PolicyMemory: 256}
 	parse := func(args ...string) policy.Options {
 		t.Helper()
@@ -22,7 +23,10 @@ func TestPolicyFlagsOverrideTheConfig(t *testing.T) {
 			got, err = policyOptions(c, cfg)
 			return err
 		}}
-		if err := app.Run(append([]string{"x"}, args...)); err != nil {
+		runMu.Lock() // urfave/cli writes its globals on every Run (see runMu)
+		err := app.Run(append([]string{"x"}, args...))
+		runMu.Unlock()
+		if err != nil {
 			t.Fatal(err)
 		}
 		return got

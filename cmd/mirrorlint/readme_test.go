@@ -10,6 +10,7 @@ import (
 // documentation from drifting away from the rules that exist. `make docs`
 // regenerates it.
 func TestRulesPageIsCurrent(t *testing.T) {
+	t.Parallel()
 	page, err := os.ReadFile("../../docs/rules.md")
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +26,7 @@ func TestRulesPageIsCurrent(t *testing.T) {
 
 // CI must run exactly the README's test command.
 func TestCIRunsTheReadmeTestCommand(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

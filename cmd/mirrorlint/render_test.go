@@ -76,6 +76,7 @@ additional-layer-store-auth-helper = ""
 `
 
 func TestRenderExampleToStdout(t *testing.T) {
+	t.Parallel()
 	r := mlRun(t, "", "render", "--config", "none", "../../testdata/examples/disconnected")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -86,6 +87,7 @@ func TestRenderExampleToStdout(t *testing.T) {
 }
 
 func TestRenderOutputDirAndDropIn(t *testing.T) {
+	t.Parallel()
 	out := t.TempDir()
 	stale := filepath.Join(out, "registries.conf.d", "01-image-searchRegistries.conf")
 	r := mlRun(t, "", "render", "--config", "none", "-o", out, "../../testdata/examples/disconnected")
@@ -113,6 +115,7 @@ func TestRenderOutputDirAndDropIn(t *testing.T) {
 }
 
 func TestRenderTemplateWhenNothingToWrite(t *testing.T) {
+	t.Parallel()
 	tree := testtree.Write(t, map[string]string{"cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"})
 	r := mlRun(t, "", "render", "--config", "none", tree)
 	if r.code != 0 || r.stdout != "unqualified-search-registries = ['registry.access.redhat.com', 'docker.io']\n" {
@@ -123,6 +126,7 @@ func TestRenderTemplateWhenNothingToWrite(t *testing.T) {
 // The refusal points at the mirror that repeats the source: the value to
 // remove to make MCO render again.
 func TestRenderRefusalPointsAtValue(t *testing.T) {
+	t.Parallel()
 	tree := testtree.Write(t, map[string]string{"idms.yaml": `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
 metadata:
@@ -146,6 +150,7 @@ spec:
 }
 
 func TestRenderUnreadableInputExits2(t *testing.T) {
+	t.Parallel()
 	tree := testtree.Write(t, map[string]string{"broken.yaml": "kind: ImageDigestMirrorSet\nspec: [\n"})
 	r := mlRun(t, "", "render", "--config", "none", tree)
 	if r.code != exitUsage || !strings.Contains(r.stderr, "broken.yaml:") {
@@ -157,6 +162,7 @@ func TestRenderUnreadableInputExits2(t *testing.T) {
 // case: identical bytes (registries.conf and drop-in), or exit 1 and MCO's
 // message where MCO refuses.
 func TestRenderCorpus(t *testing.T) {
+	t.Parallel()
 	cases, err := corpus.Cases(sharedDir(t, "corpus/public/render"), "")
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no corpus cases (%v)", err)

@@ -12,6 +12,7 @@ import (
 // unnamed one to the directory itself, the other under its name, from
 // render and from lint --render alike.
 func TestRenderDirWithUnnamedClusterBesideCreated(t *testing.T) {
+	t.Parallel()
 	tree, _ := stoppedPoolTrees(t)
 	if err := os.WriteFile(filepath.Join(tree, "idms.yaml"), []byte("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: leftover\nspec:\n  imageDigestMirrors:\n  - source: quay.io/leftover\n    mirrors: [mirror.example.com/leftover]\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ spec:
 `
 
 func TestResolveCommand(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{"idms.yaml": resolveTree})
 	dg := "@sha256:" + strings.Repeat("ab", 32)
 
@@ -57,6 +58,7 @@ func TestResolveCommand(t *testing.T) {
 // A kustomization that does not build leaves its cluster empty: resolve
 // must not answer for an empty tree.
 func TestResolveRefusesAnUnbuildableKustomization(t *testing.T) {
+	t.Parallel()
 	tree := testtree.Write(t, map[string]string{"kustomization.yaml": "resources: [missing.yaml]\n"})
 	r := mlRun(t, "", "resolve", "--config", "none", "quay.io/a/b:1", tree)
 	if r.code != exitUsage || !strings.Contains(r.stderr, "kustomization.yaml:") {

@@ -19,6 +19,7 @@ import (
 // base (a git on PATH that holds `cat-file` open), and no
 // mirrorlint-base-* directory is left in its TMPDIR.
 func TestSignalRemovesTheBaseSnapshot(t *testing.T) {
+	t.Parallel()
 	realGit, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not installed")

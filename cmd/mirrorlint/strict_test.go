@@ -12,6 +12,7 @@ import (
 // into a usage error naming the call; without it the rule stays quietly
 // undefined and the run passes.
 func TestStrictFlagAndConfigKey(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"policy/p.rego":  "package acme.p\n\nlimit := to_number(\"abc\")\n\ndeny contains \"too many\" if {\n\tcount(input.objects) > limit\n}\n",
 		"tree/idms.yaml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: x\nspec:\n  imageDigestMirrors:\n  - source: q.io/a\n    mirrors: [m.io/a]\n",

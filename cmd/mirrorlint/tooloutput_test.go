@@ -17,6 +17,7 @@ var toolProducer = regexp.MustCompile("(?m)^producer: (oc-mirror v[12]|`oc adm [
 // producers are read from their SOURCE.txt; an output the cluster itself
 // refuses (MCO's recorded outcome says so) is not quiet, and must not be.
 func TestStandardToolOutputIsQuiet(t *testing.T) {
+	t.Parallel()
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "tooloutput", "*"))
 	var real int
 	if root := filepath.Join("..", "..", "..", "shared", "realworld"); dirExists(root) {

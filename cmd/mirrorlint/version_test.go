@@ -6,6 +6,7 @@ import (
 )
 
 func TestBuildCommit(t *testing.T) {
+	t.Parallel()
 	const sha = "b167fa54a3ca9381d7c5eadaf4ca8ea737d19a27"
 	vcs := func(modified string) *debug.BuildInfo {
 		return &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261203140030-b167fa54a3ca"},

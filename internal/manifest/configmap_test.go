@@ -5,6 +5,7 @@ import "testing"
 // The platform's ConfigMaps (openshift-* namespaces) are kept whole, as
 // unmodelled objects, by every load; the others only on request.
 func TestPlatformConfigMapsKept(t *testing.T) {
+	t.Parallel()
 	for _, u := range []Unmodelled{UnmodelledNone} {
 		s := mustLoad(t, []string{"testdata/configmaps/cms.yaml"}, Options{Unmodelled: u})
 		if len(s.Objects) != 1 {

@@ -15,6 +15,7 @@ import (
 // whole; explicit file arguments, and a directory argument holding no
 // member, are read as named.
 func TestWalkFileSet(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -77,6 +77,7 @@ func contentPaths(v any, prefix Path, max int) []Path {
 }
 
 func TestContentPathsLocateEverywhere(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata"}, Options{})
 	for _, o := range s.Objects {
 		for _, p := range contentPaths(o.Content, nil, 1000) {

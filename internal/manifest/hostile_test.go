@@ -28,6 +28,7 @@ func loadWithGood(t *testing.T, hostile string) (*Set, []Problem) {
 }
 
 func TestHostileFixtures(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		file, code, pos string
 		msg             []string
@@ -63,6 +64,7 @@ func TestHostileFixtures(t *testing.T) {
 }
 
 func TestHostileBrokenStreamKeepsEarlierDocuments(t *testing.T) {
+	t.Parallel()
 	s, _ := loadWithGood(t, "testdata/hostile/broken-stream.yaml")
 	findObject(t, s, "ImageDigestMirrorSet/before-error")
 	for _, o := range s.Objects {
@@ -125,6 +127,7 @@ func TestHostileTooLarge(t *testing.T) {
 }
 
 func TestHostileDeepNesting(t *testing.T) {
+	t.Parallel()
 	const depth = 20000
 	dir := t.TempDir()
 	cases := map[string]string{
@@ -167,6 +170,7 @@ func TestHostileDeepNesting(t *testing.T) {
 
 // A huge document count in one file must not explode either.
 func TestHostileManyDocuments(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "many.yaml"), strings.Repeat("---\n", 200000)+goodIDMS)
 	// 200,000 empty documents load (a quadratic pass would not finish
@@ -179,6 +183,7 @@ func TestHostileManyDocuments(t *testing.T) {
 }
 
 func TestHostileMergeCycle(t *testing.T) {
+	t.Parallel()
 	s, _ := LoadReader("-", strings.NewReader(`apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
 metadata: &m
@@ -198,6 +203,7 @@ spec: &s
 // the walk follows, is refused without being read: /dev/zero would never
 // end, a FIFO would block.
 func TestHostileDevicesNotRead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
 	fifo := filepath.Join(dir, "fifo-target")
@@ -216,6 +222,7 @@ func TestHostileDevicesNotRead(t *testing.T) {
 
 // With an access root, an explicit path outside it is refused, not read.
 func TestAccessRootConfinesReads(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	repo := filepath.Join(base, "repo")
 	testtree.WriteFile(t, filepath.Join(repo, "good.yaml"), goodIDMS)

@@ -55,6 +55,7 @@ var multiITMSLocs = []locCase{
 }
 
 func TestPositionsAcrossDocuments(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/positions/multi.yaml"}, Options{})
 	if len(s.Problems) != 0 {
 		t.Fatalf("problems: %v", s.Problems)
@@ -79,6 +80,7 @@ func TestPositionsAcrossDocuments(t *testing.T) {
 
 // BOM and CRLF must not move any position.
 func TestPositionsBOMAndCRLF(t *testing.T) {
+	t.Parallel()
 	src := readFixture(t, "testdata/positions/multi.yaml")
 	dir := t.TempDir()
 	variants := map[string]string{
@@ -104,6 +106,7 @@ func TestPositionsBOMAndCRLF(t *testing.T) {
 }
 
 func TestPositionsInLists(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/positions/list.yaml"}, Options{})
 	if len(s.Problems) != 0 {
 		t.Fatalf("problems: %v", s.Problems)
@@ -133,6 +136,7 @@ func TestPositionsInLists(t *testing.T) {
 }
 
 func TestPositionsInJSON(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/positions/image.json"}, Options{})
 	if len(s.Problems) != 0 || len(s.Objects) != 1 {
 		t.Fatalf("problems %v objects %v", s.Problems, refs(s))
@@ -149,6 +153,7 @@ func TestPositionsInJSON(t *testing.T) {
 }
 
 func TestKnownKinds(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/kinds/all.yaml"}, Options{})
 	if len(s.Problems) != 0 || len(s.Objects) != 5 {
 		t.Fatalf("problems %v objects %v", s.Problems, refs(s))
@@ -191,6 +196,7 @@ func TestKnownKinds(t *testing.T) {
 }
 
 func TestWrongAPIVersion(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/kinds/wrong.yaml"}, Options{})
 	if len(s.Problems) != 0 {
 		t.Fatalf("problems %v", s.Problems)
@@ -211,6 +217,7 @@ func TestWrongAPIVersion(t *testing.T) {
 }
 
 func TestDecodeError(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/kinds/typeerror.yaml"}, Options{})
 	ps := problemsWith(s, "decode-error")
 	if len(ps) != 1 {
@@ -231,6 +238,7 @@ func TestDecodeError(t *testing.T) {
 // Type errors name the path with indexes, point at the value, and recognise
 // values left by an unrendered template.
 func TestDecodeErrorWording(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ file, pos, msg string }{
 		{"nested.yaml", "10:14-10:27", `ImageDigestMirrorSet/nested: spec.imageDigestMirrors[1].mirrors: expected a list, found a string ("${MIRROR_B}") — it looks like an unrendered template placeholder: render the template before linting`},
 		{"nested.yaml", "18:14-18:17", `ImageTagMirrorSet/labels: metadata.labels.enabled: expected a string, found a boolean (yes) — quote it ("yes") to make it a string`},
@@ -279,6 +287,7 @@ func TestDecodeErrorWording(t *testing.T) {
 }
 
 func TestOrigin(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/origin"}, Options{})
 	want := map[string]string{
 		"from-origin":        "base/idms.yaml",
@@ -300,6 +309,7 @@ func TestOrigin(t *testing.T) {
 }
 
 func TestScalarsLikeKubectl(t *testing.T) {
+	t.Parallel()
 	s, _ := LoadReader("-", strings.NewReader(`apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
 metadata:
@@ -326,6 +336,7 @@ spec:
 }
 
 func TestStdin(t *testing.T) {
+	t.Parallel()
 	content := readFixture(t, "testdata/positions/multi.yaml")
 	s, err := LoadReader("-", strings.NewReader(content), Options{})
 	if err != nil || len(s.Objects) != 2 || s.Objects[0].File != "-" || !reflect.DeepEqual(s.Files, []string{"-"}) {
@@ -341,6 +352,7 @@ func TestStdin(t *testing.T) {
 }
 
 func TestMissingPathIsTheOnlyError(t *testing.T) {
+	t.Parallel()
 	_, err := Load([]string{"testdata/positions", "testdata/does-not-exist"}, Options{})
 	if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "testdata/does-not-exist") {
 		t.Fatalf("err = %v", err)
@@ -351,6 +363,7 @@ func TestMissingPathIsTheOnlyError(t *testing.T) {
 }
 
 func TestDeterministicAcrossWorkers(t *testing.T) {
+	t.Parallel()
 	one := mustLoad(t, []string{"testdata"}, Options{Workers: 1})
 	many := mustLoad(t, []string{"testdata"}, Options{Workers: 8})
 	if !reflect.DeepEqual(refs(one), refs(many)) || !reflect.DeepEqual(one.Problems, many.Problems) || !reflect.DeepEqual(one.Files, many.Files) {
@@ -359,6 +372,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 }
 
 func TestParsePathRoundTrip(t *testing.T) {
+	t.Parallel()
 	p := Path{"spec", "imageDigestMirrors", 0, "mirrors", 1}
 	if got := ParsePath(p.String()); !reflect.DeepEqual(got, p) {
 		t.Errorf("%v", got)
@@ -367,6 +381,7 @@ func TestParsePathRoundTrip(t *testing.T) {
 
 // A List inside a List is flattened; Item counts the flattened sequence.
 func TestNestedLists(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/lists/nested.yaml"}, Options{})
 	if len(s.Problems) != 0 {
 		t.Fatalf("problems: %v", s.Problems)
@@ -398,6 +413,7 @@ func TestNestedLists(t *testing.T) {
 // Lists nested beyond the bound, or through an alias to themselves, end
 // with a problem or are read once, never loop.
 func TestNestedListsBounded(t *testing.T) {
+	t.Parallel()
 	deep := "apiVersion: v1\nkind: List\nitems:\n"
 	indent := ""
 	for i := 0; i < maxListDepth+2; i++ {
@@ -419,6 +435,7 @@ func TestNestedListsBounded(t *testing.T) {
 // Mirror objects wrapped in an OpenShift Template are reported where they
 // are written, as warnings, and not loaded.
 func TestTemplateWrapsMirrorObjects(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/template/itms.yaml"}, Options{})
 	if len(s.Objects) != 0 {
 		t.Errorf("wrapped objects loaded: %v", refs(s))
@@ -441,6 +458,7 @@ func TestTemplateWrapsMirrorObjects(t *testing.T) {
 // A directory walk skips template files (x.yaml.j2), but one naming a
 // mirror kind is reported, as a warning, at its kind line.
 func TestTemplateFiles(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/template/role"}, Options{})
 	if len(s.Objects) != 0 || len(s.Files) != 0 {
 		t.Errorf("objects %v files %v", refs(s), s.Files)

@@ -5,6 +5,7 @@ import "testing"
 // MachineConfiguration is read under operator.openshift.io/v1 only, typed,
 // with positions for the node-disruption policy entries.
 func TestMachineConfigurationLoaded(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"testdata/machineconfiguration/mc.yaml"}, Options{})
 	if len(s.Problems) != 0 {
 		t.Fatalf("problems: %v", s.Problems)

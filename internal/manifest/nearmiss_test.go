@@ -3,6 +3,7 @@ package manifest
 import "testing"
 
 func TestNearMiss(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		apiVersion, kind string
 		want             Kind

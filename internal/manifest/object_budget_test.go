@@ -13,6 +13,7 @@ import (
 // order, and says once which file it stopped at; a second load of the
 // same run adds no second problem.
 func TestObjectBudgetStopsOncePerRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\n"
 	for _, name := range []string{"a.yaml", "b.yaml", "c.yaml"} {

@@ -12,6 +12,7 @@ import (
 // TestMayHoldShapes: the ways YAML and JSON can write a kind, each read or
 // kept, and documents without a needed kind skipped.
 func TestMayHoldShapes(t *testing.T) {
+	t.Parallel()
 	need := NeedAll()
 	for _, tc := range []struct {
 		doc  string
@@ -76,6 +77,7 @@ func TestMayHoldShapes(t *testing.T) {
 // object is one MayHold keeps, for every kind among its objects: the
 // byte test never skips a file the loader reads something from.
 func TestPrefilterConservative(t *testing.T) {
+	t.Parallel()
 	roots := []string{"../..", "/work/shared/corpus", realworldDir}
 	files := 0
 	for _, root := range roots {

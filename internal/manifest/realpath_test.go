@@ -7,6 +7,7 @@ import (
 )
 
 func TestRealPathResolvesSymlinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.yaml")
 	if err := os.WriteFile(real, nil, 0o644); err != nil {
@@ -26,6 +27,7 @@ func TestRealPathResolvesSymlinks(t *testing.T) {
 }
 
 func TestPathLookup(t *testing.T) {
+	t.Parallel()
 	content := map[string]any{"spec": map[string]any{"imageDigestMirrors": []any{
 		map[string]any{"source": "quay.io/a", "mirrors": []any{"m.io/a"}},
 	}}}
@@ -40,6 +42,7 @@ func TestPathLookup(t *testing.T) {
 }
 
 func TestWithin(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		dir, p, rel string
 		ok          bool

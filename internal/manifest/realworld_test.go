@@ -21,6 +21,7 @@ var templatedFolders = map[string]bool{"019": true, "026": true, "030": true, "0
 var topLevelMirrorKind = regexp.MustCompile(`(?m)^kind:[ \t]*(ImageContentSourcePolicy|ImageDigestMirrorSet|ImageTagMirrorSet|Image)[ \t]*\r?$`)
 
 func TestRealWorld(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(realworldDir); err != nil {
 		t.Skipf("real-world corpus not available (%v); it lives in /work/shared/realworld", err)
 	}

@@ -11,6 +11,7 @@ import (
 // A chart whose templates hold no manifest file skips nothing worth a
 // notice; a directory merely named templates (no Chart.yaml) is read.
 func TestUnappliedNeedsChartAndTemplates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "empty/Chart.yaml"), "name: empty\n")
 	testtree.WriteFile(t, filepath.Join(dir, "empty/templates/NOTES.txt"), "hello\n")
@@ -31,6 +32,7 @@ func TestUnappliedNeedsChartAndTemplates(t *testing.T) {
 // its directory is walked or one of its files is named; its templates give
 // no parse errors. A metadata.yaml of another shape changes nothing.
 func TestKubeCompareReferenceNotApplied(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ref := filepath.Join(dir, "reference-crs-kube-compare")
 	testtree.WriteFile(t, filepath.Join(ref, "metadata.yaml"), "apiVersion: v2\nparts:\n  - name: registry\n    components:\n      - name: idms\n        allOf:\n          - path: registry/idms.yaml\n")

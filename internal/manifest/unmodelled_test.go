@@ -41,6 +41,7 @@ resources: [a.yaml]
 // kinds with nothing but their identity and image fields, or every object
 // whole; kustomization files are never objects.
 func TestUnmodelledObjects(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "w.yaml"), workloads)
 	if s := mustLoad(t, []string{dir}, Options{}); len(s.Objects) != 0 {

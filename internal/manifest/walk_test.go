@@ -11,6 +11,7 @@ import (
 )
 
 func TestExcludes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"a/x.yaml", "vendor/y.yaml", "b/vendor/z.yaml", "c/skip.tmpl.yaml", "d/e/f.yaml", "d/f.yaml", "g/keep.yml", "g/notes.txt", ".git/objects/h.yaml", "k.JSON"} {
 		testtree.WriteFile(t, filepath.Join(dir, f), strings.Replace(goodIDMS, "name: good", "name: "+strings.NewReplacer("/", "-", ".", "-").Replace(f), 1))
@@ -32,6 +33,7 @@ func TestExcludes(t *testing.T) {
 }
 
 func TestMatchExclude(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		pat, rel string
 		want     bool
@@ -56,6 +58,7 @@ func TestMatchExclude(t *testing.T) {
 }
 
 func TestSymlinks(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	root := filepath.Join(base, "root")
 	outside := filepath.Join(base, "outside")
@@ -128,6 +131,7 @@ func TestSymlinks(t *testing.T) {
 }
 
 func TestFileNamesJoinArgument(t *testing.T) {
+	t.Parallel()
 	s := mustLoad(t, []string{"./testdata/positions/", "testdata/kinds/all.yaml"}, Options{})
 	want := []string{"testdata/positions/image.json", "testdata/positions/list.yaml", "testdata/positions/multi.yaml", "testdata/kinds/all.yaml"}
 	if !reflect.DeepEqual(s.Files, want) {

@@ -10,6 +10,7 @@ import (
 // source CR is reported on its fileName line, except for the disconnected
 // source CRs whose kind is known, read from the entry alone.
 func TestGeneratorExpandedWithSourceCRs(t *testing.T) {
+	t.Parallel()
 	set, err := Load([]string{"testdata/ztp-expand/group-du-sno.yaml"}, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -40,6 +40,7 @@ mirrored(image) if {
 // cluster, of any kind, with its position, and a finding on one of them is
 // placed on the value its path names.
 func TestPoliciesSeeEveryObject(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"policy/catalogs.rego": catalogPolicy,
 		"tree/idms.yaml":       idmsDoc,

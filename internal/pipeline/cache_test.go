@@ -189,6 +189,7 @@ func runOnce(t *testing.T, checks *Checks, cfg *config.Config, dir string, store
 // file's text, always; through a kustomize build only when the built
 // objects change (a comment at the end of a patch changes nothing built).
 func TestResultCacheMatchesUncached(t *testing.T) {
+	t.Parallel()
 	checks, err := LoadChecks(policy.Options{Builtin: true})
 	if err != nil {
 		t.Fatal(err)
@@ -237,6 +238,7 @@ func TestResultCacheMatchesUncached(t *testing.T) {
 // neither a render nor a refusal is not taken: the cluster is checked
 // again and its entry rewritten.
 func TestResultCacheIgnoresBadEntries(t *testing.T) {
+	t.Parallel()
 	checks, err := LoadChecks(policy.Options{Builtin: true})
 	if err != nil {
 		t.Fatal(err)
@@ -291,6 +293,7 @@ func TestResultCacheIgnoresBadEntries(t *testing.T) {
 // not stored: the next run evaluates it again instead of repeating a stop
 // that depended on what else the run held at the time.
 func TestResultCacheKeepsNoStoppedEvaluation(t *testing.T) {
+	t.Parallel()
 	pol := testtree.Write(t, map[string]string{
 		"big.rego": "package acme.big\n\ndeny contains \"x\" if {\n\tx := [[a, b] | some a in numbers.range(1, 1000000); some b in numbers.range(1, 1000000)]\n\tcount(x) > 0\n}\n",
 	})

@@ -117,6 +117,7 @@ func runPolicies(t *testing.T, files map[string]string) ([]string, []string, err
 // kind, with conftest's rule names, severities and exceptions; findings
 // sit at the document.
 func TestConftestCompatibilityMode(t *testing.T) {
+	t.Parallel()
 	got, ids, err := runPolicies(t, map[string]string{
 		"policy/k8s.rego":     conftestV1,
 		"policy/catalog.rego": conftestV0,
@@ -144,6 +145,7 @@ func TestConftestCompatibilityMode(t *testing.T) {
 // A package that would evaluate to nothing in either mode is refused at
 // load, positioned, with the form mirrorlint expects.
 func TestPoliciesThatWouldEvaluateToNothingAreRefused(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct{ rego, want string }{
 		"typo": {"package acme\n\ndeny contains \"x\" if {\n\tsome o in input.object\n\to.kind == \"Image\"\n}\n",
 			"k.rego:4:12: package acme reads input.object, which mirrorlint's input does not have (did you mean input.objects?)"},

@@ -17,6 +17,7 @@ import (
 // keeps, and the render holds only the last one applied, for the mirror
 // sets as for Image/cluster.
 func TestDuplicateObjectsRenderTheLastOne(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"mirrors/a.yaml": idmsDoc + "---\napiVersion: config.openshift.io/v1\nkind: Image\nmetadata:\n  name: cluster\nspec:\n  registrySources:\n    insecureRegistries: [old.example.com]\n",
 		"mirrors/b.yaml": strings.ReplaceAll(idmsDoc, "registry.example.com/ocp/release", "new.example.com/ocp/release") +

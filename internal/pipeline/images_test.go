@@ -41,6 +41,7 @@ spec:
 // overlay's images: transformer turns the digest into a tag here), and the
 // finding sits on the image line of the base that wrote it.
 func TestImagePullFailsOnBuiltImages(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"base/kustomization.yaml":          "resources:\n- deploy.yaml\n",
 		"base/deploy.yaml":                 appDeployment,
@@ -67,6 +68,7 @@ func TestImagePullFailsOnBuiltImages(t *testing.T) {
 // A plain directory: the workload joins the cluster of its directory, and
 // a suppression annotation on it applies.
 func TestImagePullFailsPlainAndSuppressed(t *testing.T) {
+	t.Parallel()
 	tagged := strings.Replace(appDeployment, "@sha256:0123456789012345678901234567890123456789012345678901234567890123", ":v1", 1)
 	dir := testtree.Write(t, map[string]string{
 		"cluster/idms.yaml":        neverContactIDMS,
@@ -94,6 +96,7 @@ func TestImagePullFailsPlainAndSuppressed(t *testing.T) {
 // stdin): the finding goes back to the image line of the file the object
 // came from.
 func TestImagePullFailsOnAStream(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{"base/deploy.yaml": strings.Replace(appDeployment, "@sha256:0123456789012345678901234567890123456789012345678901234567890123", ":v1", 1)})
 	stream := neverContactIDMS + "---\n" + strings.Replace(strings.Replace(appDeployment, "@sha256:0123456789012345678901234567890123456789012345678901234567890123", ":v1", 1),
 		"  name: app\n", "  name: app\n  annotations:\n    config.kubernetes.io/origin: |\n      path: base/deploy.yaml\n", 1)

@@ -25,6 +25,7 @@ spec:
 // not even parse) give no unreadable-manifest error and no finding on their
 // placeholders.
 func TestNeverAppliedDirectoriesAreInfo(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"mirrors/idms.yaml":                    idmsDoc,
 		"charts/day2/Chart.yaml":               "apiVersion: v2\nname: day2\nversion: 0.1.0\n",
@@ -62,6 +63,7 @@ func TestNeverAppliedDirectoriesAreInfo(t *testing.T) {
 // A manifest in a kustomization directory that the kustomization does not
 // list is a not-in-kustomization warning, a rule the config can turn off.
 func TestNotInKustomizationIsARule(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"overlays/prod/kustomization.yaml": "resources:\n- idms.yaml\n",
 		"overlays/prod/idms.yaml":          idmsDoc,

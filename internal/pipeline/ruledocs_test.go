@@ -12,6 +12,7 @@ import (
 // read from a file (docs/<id>.md next to the Go rules, the METADATA
 // description of a Rego rule), so it renders in docs/rules.md.
 func TestEveryRuleDocHasAFixSection(t *testing.T) {
+	t.Parallel()
 	checks, err := LoadChecks(policy.Options{Builtin: true})
 	if err != nil {
 		t.Fatal(err)

@@ -53,6 +53,7 @@ func mentionedIDs(text string) []string {
 // message names is a rule `mirrorlint rules` lists (so the config accepts
 // it), and every finding is reported under a registered rule.
 func TestEveryMentionedRuleIDExists(t *testing.T) {
+	t.Parallel()
 	checks, err := LoadChecks(policy.Options{Builtin: true})
 	if err != nil {
 		t.Fatal(err)

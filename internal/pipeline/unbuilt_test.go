@@ -16,6 +16,7 @@ import (
 // build gets the build's error, on the file, pointing at the entry that
 // names the missing file, with a repository-relative, one-line message.
 func TestUnbuiltClusterReportedOnGivenFiles(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Write(t, map[string]string{
 		"platform/clusters/east/kustomization.yaml": "resources:\n  - ../../base\n  - missing.yaml\n",
 		"platform/base/kustomization.yaml":          "resources:\n  - idms.yaml\n",

@@ -45,6 +45,7 @@ type want struct {
 }
 
 func TestUserPolicyFindingsAtTheMirror(t *testing.T) {
+	t.Parallel()
 	e := mustLoad(t, Options{Dirs: []string{"testdata/policies"}})
 	c := loadFixture(t, "testdata/manifests")
 	fs, err := e.Evaluate(c)
@@ -100,6 +101,7 @@ func dump(fs []check.Finding) string {
 }
 
 func TestRulesFromMetadataAndLiterals(t *testing.T) {
+	t.Parallel()
 	e := mustLoad(t, Options{Dirs: []string{"testdata/policies"}, Builtin: true})
 	got := map[string]*check.Rule{}
 	for _, r := range e.Rules() {
@@ -145,6 +147,7 @@ func keys(m map[string]*check.Rule) []string {
 }
 
 func TestHTTPSendRefusedUnlessAllowNet(t *testing.T) {
+	t.Parallel()
 	_, err := Load(Options{Dirs: []string{"testdata/broken/net"}})
 	var ce *CompileError
 	if !errors.As(err, &ce) {
@@ -162,6 +165,7 @@ func TestHTTPSendRefusedUnlessAllowNet(t *testing.T) {
 }
 
 func TestRemovedBuiltinsStayRemovedWithAllowNet(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "env.rego"), "package acme.env\n\ndeny contains x if {\n\tx := opa.runtime().env.HOME\n}\n")
 	_, err := Load(Options{Dirs: []string{dir}, AllowNet: true})
@@ -171,6 +175,7 @@ func TestRemovedBuiltinsStayRemovedWithAllowNet(t *testing.T) {
 }
 
 func TestSyntaxErrorHasFileAndLine(t *testing.T) {
+	t.Parallel()
 	_, err := Load(Options{Dirs: []string{"testdata/broken/syntax"}})
 	var ce *CompileError
 	if !errors.As(err, &ce) {
@@ -186,6 +191,7 @@ func TestSyntaxErrorHasFileAndLine(t *testing.T) {
 }
 
 func TestReservedPackageRefused(t *testing.T) {
+	t.Parallel()
 	_, err := Load(Options{Dirs: []string{"testdata/broken/reserved"}})
 	if err == nil || !strings.Contains(err.Error(), "reserved.rego:1:") || !strings.Contains(err.Error(), "reserved") {
 		t.Fatalf("want reserved package error at reserved.rego:1, got %v", err)
@@ -193,6 +199,7 @@ func TestReservedPackageRefused(t *testing.T) {
 }
 
 func TestHeavyLoopStoppedByTimeLimit(t *testing.T) {
+	t.Parallel()
 	e := mustLoad(t, Options{Dirs: []string{"testdata/broken/slow"}, Timeout: time.Second})
 	c := loadFixture(t, "testdata/manifests")
 	fs, err := e.Evaluate(c)
@@ -213,6 +220,7 @@ func TestHeavyLoopStoppedByTimeLimit(t *testing.T) {
 }
 
 func TestMalformedMemberIsAnError(t *testing.T) {
+	t.Parallel()
 	e := mustLoad(t, Options{Dirs: []string{"testdata/broken/badmember"}})
 	_, err := e.Evaluate(loadFixture(t, "testdata/manifests"))
 	if err == nil || !strings.Contains(err.Error(), `unknown key "mesage"`) || !strings.Contains(err.Error(), "data.acme.bad.deny") {
@@ -227,6 +235,7 @@ func TestMalformedMemberIsAnError(t *testing.T) {
 // With several rules defining one set, the error names the rule whose head
 // could have built the offending member, not the first rule of the set.
 func TestMalformedMemberNamesItsRule(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "two.rego"), "package acme.two\n\ndeny contains {\"rule\": \"ok\", \"msg\": \"fine\"} if true\n\ndeny contains {\"rule\": \"typo\", \"mesage\": m} if {\n\tm := \"misspelt\"\n}\n")
 	e := mustLoad(t, Options{Dirs: []string{dir}})
@@ -237,6 +246,7 @@ func TestMalformedMemberNamesItsRule(t *testing.T) {
 }
 
 func TestNoPoliciesNoFindings(t *testing.T) {
+	t.Parallel()
 	e := mustLoad(t, Options{})
 	fs, err := e.Evaluate(loadFixture(t, "testdata/manifests"))
 	if err != nil || len(fs) != 0 {
@@ -245,6 +255,7 @@ func TestNoPoliciesNoFindings(t *testing.T) {
 }
 
 func TestRecursionIsACompileError(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "loop.rego"), "package acme.loop\n\ndeny contains x if {\n\tsome x in deny\n}\n")
 	_, err := Load(Options{Dirs: []string{dir}})
@@ -254,6 +265,7 @@ func TestRecursionIsACompileError(t *testing.T) {
 }
 
 func TestConcurrentEvaluate(t *testing.T) {
+	t.Parallel()
 	e := mustLoad(t, Options{Dirs: []string{"testdata/policies"}, Builtin: true})
 	c := loadFixture(t, "testdata/manifests")
 	errs := make(chan error, 4)

@@ -49,6 +49,7 @@ func newFakeWatch(f *fakeHeap) *heapWatch {
 // stay under the lowest ceiling in flight and gets its limit back when the
 // last evaluation ends.
 func TestHeapWatchCancelsPastTheBudget(t *testing.T) {
+	t.Parallel()
 	f := &fakeHeap{now: heapSample{objects: 100 << 20, mapped: 120 << 20}, limit: math.MaxInt64}
 	h := newFakeWatch(f)
 	first, endFirst := h.watch(context.Background(), 64<<20)
@@ -106,6 +107,7 @@ func TestHeapWatchCancelsPastTheBudget(t *testing.T) {
 // but an evaluation may always build minMemory (or its own budget when
 // that is smaller).
 func TestLowerBudget(t *testing.T) {
+	t.Parallel()
 	start := heapSample{objects: 200 << 20, mapped: 300 << 20}
 	for _, tc := range []struct {
 		name          string
@@ -142,6 +144,7 @@ const hostileComprehension = `	x := [[a, b] | some a in numbers.range(1, 1000000
 // conftest's alike; the time limit is far off, so only the budget can have
 // stopped it.
 func TestRunawayHeapStopsTheEvaluation(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, src string }{
 		{"mirrorlint package", "package acme.big\n\ndeny contains \"x\" if {\n" + hostileComprehension + "}\n"},
 		{"conftest package", "package main\n\ndeny contains \"x\" if {\n\tinput.kind\n" + hostileComprehension + "}\n"},
@@ -173,6 +176,7 @@ func TestRunawayHeapStopsTheEvaluation(t *testing.T) {
 // The GC limit is never set below what the runtime maps already (a budget
 // smaller than the heap's free spans): the GC would collect without pause.
 func TestHeapWatchGCLimitNotBelowMapped(t *testing.T) {
+	t.Parallel()
 	f := &fakeHeap{now: heapSample{objects: 100 << 20, mapped: 400 << 20}, limit: math.MaxInt64}
 	h := newFakeWatch(f)
 	_, end := h.watch(context.Background(), 64<<20)

@@ -26,6 +26,7 @@ func inputJSON(t *testing.T, v ast.Value) map[string]any {
 }
 
 func TestInputDocument(t *testing.T) {
+	t.Parallel()
 	in := inputJSON(t, buildInput(loadFixture(t, "testdata/manifests")))
 
 	objs := in["objects"].([]any)
@@ -83,6 +84,7 @@ func TestInputDocument(t *testing.T) {
 }
 
 func TestInputDocumentRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "self.yaml"), `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet

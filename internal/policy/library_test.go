@@ -12,6 +12,7 @@ import (
 // The built-in library over real files: the ICSP mixing rule on every
 // object, and the three opt-in organisation policies configured by data.
 func TestBuiltinLibraryOnFixture(t *testing.T) {
+	t.Parallel()
 	e := mustLoad(t, Options{Builtin: true, DataFiles: []string{"testdata/data/org.yaml", "testdata/data/tags.json"}})
 	fs, err := e.Evaluate(loadFixture(t, "testdata/mixed"))
 	if err != nil {
@@ -38,6 +39,7 @@ func TestBuiltinLibraryOnFixture(t *testing.T) {
 }
 
 func TestBuiltinOrgPoliciesOffWithoutData(t *testing.T) {
+	t.Parallel()
 	e := mustLoad(t, Options{Builtin: true})
 	fs, err := e.Evaluate(loadFixture(t, "testdata/mixed"))
 	if err != nil {
@@ -51,6 +53,7 @@ func TestBuiltinOrgPoliciesOffWithoutData(t *testing.T) {
 }
 
 func TestICSPMixNamesAffectedTarget(t *testing.T) {
+	t.Parallel()
 	e := mustLoad(t, Options{Builtin: true})
 	c := loadFixture(t, "testdata/mixed")
 	v, _ := render.ParseVersion("4.13.10")
@@ -65,6 +68,7 @@ func TestICSPMixNamesAffectedTarget(t *testing.T) {
 }
 
 func TestDataFileErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		files []string

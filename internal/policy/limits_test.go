@@ -40,6 +40,7 @@ func call(t *testing.T, name string, orig bool, operands ...any) (*ast.Term, err
 // Below the limits the capped builtins give what OPA's own give, errors
 // included.
 func TestCappedBuiltinsBelowTheLimitsAreOPAs(t *testing.T) {
+	t.Parallel()
 	cases := [][]string{
 		{"numbers.range", "1", "5"},
 		{"numbers.range", "5", "-2"},
@@ -97,6 +98,7 @@ func TestCappedBuiltinsBelowTheLimitsAreOPAs(t *testing.T) {
 // Above the limits the call is refused before anything is built: each of
 // these would allocate from hundreds of megabytes to exabytes.
 func TestCappedBuiltinsRefuseWhatIsOverTheLimits(t *testing.T) {
+	t.Parallel()
 	big := ast.StringTerm(strings.Repeat("x", MaxBuiltinBytes/2))
 	many := ast.StringTerm(strings.Repeat(",", MaxBuiltinElements+1))
 	bigs := func(n int) *ast.Term {
@@ -157,6 +159,7 @@ deny contains {"rule": "small", "msg": sprintf("range of %d", [count(numbers.ran
 // A policy asking for a billion numbers is stopped at the call, at once,
 // with an error finding there; its other rules are still evaluated.
 func TestPolicyOverABuiltinLimitIsAFinding(t *testing.T) {
+	t.Parallel()
 	for _, strict := range []bool{false, true} {
 		dir := t.TempDir()
 		file := filepath.Join(dir, "limits.rego")
@@ -176,6 +179,7 @@ func TestPolicyOverABuiltinLimitIsAFinding(t *testing.T) {
 // A policy that keeps calling a refused builtin is stopped, and says so,
 // instead of recording refusals until the time limit.
 func TestPolicyRefusedTooOftenStops(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "loop.rego")
 	testtree.WriteFile(t, file, `package acme.loop

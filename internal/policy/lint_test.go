@@ -14,6 +14,7 @@ import (
 // Policy findings go through the lint engine like Go rules': the config
 // changes their severity and an inline comment suppresses them.
 func TestThroughLintEngine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "idms.yaml"), `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet

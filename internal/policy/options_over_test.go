@@ -12,6 +12,7 @@ import (
 // Flags override the config file, which overrides the defaults; a flag
 // not given leaves the config's value. Directories and data files add up.
 func TestGivenOverridesConfigWhichOverridesDefaults(t *testing.T) {
+	t.Parallel()
 	on, off := true, false
 	minute, second := time.Minute, time.Second
 	var mib64 int64 = 64 << 20
@@ -52,6 +53,7 @@ func TestGivenOverridesConfigWhichOverridesDefaults(t *testing.T) {
 // A config whose policyTimeout does not parse is refused, naming the file,
 // whatever the caller sets over it.
 func TestSettleRefusesBadConfigTimeout(t *testing.T) {
+	t.Parallel()
 	second := time.Second
 	_, err := Settle(&config.Config{Path: ".mirrorlint.yaml", PolicyTimeout: "soon"}, Given{Timeout: &second})
 	if err == nil || !strings.HasPrefix(err.Error(), ".mirrorlint.yaml: policyTimeout: ") {
@@ -61,6 +63,7 @@ func TestSettleRefusesBadConfigTimeout(t *testing.T) {
 
 // A negative policyMemory is refused the same way.
 func TestSettleRefusesNegativeConfigMemory(t *testing.T) {
+	t.Parallel()
 	_, err := Settle(&config.Config{Path: ".mirrorlint.yaml", PolicyMemory: -1}, Given{})
 	if err == nil || !strings.HasPrefix(err.Error(), ".mirrorlint.yaml: policyMemory: -1 is not a size") {
 		t.Errorf("err %v, want one naming .mirrorlint.yaml and policyMemory", err)

@@ -40,6 +40,7 @@ test_limit if {
 // error); strict mode makes it an error of the run naming the call's
 // file:line:col, in lint and in verify.
 func TestStrictBuiltinErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "policy", "limits.rego"), limitPolicy)
 	testtree.WriteFile(t, filepath.Join(dir, "policy", "limits_test.rego"), limitTest)

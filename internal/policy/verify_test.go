@@ -7,6 +7,7 @@ import (
 )
 
 func TestVerifyBuiltinLibraryPasses(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	failed, err := Verify(Options{Builtin: true}, &out)
 	if err != nil {
@@ -22,6 +23,7 @@ func TestVerifyBuiltinLibraryPasses(t *testing.T) {
 }
 
 func TestVerifyUserDirPasses(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	failed, err := Verify(Options{Dirs: []string{"testdata/policies"}}, &out)
 	if err != nil || failed {
@@ -34,6 +36,7 @@ func TestVerifyUserDirPasses(t *testing.T) {
 }
 
 func TestVerifyReportsFailingTestWithLocation(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	failed, err := Verify(Options{Dirs: []string{"testdata/broken/failing"}}, &out)
 	if err != nil {
@@ -55,6 +58,7 @@ func TestVerifyReportsFailingTestWithLocation(t *testing.T) {
 }
 
 func TestVerifyCompileErrorIsAnError(t *testing.T) {
+	t.Parallel()
 	_, err := Verify(Options{Dirs: []string{"testdata/broken/syntax"}}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "broken.rego:4:") {
 		t.Fatalf("want compile error with file:line, got %v", err)

@@ -113,6 +113,7 @@ func randomTree(r *rand.Rand) string {
 // an error finding sits exactly on the value it names; whenever it
 // renders, no rule that predicts an MCO refusal reports an error.
 func TestAgreesWithRenderer(t *testing.T) {
+	t.Parallel()
 	n := 1500
 	if testing.Short() {
 		n = 200

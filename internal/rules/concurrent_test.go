@@ -16,6 +16,7 @@ import (
 // other: rules share the context (its render, plan and memos) and must
 // only read it. `make test` runs this under the race detector.
 func TestRulesConcurrentOnOneContext(t *testing.T) {
+	t.Parallel()
 	dirs, err := filepath.Glob("testdata/*/*")
 	if err != nil {
 		t.Fatal(err)

@@ -162,10 +162,14 @@ func runCorpus(t *testing.T, root string) {
 
 // TestCorpusCopy runs the cases copied into testdata, so the package
 // stands alone.
-func TestCorpusCopy(t *testing.T) { runCorpus(t, filepath.Join("testdata", "corpus")) }
+func TestCorpusCopy(t *testing.T) {
+	t.Parallel()
+	runCorpus(t, filepath.Join("testdata", "corpus"))
+}
 
 // TestSharedCorpus runs every case of the shared render corpus.
 func TestSharedCorpus(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(corpus.SharedRender); err != nil {
 		t.Skipf("shared corpus not available: %v", err)
 	}
@@ -175,6 +179,7 @@ func TestSharedCorpus(t *testing.T) {
 // TestRealWorld lints every real-world tree: nothing may panic, and the
 // trees MCO refuses for digests in sources must get errors.
 func TestRealWorld(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(corpus.SharedRoot, "realworld")
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("real-world trees not available: %v", err)

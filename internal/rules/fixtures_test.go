@@ -100,6 +100,7 @@ func readExpected(t *testing.T, path string) []string {
 // TestFixtures proves that each rule fires exactly where its bad fixtures
 // say, and stays silent on its good fixtures.
 func TestFixtures(t *testing.T) {
+	t.Parallel()
 	for _, r := range All() {
 		t.Run(r.ID, func(t *testing.T) {
 			dirs, _ := filepath.Glob(filepath.Join("testdata", r.ID, "*"))
@@ -141,6 +142,7 @@ func TestFixtures(t *testing.T) {
 }
 
 func TestRuleMetadata(t *testing.T) {
+	t.Parallel()
 	reg := Registry() // panics on duplicate ids
 	if engine := len(check.ProblemRules()) + 3; len(reg.All()) != len(All())+engine {
 		t.Errorf("registry has %d rules, want %d", len(reg.All()), len(All())+engine)

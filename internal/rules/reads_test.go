@@ -10,6 +10,7 @@ import (
 // the registry's needs are known; a rule without a declaration would turn
 // the pre-commit prefilter off (conservative, but silently slow).
 func TestRulesDeclareReads(t *testing.T) {
+	t.Parallel()
 	for _, r := range All() {
 		if r.Reads == nil {
 			t.Errorf("%s declares no Reads: write Reads in its rule literal", r.ID)

@@ -14,6 +14,7 @@ import (
 // looking them up needs no second IsNested check. Every sub and super of
 // the shared nesting table is tried against every other.
 func TestEnclosingIsExactlyIsNested(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../scopes/testdata/nesting.json")
 	if err != nil {
 		t.Fatal(err)

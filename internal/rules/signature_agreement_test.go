@@ -65,6 +65,7 @@ func checkRefusalPlaced(fs []check.Finding, ctx *check.Context) string {
 // no MCO-refusal error, and an order-dependent case with the finding that
 // says so.
 func TestSignatureCorpusFindings(t *testing.T) {
+	t.Parallel()
 	corpus.RunBoth(t, "../../render/testdata/signature", corpus.SharedSignature, func(t *testing.T, root string) {
 		cases, err := corpus.Cases(root, "manifests")
 		if err != nil || len(cases) == 0 {
@@ -105,6 +106,7 @@ func TestSignatureCorpusFindings(t *testing.T) {
 // TestSignatureAgreesWithRenderer lints random clusters with signature
 // policies (randcluster) for each release and checks the same contract.
 func TestSignatureAgreesWithRenderer(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if testing.Short() {
 		n = 60
