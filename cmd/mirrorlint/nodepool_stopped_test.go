@@ -15,15 +15,7 @@ import (
 // the IDMS beside the ITMS); lint reports the refusal at the ITMS's kind.
 func TestStoppedNodePoolNotRendered(t *testing.T) {
 	t.Parallel()
-	fixture := filepath.Join("..", "..", "internal", "rules", "testdata", "nodepool-config-type", "bad")
-	files := map[string]string{}
-	for _, name := range []string{"hc.yaml", "nodepool.yaml", "np-config.yaml"} {
-		b, err := os.ReadFile(filepath.Join(fixture, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[name] = string(b)
-	}
+	files := stoppedPoolFiles(t)
 	files["np-config.yaml"] += `    ---
     apiVersion: config.openshift.io/v1
     kind: ImageDigestMirrorSet
@@ -58,15 +50,7 @@ func TestStoppedNodePoolNotRendered(t *testing.T) {
 // ImageTagMirrorSet instead (HyperShift stops the pool).
 func stoppedPoolTrees(t *testing.T) (running, stopped string) {
 	t.Helper()
-	fixture := filepath.Join("..", "..", "internal", "rules", "testdata", "nodepool-config-type", "bad")
-	files := map[string]string{}
-	for _, name := range []string{"hc.yaml", "nodepool.yaml", "np-config.yaml"} {
-		b, err := os.ReadFile(filepath.Join(fixture, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[name] = string(b)
-	}
+	files := stoppedPoolFiles(t)
 	stopped = testtree.Write(t, files)
 	files["np-config.yaml"] = strings.Replace(files["np-config.yaml"], "kind: ImageTagMirrorSet", "kind: ImageDigestMirrorSet", 1)
 	files["np-config.yaml"] = strings.Replace(files["np-config.yaml"], "imageTagMirrors:", "imageDigestMirrors:", 1)
@@ -130,4 +114,20 @@ func TestStoppedNodePoolNotDiffedNorWritten(t *testing.T) {
 	if b, err := os.ReadFile(out); err != nil || !strings.Contains(string(b), `location = "mirror.example.com/acme"`) {
 		t.Errorf("lint --render of the running pool: %q (%v); stderr:\n%s", b, err, r.stderr)
 	}
+}
+
+// stoppedPoolFiles reads the hosted cluster hc1 of the nodepool-config-type
+// rule's bad fixture: a NodePool whose config holds an ImageTagMirrorSet.
+func stoppedPoolFiles(t *testing.T) map[string]string {
+	t.Helper()
+	fixture := filepath.Join("..", "..", "internal", "rules", "testdata", "nodepool-config-type", "bad")
+	files := map[string]string{}
+	for _, name := range []string{"hc.yaml", "nodepool.yaml", "np-config.yaml"} {
+		b, err := os.ReadFile(filepath.Join(fixture, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+	}
+	return files
 }
