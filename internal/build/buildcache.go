@@ -1,7 +1,6 @@
 package build
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -69,7 +68,7 @@ func toCache(c manifest.Cache, key string, rec *recordingFS, output []byte, orig
 	if c == nil || key == "" || len(calls) == 0 {
 		return
 	}
-	data, err := json.Marshal(cachedBuild{Key: key, Calls: calls, Output: bytes.Clone(output), Origins: origins})
+	data, err := json.Marshal(cachedBuild{Key: key, Calls: calls, Output: output, Origins: origins})
 	if err == nil {
 		c.Put(key, data)
 	}
