@@ -97,25 +97,24 @@ Example:
 					}
 					continue
 				}
-				// With several clusters each name becomes a directory under
-				// -o (one that would leave it is refused, never joined); the
-				// unnamed cluster of the tree's leftover files, shown as
-				// ".", is written to -o itself.
+				// With several clusters each gets a directory under -o
+				// (safefs.ClusterDir; the unnamed one is -o itself).
 				dir := out
 				if len(p.Clusters) > 1 && cl.Name != "" {
-					if !safefs.ValidName(cl.Name) {
-						return fail(exitUsage, "-o: cluster name %q is not a directory name inside %s", cl.Name, out)
+					rel, err := safefs.ClusterDir(cl.Name, out)
+					if err != nil {
+						return fail(exitUsage, "-o: %v", err)
 					}
 					// Its directory is checked component by component, so
 					// that a link planted under -o is refused, not followed.
 					o, err := safefs.NewOutDir(out)
 					if err == nil {
-						err = o.MkdirAll(cl.Name)
+						err = o.MkdirAll(rel)
 					}
 					if err != nil {
 						return fail(exitUsage, "-o: %v", err)
 					}
-					dir = o.Path(cl.Name)
+					dir = o.Path(rel)
 				}
 				if err := project.WriteNodeFiles(dir, r.Output); err != nil {
 					return fail(exitUsage, "%v", err)

@@ -58,17 +58,11 @@ func WriteRendered(path string, r *Report) (notes []string, err error) {
 			label = "cluster " + name
 		}
 		if !single {
-			// A cluster's name becomes a directory under path: one that
-			// would leave it is refused, never joined. The unnamed
-			// cluster (the tree's leftover files, shown as ".") is path
-			// itself.
-			switch {
-			case name == "":
-				dir, label = ".", "cluster ."
-			case !safefs.ValidName(name):
-				return notes, fmt.Errorf("cluster name %q is not a directory name inside %s", name, path)
-			default:
-				dir = name
+			if dir, err = safefs.ClusterDir(name, path); err != nil {
+				return notes, err
+			}
+			if name == "" {
+				label = "cluster ."
 			}
 			file = out.Path(under(dir, "registries.conf"))
 		}

@@ -43,6 +43,20 @@ func ValidName(name string) bool {
 	return name != "." && fs.ValidPath(name) && !strings.Contains(name, `\`) && filepath.IsLocal(filepath.FromSlash(name))
 }
 
+// ClusterDir is the directory, relative to an output directory parent
+// that holds several clusters, where the cluster name's files go: its name,
+// or "." (parent itself) for the unnamed cluster of a tree's leftover
+// files. A name that would leave parent is refused, never joined.
+func ClusterDir(name, parent string) (string, error) {
+	switch {
+	case name == "":
+		return ".", nil
+	case !ValidName(name):
+		return "", fmt.Errorf("cluster name %q is not a directory name inside %s", name, parent)
+	}
+	return name, nil
+}
+
 // dirs checks every directory component of rel under the root, creating the
 // missing ones when create is set. It returns fs.ErrNotExist (wrapped) when
 // one is missing and create is not set.
