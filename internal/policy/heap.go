@@ -3,12 +3,12 @@ package policy
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/heapwatch"
 )
 
 // The builtin caps (limits.go) bound one call, --policy-timeout bounds
@@ -53,33 +53,6 @@ func (e *HeapError) Error() string {
 	return fmt.Sprintf("policy evaluation grew the heap by more than %d MiB", e.Budget>>20)
 }
 
-// heapSample is one reading of the Go runtime's memory.
-type heapSample struct {
-	// objects is the heap its objects occupy, live or not yet collected:
-	// what the budget is measured in.
-	objects uint64
-	// mapped is what the runtime holds from the system, as the GC's
-	// memory limit counts it (all it maps, less what it gave back).
-	mapped uint64
-}
-
-var heapMetrics = []string{"/memory/classes/heap/objects:bytes", "/memory/classes/total:bytes", "/memory/classes/heap/released:bytes"}
-
-func readHeap() heapSample {
-	s := make([]metrics.Sample, len(heapMetrics))
-	for i, name := range heapMetrics {
-		s[i].Name = name
-	}
-	metrics.Read(s)
-	v := func(i int) uint64 {
-		if s[i].Value.Kind() != metrics.KindUint64 {
-			return 0
-		}
-		return s[i].Value.Uint64()
-	}
-	return heapSample{objects: v(0), mapped: v(1) - v(2)}
-}
-
 // heapWatch samples the heap while evaluations run. The heap is the
 // process's, so there is one watch for every evaluation in flight (the
 // clusters are evaluated at once): each evaluation has its own ceiling,
@@ -87,7 +60,7 @@ func readHeap() heapSample {
 // The growth of every evaluation running at the time counts against each,
 // so one evaluated beside a runaway one may be stopped with it.
 type heapWatch struct {
-	read     func() heapSample
+	read     func() heapwatch.Sample
 	every    time.Duration
 	setLimit func(int64) int64 // debug.SetMemoryLimit
 	room     func() int64      // address space left, -1 when unlimited
@@ -107,7 +80,7 @@ type watched struct {
 	cancel  context.CancelCauseFunc
 }
 
-var processHeap = &heapWatch{read: readHeap, every: heapEvery, setLimit: debug.SetMemoryLimit, room: addressRoom, collect: runtime.GC}
+var processHeap = &heapWatch{read: heapwatch.Read, every: heapEvery, setLimit: debug.SetMemoryLimit, room: heapwatch.Room, collect: runtime.GC}
 
 // watch returns ctx, cancelled with a *HeapError cause once the heap grows
 // by more than budget bytes (or what the process's limits leave), and the
@@ -131,12 +104,12 @@ func (h *heapWatch) watch(ctx context.Context, budget int64) (context.Context, f
 		go h.sample(h.stop)
 	}
 	cause := lowerBudget(budget, start, h.saved, room)
-	ceiling := start.objects + uint64(cause.Budget)
+	ceiling := start.Objects + uint64(cause.Budget)
 	// The runtime maps more than its objects hold, so a GC limit at the
 	// ceiling has the GC collect before garbage takes the objects there;
 	// never below what is mapped already, which would have it collect
 	// without pause from the start.
-	w := &watched{ceiling: ceiling, gcLimit: max(ceiling, start.mapped), cause: cause, cancel: cancel}
+	w := &watched{ceiling: ceiling, gcLimit: max(ceiling, start.Mapped), cause: cause, cancel: cancel}
 	h.evals[w] = true
 	h.applyLimit()
 	return ctx, func() {
@@ -150,23 +123,9 @@ func (h *heapWatch) watch(ctx context.Context, budget int64) (context.Context, f
 // lowerBudget is the budget an evaluation starting at start gets: budget,
 // or less when the process's GOMEMLIMIT (limit) or its address space
 // (room, -1 when unlimited) leave less, but never under minMemory.
-func lowerBudget(budget int64, start heapSample, limit, room int64) *HeapError {
-	e := &HeapError{Budget: budget}
-	floor := min(budget, minMemory)
-	lower := func(left int64, what string) {
-		if left = max(left, floor); left < e.Budget {
-			e.Budget, e.Lowered = left, what
-		}
-	}
-	if limit > 0 && limit < math.MaxInt64 {
-		lower(limit-int64(start.mapped), "GOMEMLIMIT")
-	}
-	if room >= 0 {
-		// A heap growing by n maps about n more, and the GC needs room for
-		// its own bookkeeping and for the garbage of its last cycle.
-		lower(room/2, "ulimit -v")
-	}
-	return e
+func lowerBudget(budget int64, start heapwatch.Sample, limit, room int64) *HeapError {
+	got, why := heapwatch.Lower(budget, minMemory, start, limit, room)
+	return &HeapError{Budget: got, Lowered: string(why)}
 }
 
 // sample stops the evaluations past their ceiling, every h.every until
@@ -198,7 +157,7 @@ func (h *heapWatch) check() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for w := range h.evals {
-		if s.objects > w.ceiling {
+		if s.Objects > w.ceiling {
 			w.cancel(w.cause)
 			h.remove(w)
 		}
@@ -206,11 +165,11 @@ func (h *heapWatch) check() {
 }
 
 // past reports whether s is past the ceiling of an evaluation in flight.
-func (h *heapWatch) past(s heapSample) bool {
+func (h *heapWatch) past(s heapwatch.Sample) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for w := range h.evals {
-		if s.objects > w.ceiling {
+		if s.Objects > w.ceiling {
 			return true
 		}
 	}

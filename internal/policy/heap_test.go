@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/heapwatch"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // fakeHeap is a heap the test sets, with the GC limit the watch asks for
 // and what a collection leaves (garbage: what it frees).
 type fakeHeap struct {
-	now         heapSample
+	now         heapwatch.Sample
 	limit       int64
 	garbage     uint64
 	collections int
@@ -26,7 +27,7 @@ type fakeHeap struct {
 // samples itself (check), so nothing depends on timing.
 func newFakeWatch(f *fakeHeap) *heapWatch {
 	return &heapWatch{
-		read:  func() heapSample { return f.now },
+		read:  func() heapwatch.Sample { return f.now },
 		every: time.Hour,
 		setLimit: func(n int64) int64 {
 			old := f.limit
@@ -38,7 +39,7 @@ func newFakeWatch(f *fakeHeap) *heapWatch {
 		room: func() int64 { return -1 },
 		collect: func() {
 			f.collections++
-			f.now.objects -= f.garbage
+			f.now.Objects -= f.garbage
 			f.garbage = 0
 		},
 	}
@@ -50,29 +51,29 @@ func newFakeWatch(f *fakeHeap) *heapWatch {
 // last evaluation ends.
 func TestHeapWatchCancelsPastTheBudget(t *testing.T) {
 	t.Parallel()
-	f := &fakeHeap{now: heapSample{objects: 100 << 20, mapped: 120 << 20}, limit: math.MaxInt64}
+	f := &fakeHeap{now: heapwatch.Sample{Objects: 100 << 20, Mapped: 120 << 20}, limit: math.MaxInt64}
 	h := newFakeWatch(f)
 	first, endFirst := h.watch(context.Background(), 64<<20)
-	f.now = heapSample{objects: 150 << 20, mapped: 170 << 20}
+	f.now = heapwatch.Sample{Objects: 150 << 20, Mapped: 170 << 20}
 	second, endSecond := h.watch(context.Background(), 64<<20)
 	if f.limit != 164<<20 {
 		t.Errorf("GC limit %d MiB, want 164 (the first evaluation's ceiling)", f.limit>>20)
 	}
 
-	f.now.objects = 164 << 20 // the first evaluation's ceiling, not past it
+	f.now.Objects = 164 << 20 // the first evaluation's ceiling, not past it
 	h.check()
 	if first.Err() != nil || second.Err() != nil || f.collections != 0 {
 		t.Fatalf("at the ceiling: cancelled %v, %v; %d collections", first.Err(), second.Err(), f.collections)
 	}
 
 	// Past the ceiling with garbage: a collection, and nothing stopped.
-	f.now.objects, f.garbage = 180<<20, 20<<20
+	f.now.Objects, f.garbage = 180<<20, 20<<20
 	h.check()
 	if first.Err() != nil || second.Err() != nil || f.collections != 1 {
 		t.Fatalf("past the ceiling with garbage: cancelled %v, %v; %d collections, want 1", first.Err(), second.Err(), f.collections)
 	}
 
-	f.now.objects = 165 << 20
+	f.now.Objects = 165 << 20
 	h.check()
 	var he *HeapError
 	if !errors.As(context.Cause(first), &he) || he.Budget != 64<<20 || he.Lowered != "" {
@@ -96,7 +97,7 @@ func TestHeapWatchCancelsPastTheBudget(t *testing.T) {
 	// A later evaluation starts a sampler and ceiling of its own.
 	third, endThird := h.watch(context.Background(), 64<<20)
 	defer endThird()
-	f.now.objects += 65 << 20
+	f.now.Objects += 65 << 20
 	h.check()
 	if !errors.As(context.Cause(third), &he) {
 		t.Errorf("a later evaluation was not watched: %v", context.Cause(third))
@@ -108,7 +109,7 @@ func TestHeapWatchCancelsPastTheBudget(t *testing.T) {
 // that is smaller).
 func TestLowerBudget(t *testing.T) {
 	t.Parallel()
-	start := heapSample{objects: 200 << 20, mapped: 300 << 20}
+	start := heapwatch.Sample{Objects: 200 << 20, Mapped: 300 << 20}
 	for _, tc := range []struct {
 		name          string
 		budget, limit int64
@@ -177,7 +178,7 @@ func TestRunawayHeapStopsTheEvaluation(t *testing.T) {
 // smaller than the heap's free spans): the GC would collect without pause.
 func TestHeapWatchGCLimitNotBelowMapped(t *testing.T) {
 	t.Parallel()
-	f := &fakeHeap{now: heapSample{objects: 100 << 20, mapped: 400 << 20}, limit: math.MaxInt64}
+	f := &fakeHeap{now: heapwatch.Sample{Objects: 100 << 20, Mapped: 400 << 20}, limit: math.MaxInt64}
 	h := newFakeWatch(f)
 	_, end := h.watch(context.Background(), 64<<20)
 	if f.limit != 400<<20 {

@@ -1,4 +1,4 @@
-package policy
+package heapwatch
 
 import (
 	"bytes"
@@ -7,12 +7,12 @@ import (
 	"syscall"
 )
 
-// addressRoom is how much more address space the process may map under
+// Room is how much more address space the process may map under
 // its RLIMIT_AS (ulimit -v), or -1 when it has no such limit. A Go process
 // reserves address space it never touches (a gigabyte and more at start),
 // so under a limit of a few GiB the heap has far less room than the
 // number suggests; mapping past the limit kills the process.
-func addressRoom() int64 {
+func Room() int64 {
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err != nil || lim.Cur == ^uint64(0) || lim.Cur > 1<<62 {
 		return -1
