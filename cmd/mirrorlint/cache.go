@@ -47,7 +47,15 @@ func openCache(c *cli.Context, po *project.Options, top string) (done func()) {
 			}
 		}
 	}
-	return func() { _ = pack.Close() }
+	return func() {
+		if po.Access.Budget.HeapOver() {
+			// A run stopped at its memory budget writes no cache: what it
+			// read is partial, and writing the pack needs memory it no
+			// longer has.
+			return
+		}
+		_ = pack.Close()
+	}
 }
 
 // openResults sets req's store of per-cluster check results, unless

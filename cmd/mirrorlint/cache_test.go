@@ -16,6 +16,7 @@ import (
 // the test binary is the command line instead.
 func TestMain(m *testing.M) {
 	if os.Getenv(envRunCLI) == "1" {
+		setUpProcess()
 		os.Exit(run(append([]string{"mirrorlint"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 	}
 	dir, err := os.MkdirTemp("", "mirrorlint-cmd-cache-")

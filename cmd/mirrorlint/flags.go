@@ -183,7 +183,7 @@ var objectBudget = safefs.DefaultObjectBudget
 // accessRootAt is accessRoot with the repository at top.
 func accessRootAt(c *cli.Context, top string) *safefs.Root {
 	r := safefs.New(c.Int64(maxFileSizeName), top)
-	r.Budget = &safefs.Budget{Max: safefs.DefaultBudget, MaxObjects: objectBudget}
+	r.Budget = &safefs.Budget{Max: safefs.DefaultBudget, MaxObjects: objectBudget, Memory: safefs.DefaultMemory}
 	r.Allow(c.Args().Slice()...)
 	if p := c.String(configName); p != "" && p != "none" {
 		r.Allow(p)

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
+	"github.com/mirrorlint/mirrorlint/internal/heapwatch"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/report"
 	"github.com/mirrorlint/mirrorlint/internal/suggest"
@@ -28,8 +29,18 @@ const (
 )
 
 func main() {
-	removeSnapshotsOnSignal()
+	setUpProcess()
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// setUpProcess is what the process needs before any command runs (the
+// command's tests run it too when they run the binary as the command).
+func setUpProcess() {
+	// Under ulimit -v the GC must collect before the heap maps past the
+	// address space left; the stages' own budgets (safefs.Budget.Memory,
+	// --policy-memory) are then lowered to fit it too.
+	heapwatch.FitAddressSpace()
+	removeSnapshotsOnSignal()
 }
 
 // removeSnapshotsOnSignal is the one place signals are handled: on SIGINT

@@ -16,7 +16,10 @@ func verifyCommand() *cli.Command {
 Without --policy (and without policies: in the config), tests the built-in library
 shipped in the binary. With --strict (or strict: in the config), a test in which a
 builtin call fails (to_number("abc"), a bad regex) is an ERROR, as it would stop a
-lint --strict run, instead of a quietly undefined rule.
+lint --strict run, instead of a quietly undefined rule. The tests are bounded as the
+policies of a lint run are: --policy-timeout for the whole run, and --policy-memory
+of heap growth (lowered to fit GOMEMLIMIT or ulimit -v); a test stopped there is an
+ERROR saying so, and the tests after it do not run.
 
 Exit codes: 0 every test passed; 1 a test failed; 2 a policy does not compile or a
 directory cannot be read.

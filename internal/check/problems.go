@@ -57,7 +57,7 @@ var (
 		ID:       "limit-exceeded",
 		Severity: Error,
 		Origin:   OriginTool,
-		Summary:  "The run stopped at one of its limits (objects decoded, what one policy builtin call may build, a policy evaluation's time or memory), so part of the tree or of a policy was not checked.",
+		Summary:  "The run stopped at one of its limits (objects kept, the heap a load may grow by, what one policy builtin call may build, a policy evaluation's time or memory), so part of the tree or of a policy was not checked.",
 		Doc:      doc("limit-exceeded"),
 	}
 	// RefusedRule is what diff's CI formats report when MCO would refuse to

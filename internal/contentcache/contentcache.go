@@ -188,7 +188,14 @@ func (p *Pack) Close() error {
 		return nil
 	}
 	p.dirty = false
+	// Sized once: a pack holding every ConfigMap of a large tree is tens
+	// of MB, and growing a buffer by doubling needs half as much again.
+	total := len(p.header) + sha256.Size
+	for k, v := range p.entries {
+		total += len(k) + len(v) + 2*binary.MaxVarintLen64
+	}
 	var b bytes.Buffer
+	b.Grow(min(total, maxPackBytes))
 	b.Write(p.header)
 	size := b.Len()
 	put := func(k string, v []byte) bool {

@@ -21,6 +21,9 @@ type fileResult struct {
 	// generator expanded with its source CRs): it is not cached by the
 	// content of this file alone.
 	readOthers bool
+	// stopped is set when the run's memory budget was spent before the
+	// file was read or while it was parsed: nothing of it is kept.
+	stopped bool
 }
 
 // parseFile decodes every document of one file. One yaml.v3 decoder reads
@@ -32,6 +35,15 @@ func parseFile(name string, data []byte, keep Unmodelled) fileResult {
 	return parseFileAt(name, "", data, Options{Unmodelled: keep})
 }
 
+// parseStream is parseFile for a stream read under opts: only the kinds
+// it keeps and its memory budget apply (a stream has no directory to
+// read source CRs from).
+func parseStream(name string, data []byte, opts Options) fileResult {
+	o := Options{Unmodelled: opts.Unmodelled}
+	o.over = opts.heapOver
+	return parseFileAt(name, "", data, o)
+}
+
 // parseFileAt is parseFile for a file on disk at osPath, so that the
 // generators it holds can read their source CRs.
 func parseFileAt(name, osPath string, data []byte, opts Options) fileResult {
@@ -41,8 +53,15 @@ func parseFileAt(name, osPath string, data []byte, opts Options) fileResult {
 		return res
 	}
 	fp := &fileParse{name: name, data: data, res: &res, keep: opts.Unmodelled, osPath: osPath, sourceCRs: opts.SourceCRs, access: opts.Access}
+	fp.over = opts.heapOver
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for doc := 0; ; doc++ {
+		if fp.over() {
+			// Checked between documents (and between a List's items, in
+			// object), so that one file of a hundred thousand tiny
+			// documents is stopped too.
+			return fileResult{stopped: true}
+		}
 		var n yaml.Node
 		err := dec.Decode(&n)
 		if err == io.EOF {
@@ -54,6 +73,9 @@ func parseFileAt(name, osPath string, data []byte, opts Options) fileResult {
 		}
 		fp.lastLine = maxLine(&n, fp.lastLine)
 		fp.document(&n, doc)
+	}
+	if res.stopped {
+		return fileResult{stopped: true}
 	}
 	for _, o := range res.objects {
 		if o.File == name {
@@ -81,6 +103,8 @@ type fileParse struct {
 	// spans locates the nodes of the generated object being read that
 	// come from another file.
 	spans map[*yaml.Node]nodeSpan
+	// over reports the run's memory budget spent (Options.heapOver).
+	over func() bool
 }
 
 func (fp *fileParse) source() *source {
@@ -266,6 +290,10 @@ func classify(apiVersion, kind string) (k Kind, known, keep bool) {
 }
 
 func (fp *fileParse) object(n *yaml.Node, doc, item int, apiVersion, kind string, inferred bool) {
+	if item >= 0 && fp.over != nil && fp.over() {
+		fp.res.stopped = true
+		return
+	}
 	k, known, keep := classify(apiVersion, kind)
 	if !keep {
 		fp.unmodelled(n, doc, item, apiVersion, kind, inferred)

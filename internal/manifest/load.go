@@ -55,6 +55,9 @@ type Options struct {
 	// such a file is not even read; other files are read and hashed.
 	Cache Cache
 	Blobs func(osPath string) (blob string, ok bool)
+
+	// over replaces the Access budget's memory check (a stream's parse).
+	over func() bool
 }
 
 func (o Options) maxFileSize() int64 {
@@ -70,6 +73,15 @@ func (o Options) skips(it walkItem, data []byte) bool {
 		return false
 	}
 	return !o.Prefilter.MayHoldFile(it.name, data, o.Unmodelled)
+}
+
+// heapOver reports whether the run's memory budget is spent (see
+// safefs.Budget.HeapOver): no more files are read or parsed.
+func (o Options) heapOver() bool {
+	if o.over != nil {
+		return o.over()
+	}
+	return o.Access != nil && o.Access.Budget.HeapOver()
 }
 
 func (o Options) workers() int {
@@ -115,14 +127,32 @@ func runJobs(items []walkItem, opts Options, stdin io.Reader) *Set {
 		results[i] = loadOne(it, opts, stdin)
 	})
 	set := &Set{}
+	stopped, told := false, false
 	for i, it := range items {
 		if it.problem == nil && !it.template {
 			set.Files = append(set.Files, it.name)
+		}
+		if stopped = stopped || results[i].stopped; stopped {
+			// Past the first file the memory budget stopped, in walk
+			// order, nothing is kept: which later files were parsed
+			// before the stop depends on scheduling.
+			if results[i].stopped && !told {
+				told = true
+				set.Problems = append(set.Problems, memoryProblem(opts, it.name))
+			}
+			continue
 		}
 		set.Objects = append(set.Objects, keptObjects(opts, it.name, results[i].objects, &set.Problems)...)
 		set.Problems = append(set.Problems, results[i].problems...)
 	}
 	return set
+}
+
+// memoryProblem is the one problem of a load the memory budget stopped,
+// at the first file it left unread or half parsed.
+func memoryProblem(opts Options, name string) Problem {
+	return Problem{Pos: Position{File: name, Line: 1, Column: 1}, Code: "limit-exceeded",
+		Message: fmt.Sprintf("the run's memory budget (%s) is spent: the heap grew past it while the tree was read, and the load stopped here: this file and every later file are not checked (the limit is fixed); lint the tree in parts, one run per directory", opts.Access.Budget.MemoryLimit())}
 }
 
 // keptObjects takes a file's objects from the run's object budget, in the
@@ -155,6 +185,9 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 			}}}
 		}
 	}()
+	if opts.heapOver() {
+		return fileResult{stopped: true}
+	}
 	caching := opts.Cache != nil && !it.stdin && !it.template
 	if caching && opts.Blobs != nil {
 		if blob, ok := opts.Blobs(it.osPath); ok {
@@ -165,6 +198,10 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	}
 	buf, prob := readInput(it, opts.maxFileSize(), opts.Access, stdin)
 	if prob != nil {
+		if opts.heapOver() {
+			// Refused for the memory budget (it is spent for good).
+			return fileResult{stopped: true}
+		}
 		return fileResult{problems: []Problem{*prob}}
 	}
 	defer releaseBuffer(buf)
@@ -187,7 +224,7 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 		return fileResult{problems: []Problem{boundsProblem(it.name, err)}}
 	}
 	if it.stdin {
-		return parseFile(it.name, buf.Bytes(), opts.Unmodelled)
+		return parseStream(it.name, buf.Bytes(), opts)
 	}
 	res = parseFileAt(it.name, it.osPath, buf.Bytes(), opts)
 	if caching {

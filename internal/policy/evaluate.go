@@ -23,14 +23,20 @@ func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
 	defer cancel()
-	var input ast.Value
-	if len(e.outputs) > 0 {
-		input = buildInput(c)
-	}
-	// The heap is watched from here, with the input built: the budget is
-	// what the policies build, not the tree they read.
+	// The heap is watched from before the input document is built: it
+	// is as large as the tree the load kept (within the run's own memory
+	// budget), and under ulimit -v the two together did not fit.
 	ctx, unwatch := processHeap.watch(ctx, e.memory)
 	defer unwatch()
+	var input ast.Value
+	if len(e.outputs) > 0 {
+		var ok bool
+		if input, ok = buildInput(ctx, c); !ok {
+			f := e.stoppedFinding(ctx, e.userRules())
+			f.Message = e.inputStopReason(ctx, len(c.Cluster.Objects))
+			return []check.Finding{f}, nil
+		}
+	}
 	ctx, limits := withLimitLog(ctx)
 	var builtinErrs []topdown.Error
 	var rs rego.ResultSet

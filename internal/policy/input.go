@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"math"
 	"strconv"
@@ -23,9 +24,15 @@ import (
 //	  "settings": {openshiftVersion, version: {major, minor, patch}, releaseImage},
 //	  "cluster":  {name}
 //	}
-func buildInput(c *check.Context) ast.Value {
+//
+// It stops, false, once ctx is done (the heap watch cancels it): the
+// input of a tree of a hundred thousand objects is hundreds of MB.
+func buildInput(ctx context.Context, c *check.Context) (ast.Value, bool) {
 	objs := make([]*ast.Term, 0, len(c.Cluster.Objects))
-	for _, o := range c.Cluster.Objects {
+	for i, o := range c.Cluster.Objects {
+		if i%256 == 255 && ctx.Err() != nil {
+			return nil, false
+		}
 		if o.Partial {
 			continue // kept for the rules about pulls, not whole: no policy reads it
 		}
@@ -36,7 +43,7 @@ func buildInput(c *check.Context) ast.Value {
 		item("rendered", renderedValue(c)),
 		item("settings", settingsValue(c.Settings)),
 		item("cluster", ast.NewObject(item("name", ast.String(c.Cluster.Name)))),
-	)
+	), true
 }
 
 func objectValue(o *manifest.Object) ast.Value {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
@@ -27,7 +29,7 @@ func inputJSON(t *testing.T, v ast.Value) map[string]any {
 
 func TestInputDocument(t *testing.T) {
 	t.Parallel()
-	in := inputJSON(t, buildInput(loadFixture(t, "testdata/manifests")))
+	in := inputJSON(t, built(t, loadFixture(t, "testdata/manifests")))
 
 	objs := in["objects"].([]any)
 	if len(objs) != 2 {
@@ -102,11 +104,21 @@ spec:
 		// NeverContactSource; a renderer that accepts it is the bug.
 		t.Fatal("the renderer accepted a NeverContactSource source that is its own mirror")
 	}
-	r := inputJSON(t, buildInput(c))["rendered"].(map[string]any)
+	r := inputJSON(t, built(t, c))["rendered"].(map[string]any)
 	if r["refused"] != true || !strings.Contains(r["reason"].(string), "NeverContactSource") || len(r["registries"].([]any)) != 0 {
 		t.Errorf("refused render: %v", r)
 	}
 	if sub, ok := r["subject"].(map[string]any); !ok || sub["name"] != "self" {
 		t.Errorf("subject: %v", r["subject"])
 	}
+}
+
+// built is buildInput under no budget.
+func built(t *testing.T, c *check.Context) ast.Value {
+	t.Helper()
+	v, ok := buildInput(context.Background(), c)
+	if !ok {
+		t.Fatal("buildInput stopped without a budget")
+	}
+	return v
 }

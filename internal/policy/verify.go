@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -35,6 +36,11 @@ func Verify(opts Options, w io.Writer) (failed bool, err error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), opts.timeout())
 	defer cancel()
+	// The tests run under the policies' memory budget as evaluations do:
+	// a test is a policy too, and its trace (kept to say which
+	// expression failed) grows with every step it takes.
+	ctx, unwatch := processHeap.watch(ctx, opts.memory())
+	defer unwatch()
 	runner := tester.NewRunner().
 		SetCompiler(newCompiler(caps)).
 		SetStore(inmem.NewFromObject(data)).
@@ -74,7 +80,11 @@ func Verify(opts Options, w io.Writer) (failed bool, err error) {
 		switch {
 		case r.Error != nil:
 			errs++
-			fmt.Fprintf(w, "  %s: ERROR (%s)\n    %s:%d: %s\n", name, duration(r.Duration), r.Location.File, r.Location.Row, explainRemoved(r.Error.Error(), opts.AllowNet))
+			why := explainRemoved(r.Error.Error(), opts.AllowNet)
+			if heap := (*HeapError)(nil); errors.As(context.Cause(ctx), &heap) && stopped(ctx, r.Error) {
+				why = fmt.Sprintf("stopped at the memory budget of %d MiB (%s): the heap grew by more than that while the tests ran; make the test build less, or raise the budget with --policy-memory", heap.Budget>>20, budgetSource(opts.memory(), heap))
+			}
+			fmt.Fprintf(w, "  %s: ERROR (%s)\n    %s:%d: %s\n", name, duration(r.Duration), r.Location.File, r.Location.Row, why)
 		case r.Fail:
 			fail++
 			fmt.Fprintf(w, "  %s: FAIL (%s)\n    %s:%d: test failed", name, duration(r.Duration), r.Location.File, r.Location.Row)
@@ -113,6 +123,10 @@ func Verify(opts Options, w io.Writer) (failed bool, err error) {
 	}
 	if skip > 0 {
 		fmt.Fprintf(w, "SKIPPED: %d/%d\n", skip, total)
+	}
+	if errors.As(context.Cause(ctx), new(*HeapError)) {
+		fmt.Fprintln(w, "STOPPED: the tests were stopped at the memory budget; the tests not listed above did not run")
+		return true, nil
 	}
 	return fail+errs > 0, nil
 }

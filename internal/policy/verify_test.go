@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 func TestVerifyBuiltinLibraryPasses(t *testing.T) {
@@ -62,5 +65,31 @@ func TestVerifyCompileErrorIsAnError(t *testing.T) {
 	_, err := Verify(Options{Dirs: []string{"testdata/broken/syntax"}}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "broken.rego:4:") {
 		t.Fatalf("want compile error with file:line, got %v", err)
+	}
+}
+
+// A test that builds without bound is stopped at the memory budget and
+// reported as an error saying so, long before the time limit; the other
+// tests before it still pass, and the summary says the rest did not run. Not parallel: the heap is the process's,
+// and other tests' growth would count against the budget.
+func TestVerifyStopsATestAtTheMemoryBudget(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{"big_test.rego": "package acme.big_test\n\ntest_a_small if { 1 == 1 }\n\ntest_z_after if { 1 == 1 }\n\ntest_pairs if {\n\tx := [[a, b] | some a in numbers.range(1, 1000000); some b in numbers.range(1, 1000000)]\n\tcount(x) > 0\n}\n"})
+	var out bytes.Buffer
+	failed, err := Verify(Options{Dirs: []string{dir}, Memory: 64 << 20, Timeout: 5 * time.Minute}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !failed {
+		t.Fatalf("a test past the memory budget was not reported:\n%s", out.String())
+	}
+	for _, s := range []string{
+		"data.acme.big_test.test_a_small: PASS",
+		"data.acme.big_test.test_pairs: ERROR",
+		"stopped at the memory budget of 64 MiB (--policy-memory): the heap grew by more than that while the tests ran",
+		"STOPPED: the tests were stopped at the memory budget; the tests not listed above did not run",
+	} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("output lacks %q:\n%s", s, out.String())
+		}
 	}
 }

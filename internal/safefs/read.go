@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
+
+	"github.com/mirrorlint/mirrorlint/internal/heapwatch"
 )
 
 // Budget caps the bytes a whole run reads, across every file and reader:
@@ -18,6 +21,53 @@ type Budget struct {
 	MaxObjects int64
 	objects    atomic.Int64
 	told       atomic.Bool
+	// Memory, when set, is how far the Go heap may grow over what it held
+	// when the run first asked (see HeapOver); 0 is no limit.
+	Memory int64
+	// Gauge, when set, measures the Memory budget instead of a gauge
+	// of this process's heap made at the first question (a test's).
+	Gauge     *heapwatch.Gauge
+	gaugeOnce sync.Once
+}
+
+// DefaultMemory is how far the heap may grow while a run reads and
+// parses its tree, when the command sets no other: about four times what
+// the 10,000-file benchmark tree holds at its peak, and within what a CI
+// runner (7 GiB or more) has to spare. It is lowered to fit GOMEMLIMIT
+// and ulimit -v, under which a Go process has far less room than the
+// number says (it reserves a gigabyte of address space at start).
+const DefaultMemory int64 = 1 << 30
+
+// HeapOver reports whether the heap, collected, has grown past the
+// Memory budget since the run first asked: from then on every read
+// through the run's roots is refused (ErrMemory) and the loaders stop
+// parsing, so that a tree of a million tiny documents ends in one
+// limit-exceeded finding instead of the process dying of it.
+func (b *Budget) HeapOver() bool {
+	return b.gauge().Over()
+}
+
+// MemoryLimit words the memory budget for a message ("1024 MiB", or
+// "380 MiB, lowered to fit ulimit -v").
+func (b *Budget) MemoryLimit() string {
+	if g := b.gauge(); g != nil {
+		return g.Describe()
+	}
+	return ""
+}
+
+// gauge is the run's heap gauge, made at the first question; nil when
+// the run has no memory budget.
+func (b *Budget) gauge() *heapwatch.Gauge {
+	if b == nil || (b.Memory <= 0 && b.Gauge == nil) {
+		return nil
+	}
+	b.gaugeOnce.Do(func() {
+		if b.Gauge == nil {
+			b.Gauge = heapwatch.NewGauge(b.Memory)
+		}
+	})
+	return b.Gauge
 }
 
 // DefaultObjectBudget is the objects a run may keep in all: a hundred
@@ -96,6 +146,9 @@ func (r *Root) readReal(p, real string, buf *bytes.Buffer) error {
 }
 
 func (r *Root) readCapped(p, real string, buf *bytes.Buffer, max int64) error {
+	if r != nil && r.Budget.HeapOver() {
+		return &Refusal{Path: p, Err: ErrMemory, Limit: r.Budget.MemoryLimit()}
+	}
 	f, err := os.OpenFile(real, os.O_RDONLY|noFollowNoBlock, 0)
 	if err != nil {
 		return err

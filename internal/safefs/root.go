@@ -15,6 +15,7 @@ var (
 	ErrNotRegular = errors.New("not a regular file")
 	ErrTooLarge   = errors.New("over the file size limit")
 	ErrBudget     = errors.New("over the run's read budget")
+	ErrMemory     = errors.New("over the run's memory budget")
 	ErrURL        = errors.New("a URL; mirrorlint never fetches")
 )
 
@@ -32,6 +33,8 @@ type Refusal struct {
 	Real string // the resolved path, when it differs and is worth saying
 	Max  int64  // the limit, for ErrTooLarge and ErrBudget
 	Size int64  // the file's size for ErrTooLarge; -1 when it grew while read
+	// Limit words the memory budget, for ErrMemory.
+	Limit string
 }
 
 func (r *Refusal) Error() string {
@@ -40,6 +43,8 @@ func (r *Refusal) Error() string {
 		return fmt.Sprintf("%s resolves to %s, %v; not read", r.Path, r.Real, r.Err)
 	case errors.Is(r.Err, ErrTooLarge):
 		return fmt.Sprintf("%s is %v (%d bytes); not read: raise --max-file-size or exclude the file", r.Path, r.Err, r.Max)
+	case errors.Is(r.Err, ErrMemory):
+		return fmt.Sprintf("%s: %v (the heap grew by more than %s); not read: lint the tree in parts, one run per directory", r.Path, r.Err, r.Limit)
 	case errors.Is(r.Err, ErrBudget):
 		return fmt.Sprintf("%s: %v (%d bytes read in all); not read", r.Path, r.Err, r.Max)
 	}
