@@ -15,7 +15,7 @@ go test -c -o "$tmp/policy.test" ./internal/policy
 ulimit -v 2000000
 (cd cmd/mirrorlint && "$tmp/cmd.test" -test.run 'Hostile' -test.timeout 5m)
 (cd internal/safefs && "$tmp/safefs.test" -test.timeout 5m)
-(cd internal/manifest && "$tmp/manifest.test" -test.run 'Hostile|Access' -test.timeout 5m)
+(cd internal/manifest && "$tmp/manifest.test" -test.run 'Hostile|Access|MemoryBudget' -test.timeout 5m)
 (cd internal/report && "$tmp/report.test" -test.run 'Forge|Forged|Safe|Control' -test.timeout 5m)
 (cd internal/policy && "$tmp/policy.test" -test.run 'Capped|Limit|Refused|Heap' -test.timeout 5m)
 echo "hostile suite: ok under a 2 GB address-space cap"
