@@ -57,30 +57,41 @@ type Pack struct {
 	header []byte
 
 	mu      sync.Mutex
+	loaded  bool // the file has been read (on first use: see Open)
 	entries map[string][]byte
 	used    map[string]bool
 	dirty   bool
 }
 
-// Open reads the pack of version and format under dir. An unreadable,
-// corrupt or foreign pack gives an empty one (the next Close replaces it).
-// version must name the build exactly (see Version); format names what the
-// caller stores and how, so a change of either makes a new pack.
+// Open names the pack of version and format under dir. The file is read
+// on first use (Get or Put), so a run that never asks the pack (one whose
+// whole result another pack held) does not pay for reading and checking
+// it. An unreadable, corrupt or foreign pack gives an empty one (the next
+// Close replaces it). version must name the build exactly (see Version);
+// format names what the caller stores and how, so a change of either
+// makes a new pack.
 func Open(dir, version, format string) *Pack {
 	id := sha256.Sum256([]byte(version + "\x00" + format))
 	name := "pack-" + hex.EncodeToString(id[:12])
-	p := &Pack{
+	return &Pack{
 		path:    filepath.Join(dir, name),
 		header:  []byte(magic + version + "\x00" + format + "\x00"),
 		entries: map[string][]byte{},
 		used:    map[string]bool{},
 	}
+}
+
+// load reads the pack file once; the caller holds mu.
+func (p *Pack) load() {
+	if p.loaded {
+		return
+	}
+	p.loaded = true
 	if data, err := readBounded(p.path); err == nil {
 		if entries, err := p.decode(data); err == nil {
 			p.entries = entries
 		}
 	}
-	return p
 }
 
 func readBounded(path string) ([]byte, error) {
@@ -150,6 +161,7 @@ func (p *Pack) Get(key string) ([]byte, bool) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.load()
 	v, ok := p.entries[key]
 	if ok {
 		p.used[key] = true
@@ -165,6 +177,7 @@ func (p *Pack) Put(key string, data []byte) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.load()
 	if old, ok := p.entries[key]; ok && bytes.Equal(old, data) {
 		p.used[key] = true
 		return
