@@ -87,23 +87,32 @@ func buildOnce(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomiza
 		}
 	}
 	key := buildKey(fs, kf.Dir, name, opts, needs)
-	if out, origins, ok := fromCache(opts.Cache, fs, key); ok {
+	if out, origins, calls, ok := fromCache(opts.Cache, fs, key); ok {
 		if err := guard.Expired(); err != nil {
+			logBuild(opts.Cache, key, nil, false)
 			return nil, err
 		}
+		logBuild(opts.Cache, key, callPaths(calls), true)
 		return loadBuilt(out, origins, name, opts)
 	}
 	rec := &recordingFS{FileSystem: fs}
 	o := krusty.MakeDefaultOptions()
 	o.LoadRestrictions = types.LoadRestrictionsRootOnly
 	m, err := krusty.MakeKustomizer(o).Run(rec, kf.Dir)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		if err = guard.Expired(); err != nil {
+			// Out of time: an outcome of the machine's speed.
+			logBuild(opts.Cache, key, nil, false)
+			return nil, err
+		}
 	}
-	if err := guard.Expired(); err != nil {
-		return nil, err
+	var out []byte
+	var origins []string
+	if err == nil {
+		out, origins, err = printBuilt(m, opts, needs)
 	}
-	out, origins, err := printBuilt(m, opts, needs)
+	paths, known := rec.touched()
+	logBuild(opts.Cache, key, paths, known)
 	if err != nil {
 		return nil, err
 	}

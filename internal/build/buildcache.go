@@ -46,19 +46,19 @@ func buildKey(fs filesys.FileSystem, dir, name string, opts manifest.Options, ne
 
 // fromCache returns the stored output of the build key names when fs still
 // answers as it did for that build.
-func fromCache(c manifest.Cache, fs filesys.FileSystem, key string) (output []byte, origins []string, ok bool) {
+func fromCache(c manifest.Cache, fs filesys.FileSystem, key string) (output []byte, origins []string, calls []fsCall, ok bool) {
 	if c == nil || key == "" {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	data, ok := c.Get(key)
 	if !ok {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	var e cachedBuild
 	if json.Unmarshal(data, &e) != nil || e.Key != key || len(e.Calls) == 0 || !sameAnswers(fs, e.Calls) {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return e.Output, e.Origins, true
+	return e.Output, e.Origins, e.Calls, true
 }
 
 // toCache stores a build's output under key when its transcript can be
@@ -72,4 +72,34 @@ func toCache(c manifest.Cache, key string, rec *recordingFS, output []byte, orig
 	if err == nil {
 		c.Put(key, data)
 	}
+}
+
+// BuildLog is what a cache given to the loader (manifest.Options.Cache)
+// may also be, to hear of every kustomize build a run ran or took from the
+// cache: a caller that keeps a whole run's result (package pipeline) keys
+// it by a listing of the tree, and must know that every build read only
+// what the listing holds.
+type BuildLog interface {
+	// Built reports one build: every path it asked the file system about
+	// (read, listed, checked, opened or was refused), and known, false
+	// when that list may be short (the build walked a tree) or the
+	// build's outcome depended on more than those files (it ran out of
+	// time).
+	Built(key string, paths []string, known bool)
+}
+
+// logBuild tells c, when it is a BuildLog, of a build under key.
+func logBuild(c manifest.Cache, key string, paths []string, known bool) {
+	if l, ok := c.(BuildLog); ok {
+		l.Built(key, paths, known)
+	}
+}
+
+// callPaths are the paths a transcript asks about.
+func callPaths(calls []fsCall) []string {
+	out := make([]string, 0, len(calls))
+	for _, c := range calls {
+		out = append(out, c.Path)
+	}
+	return out
 }

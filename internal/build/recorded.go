@@ -34,18 +34,38 @@ type recordingFS struct {
 	mu       sync.Mutex
 	calls    []fsCall
 	unusable bool
+	// others are the paths of the calls not in the transcript (opened,
+	// walked, refused); walked says a tree was walked, whose paths are
+	// not written down.
+	others []string
+	walked bool
+}
+
+// touched is every path the build asked about, whether or not its
+// transcript can be replayed; ok is false when a walk leaves that list
+// short.
+func (r *recordingFS) touched() (paths []string, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.calls {
+		paths = append(paths, c.Path)
+	}
+	return append(paths, r.others...), !r.walked
+}
+
+// spoilAt marks the transcript unusable by a call about p.
+func (r *recordingFS) spoilAt(p string, walk bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.unusable = true
+	r.others = append(r.others, p)
+	r.walked = r.walked || walk
 }
 
 func (r *recordingFS) add(op, path, answer string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.calls = append(r.calls, fsCall{op, path, answer})
-}
-
-func (r *recordingFS) spoil() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.unusable = true
 }
 
 // transcript is what the build asked, nil when it cannot be replayed.
@@ -59,12 +79,12 @@ func (r *recordingFS) transcript() []fsCall {
 }
 
 func (r *recordingFS) Open(p string) (filesys.File, error) {
-	r.spoil()
+	r.spoilAt(p, false)
 	return r.FileSystem.Open(p)
 }
 
 func (r *recordingFS) Walk(p string, fn filepath.WalkFunc) error {
-	r.spoil()
+	r.spoilAt(p, true)
 	return r.FileSystem.Walk(p, fn)
 }
 
@@ -101,7 +121,7 @@ func (r *recordingFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error)
 func (r *recordingFS) ReadFile(p string) ([]byte, error) {
 	data, err := r.FileSystem.ReadFile(p)
 	if err != nil {
-		r.spoil()
+		r.spoilAt(p, false)
 		return data, err
 	}
 	r.add("read", p, contentAnswer(data))

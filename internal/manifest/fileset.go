@@ -1,7 +1,10 @@
 package manifest
 
 import (
+	"fmt"
+	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -74,4 +77,29 @@ func (s *FileSet) inTree(real string) bool {
 		}
 	}
 	return false
+}
+
+// Digest writes what the set holds to w, the same for the same set
+// whatever order it was built in: a run's whole result depends on which
+// files its walks may read (see package pipeline), so a key over the run
+// holds the set.
+func (s *FileSet) Digest(w io.Writer) {
+	if s == nil {
+		io.WriteString(w, "no file set\n")
+		return
+	}
+	files := make([]string, 0, len(s.files))
+	for f := range s.files {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	trees := append([]string(nil), s.trees...)
+	sort.Strings(trees)
+	fmt.Fprintf(w, "file set %q %d %d\n", s.root, len(files), len(trees))
+	for _, f := range files {
+		fmt.Fprintf(w, "%q\n", f)
+	}
+	for _, t := range trees {
+		fmt.Fprintf(w, "tree %q\n", t)
+	}
 }

@@ -164,3 +164,9 @@ func (u *unapplied) problem() *Problem {
 	}
 	return &Problem{Pos: Position{File: anchor, Line: 1, Column: 1}, Code: CodeNotApplied, Warning: true, Message: msg}
 }
+
+// UnappliedKindAt is what the walk takes the directory dir for ("ztp",
+// "kube-compare", "helm", or "" for one applied as written): a directory
+// above a path argument is asked too, so a caller keying a run by what it
+// reads (package pipeline) holds the answer for each.
+func UnappliedKindAt(dir string) string { return unappliedKindAt(dir) }

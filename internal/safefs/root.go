@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -111,6 +112,25 @@ func (r *Root) Dirs() []string {
 	defer r.mu.Unlock()
 	return append([]string(nil), r.dirs...)
 }
+
+// Files are the single files the root allows (Allow of a file), real and
+// absolute, sorted.
+func (r *Root) Files() []string {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, 0, len(r.files))
+	for f := range r.files {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Limit is the cap on one file's size (MaxFileSize, or its default).
+func (r *Root) Limit() int64 { return r.maxFileSize() }
 
 func (r *Root) maxFileSize() int64 {
 	if r == nil || r.MaxFileSize <= 0 {
