@@ -49,6 +49,14 @@ type Request struct {
 	// checks are unchanged is not checked again. Runs with a base revision
 	// do not use it.
 	Results manifest.Cache
+	// Runs, when set, keeps whole results between runs (see runcache.go):
+	// a run whose request, checks, config and every file it may read are
+	// unchanged takes its result from it without loading anything. It is
+	// used only with an access root (Options.Access) and a loaded config,
+	// never with a base revision or a stream; the caller leaves it unset
+	// for runs that write files. On such a hit Result.Project and
+	// Result.Contexts are nil: read Outcomes and Read.
+	Runs manifest.Cache
 }
 
 // Base is the tree the change is compared with: the same paths read at a
@@ -105,8 +113,22 @@ type Result struct {
 	// base revision does not load whole, so drains are not checked).
 	Notices []string
 	// Reused counts the clusters whose check results came from
-	// Request.Results.
+	// Request.Results (all of them when the whole run came from
+	// Request.Runs).
 	Reused int
+	// WholeRun says the result came from Request.Runs: nothing was loaded.
+	WholeRun bool
+
+	stored *cachedRun // the result Request.Runs held
+}
+
+// Read is what the run read, for the notes and the warnings about an
+// empty tree.
+func (r *Result) Read() ReadSummary {
+	if r.stored != nil {
+		return r.stored.Read
+	}
+	return Summarize(r.Project)
 }
 
 // Run lints what req describes with checks.
@@ -115,7 +137,18 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	key := runKey(checks, req, sc)
+	if key != "" {
+		if r, ok := storedRun(req.Runs, key); ok {
+			return &Result{Rules: checks.Rules, Findings: r.Findings, Files: r.Files, Reused: len(r.Outcomes), WholeRun: true, stored: r}, nil
+		}
+	}
 	opts := req.Options
+	var rec *runRecorder
+	if key != "" {
+		rec = &runRecorder{below: opts.Cache}
+		opts.Cache = rec
+	}
 	opts.Paths = sc.loadPaths(req.Paths)
 	opts.Unmodelled = checks.unmodelled(req.Config)
 	if sc.only != nil {
@@ -158,6 +191,12 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	}
 	res.Findings, res.Contexts, res.Reused = sc.filter(findings), contexts, reused
 	res.Findings = append(res.Findings, sc.unbuilt(p, findings, res.Findings)...)
+	// Kept whole when every build can be checked by the listing, nothing
+	// stopped at a limit (that depends on the machine, not the inputs),
+	// and nothing the key lists changed while the run read it.
+	if key != "" && rec.keepable(listingRoots(req, sc)) && !atLimit(findings) && !atLimit(res.Findings) && runKey(checks, req, sc) == key {
+		keepRun(req.Runs, key, res)
+	}
 	return res, nil
 }
 
@@ -234,6 +273,9 @@ type Outcome struct {
 
 // Outcomes lists each linted cluster's outcome, in the clusters' order.
 func (r *Result) Outcomes() []Outcome {
+	if r.stored != nil {
+		return r.stored.Outcomes
+	}
 	out := make([]Outcome, 0, len(r.Project.Clusters))
 	for i, cl := range r.Project.Clusters {
 		o := Outcome{Name: cl.Name}
