@@ -61,13 +61,21 @@ func openCache(c *cli.Context, po *project.Options, top string) (done func()) {
 // openResults sets req's store of per-cluster check results, unless
 // --no-cache, and returns what writes it back: a pack of its own beside the
 // loader's, so that a run that checks nothing new does not rewrite the
-// larger one.
-func openResults(c *cli.Context, req *pipeline.Request) (done func()) {
+// larger one. In a repository the same pack keeps whole runs
+// (Request.Runs): a run over an unchanged tree loads nothing. Not for
+// --render, which writes files, nor --base, which reads another tree (the
+// pipeline leaves it out itself); outside a repository the listing that
+// keys a whole run would read and hash everything under the working
+// directory, so it is not made.
+func openResults(c *cli.Context, req *pipeline.Request, top string) (done func()) {
 	dir, version := contentcache.DefaultDir(), contentcache.Version()
 	if c.Bool(noCacheName) || dir == "" || version == "" {
 		return func() {}
 	}
 	pack := contentcache.Open(dir, version, pipeline.ResultFormat)
 	req.Results = pack
+	if top != "" && c.String("render") == "" && c.String("base") == "" {
+		req.Runs = pack
+	}
 	return func() { _ = pack.Close() }
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -49,7 +50,8 @@ func TestCachedRunsReportWhatUncachedRunsDo(t *testing.T) {
 		if r.code > 1 {
 			t.Fatalf("lint %v: exit %d: %s", args, r.code, r.stderr)
 		}
-		return r.stdout
+		// Everything the user sees: the notes and warnings, the exit code.
+		return fmt.Sprintf("%s\nstderr:\n%s\nexit %d", r.stdout, r.stderr, r.code)
 	}
 	same := func(what string, args ...string) string {
 		t.Helper()
@@ -71,6 +73,17 @@ func TestCachedRunsReportWhatUncachedRunsDo(t *testing.T) {
 		t.Fatal("the edits changed no finding: the test cannot tell a stale cache from a fresh one")
 	}
 	same("edited tree", ".")
+	// A file .gitignore hides is not read by a tree run until it is no
+	// longer ignored; whole runs are keyed by what git lists.
+	write("clusters/hub/scratch.yaml", "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: scratch}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/scratch, mirrors: [\"quay.io/scratch\"]}\n")
+	write(".gitignore", "scratch.yaml\n")
+	ignored := same("an ignored file", ".")
+	write(".gitignore", "")
+	if same("the file no longer ignored", ".") == ignored {
+		t.Fatal("reading the formerly ignored file changed nothing: the test cannot tell a stale cache from a fresh one")
+	}
+	write("clusters/hub/scratch.yaml", "# mirrorlint:ignore-file reviewed\n")
+	same("a file emptied", ".")
 	// One pack per format: the loader's per-file results and the
 	// per-cluster check results.
 	if m, _ := filepath.Glob(filepath.Join(os.Getenv(contentcache.EnvDir), "pack-*")); len(m) != 2 {

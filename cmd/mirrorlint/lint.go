@@ -71,7 +71,7 @@ func runLint(c *cli.Context) error {
 		return err
 	}
 	defer openCache(c, &req.Options, top)()
-	defer openResults(c, &req)()
+	defer openResults(c, &req, top)()
 	refused := distrustFoundConfig(c, req.Config, req.Options.Access)
 	threshold, err := failOn(c.String("fail-on"), req.Config)
 	if err != nil {
@@ -102,7 +102,7 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err // the caller's mistake or an internal error: exitCode prints it, exit 2
 	}
-	warnNothingRead(c.App.ErrWriter, res.Project, req.Paths, req.Stream != nil)
+	warnRead(c.App.ErrWriter, res.Read(), req.Paths, req.Stream != nil)
 	for _, n := range res.Notices {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: %s\n", n)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/inputs"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/textdiff"
@@ -198,22 +199,23 @@ func warnIfEmpty(c *cli.Context, p *project.Project) {
 }
 
 func warnNothingRead(w io.Writer, p *project.Project, paths []string, stream bool) {
-	for _, n := range p.Notices() {
+	warnRead(w, pipeline.Summarize(p), paths, stream)
+}
+
+// warnRead is warnNothingRead from what a run read (pipeline.Result.Read,
+// which a run taken whole from the cache holds without a project).
+func warnRead(w io.Writer, read pipeline.ReadSummary, paths []string, stream bool) {
+	for _, n := range read.Notices {
 		fmt.Fprintf(w, "mirrorlint: note: %s\n", n)
 	}
-	if len(p.Set.Files) > 0 && len(p.Set.Objects)+len(p.Set.Problems) > 0 {
+	if read.Held {
 		return
-	}
-	for _, cl := range p.Clusters {
-		if len(cl.Objects)+len(cl.Problems) > 0 {
-			return
-		}
 	}
 	where := strings.Join(paths, " ")
 	if where == "" {
 		where = "."
 	}
-	if len(p.Set.Files) == 0 {
+	if !read.AnyFile {
 		fmt.Fprintf(w, "mirrorlint: warning: no YAML or JSON files found under %s\n", where)
 	} else if stream {
 		fmt.Fprintf(w, "mirrorlint: warning: the stream on stdin held no mirror objects\n")

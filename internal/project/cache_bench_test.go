@@ -15,6 +15,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // BenchmarkCache10k measures the runs the content cache serves on the
@@ -28,8 +29,11 @@ import (
 //     cache a run has filled, the unchanged files' blob ids asked of git
 //     (gitrev.Blobs, git's own cost included) so that they are not read;
 //     the cache is both packs the command opens: the loader's per-file
-//     results and the per-cluster check results (clusters-reused says how
-//     many clusters the warm run did not check again).
+//     results, the per-cluster check results (clusters-reused says how
+//     many clusters the warm run did not check again) and whole runs
+//     (whole-run is 1 when the warm run took its result whole, loading
+//     nothing: what the command does in a repository). Reads are
+//     confined to the repository, as the command confines them.
 //   - PreCommit, PreCommitCold, PreCommitWarm: the same three for the
 //     pre-commit path on one workload file of apps/ (its cluster is every
 //     file outside the layouts: 9,960 files, 7,600 workloads whose images
@@ -64,21 +68,27 @@ func BenchmarkCache10k(b *testing.B) {
 	if version == "" {
 		b.Skip("no build ID: the cache is off")
 	}
-	reused := 0 // clusters the last run took from the result cache
+	reused := 0    // clusters the last run took from the result cache
+	whole := false // whether the last run was taken whole from the cache
 	run := func(b *testing.B, file, cacheDir string, blobs bool) int {
 		c, err := pipeline.LoadChecks(policy.Options{Builtin: true})
 		if err != nil {
 			b.Fatal(err)
 		}
-		req := pipeline.Request{Options: project.Options{Paths: []string{r.Dir}, Config: &config.Config{}, Root: r.Dir}}
+		// Reads confined as the command confines them: the repository
+		// and the paths given, under the default budgets.
+		access := safefs.New(0, r.Dir)
+		access.Budget = &safefs.Budget{Max: safefs.DefaultBudget, MaxObjects: safefs.DefaultObjectBudget}
+		req := pipeline.Request{Options: project.Options{Paths: []string{r.Dir}, Config: &config.Config{}, Root: r.Dir, Access: access}}
 		if file != "" {
 			req.Paths, req.Context = []string{file}, r.Dir
 		}
+		access.Allow(req.Paths...)
 		var pack, results *contentcache.Pack
 		if cacheDir != "" {
 			pack = contentcache.Open(cacheDir, version, manifest.CacheFormat)
 			results = contentcache.Open(cacheDir, version, pipeline.ResultFormat)
-			req.Cache, req.Results = pack, results
+			req.Cache, req.Results, req.Runs = pack, results, results
 		}
 		if blobs {
 			ids, err := gitrev.Blobs(r.Dir)
@@ -97,7 +107,7 @@ func BenchmarkCache10k(b *testing.B) {
 		if err := results.Close(); err != nil {
 			b.Fatal(err)
 		}
-		reused = res.Reused
+		reused, whole = res.Reused, res.WholeRun
 		return len(res.Findings)
 	}
 
@@ -146,6 +156,11 @@ func BenchmarkCache10k(b *testing.B) {
 			pm.stop(b)
 			record(b, pc.name+"Warm", pm)
 			b.ReportMetric(float64(reused), "clusters-reused")
+			if whole {
+				b.ReportMetric(1, "whole-run")
+			} else {
+				b.ReportMetric(0, "whole-run")
+			}
 			if n != uncached {
 				b.Fatalf("%d findings from the cache, %d without", n, uncached)
 			}
