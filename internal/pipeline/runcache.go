@@ -34,8 +34,8 @@ import (
 // same root); every build tells the run which paths it asked about
 // (build.BuildLog), and a run with a build that asked about a path the
 // listing does not hold (outside the roots, inside .git), walked a tree or
-// ran out of time is not kept. A miss runs the ordinary path, which still fills the per-file and
-// per-cluster caches.
+// ran out of time is not kept. A miss runs the ordinary path, which still
+// fills the per-file and per-cluster caches.
 
 // runFormat is the version of the run entry's encoding, part of every key.
 const runFormat = "pipeline-run-result-1"

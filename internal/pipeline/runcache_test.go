@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -277,4 +278,29 @@ func treeState(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// The run key holds every field of the request and its options that can
+// change the result (runKey); a new field must be added there, or here
+// with the reason it changes nothing, before this test passes.
+func TestRunKeyKnowsEveryOption(t *testing.T) {
+	t.Parallel()
+	known := map[string]string{
+		// project.Options
+		"Paths": "key", "ConfigPath": "key", "Config": "run fingerprint", "ReleaseImage": "key", "OpenShiftVersion": "key",
+		"MaxFileSize": "key", "Cluster": "key", "Shard": "key", "Stream": "never kept", "Root": "key", "Repository": "key",
+		"Only": "key", "Absent": "key", "Needs": "key", "Select": "key", "Static": "key", "Files": "digest", "Access": "key and listing",
+		"Unmodelled": "key", "FeatureSet": "key", "NoDefaultPolicy": "key",
+		"Cache": "results do not depend on it", "Blobs": "an id git gives equals the content's",
+		// Request
+		"Options": "above", "Context": "key", "OriginRoots": "key", "Base": "never kept", "Results": "results do not depend on it",
+		"Runs": "the store itself",
+	}
+	for _, typ := range []reflect.Type{reflect.TypeOf(project.Options{}), reflect.TypeOf(Request{})} {
+		for i := range typ.NumField() {
+			if f := typ.Field(i); f.IsExported() && known[f.Name] == "" {
+				t.Errorf("%s.%s: not known to the run key (runKey)", typ.Name(), f.Name)
+			}
+		}
+	}
 }
