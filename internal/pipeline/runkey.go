@@ -65,7 +65,9 @@ func runKey(c *Checks, req Request, sc *scope) string {
 	h.Write(opts)
 	h.Write([]byte{'\n'})
 	o.Files.Digest(h)
-	listRoots(h, listingRoots(req, sc), o.Blobs, o.Access.Limit())
+	memo := loadStatMemo(req.Runs)
+	listRoots(h, listingRoots(req, sc), o.Blobs, o.Access.Limit(), memo)
+	memo.save(req.Runs)
 	return "run/" + hex.EncodeToString(h.Sum(nil))
 }
 
@@ -103,8 +105,10 @@ func listingRoots(req Request, sc *scope) []string {
 }
 
 // listRoots writes the listing of roots to h.
-func listRoots(h hash.Hash, roots []string, blobs func(string) (string, bool), limit int64) {
-	l := &lister{blobs: blobs, limit: limit}
+// Content ids of files git has none for come from memo when their stat
+// data are unchanged (see statMemo); memo may be nil.
+func listRoots(h hash.Hash, roots []string, blobs func(string) (string, bool), limit int64, memo *statMemo) {
+	l := &lister{blobs: blobs, limit: limit, memo: memo}
 	for _, r := range roots {
 		l.add(fmt.Sprintf("root %q\n", r))
 		// The walk asks every directory above a path argument what it
@@ -141,6 +145,7 @@ func listRoots(h hash.Hash, roots []string, blobs func(string) (string, bool), l
 type lister struct {
 	blobs   func(string) (string, bool)
 	limit   int64
+	memo    *statMemo
 	lines   []string
 	pending []pendingFile // regular files whose line waits for their content id
 }
@@ -207,6 +212,14 @@ func (l *lister) contentID(p string) string {
 	if st.Size() > l.limit {
 		return fmt.Sprintf("big %d", st.Size())
 	}
+	if l.memo != nil {
+		return l.memo.id(p, st, func() string { return l.readID(p) })
+	}
+	return l.readID(p)
+}
+
+// readID reads the file at p for its content id.
+func (l *lister) readID(p string) string {
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return "error " + err.Error()
