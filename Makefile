@@ -11,8 +11,9 @@ export PATH := $(TOOLS):$(PATH)
 KUSTOMIZE_VERSION  := v5.8.2
 ACTIONLINT_VERSION := v1.7.12
 STATICCHECK_VERSION := v0.8.2
+CONFTEST_VERSION   := v0.71.1
 
-.PHONY: all build install test tools test-integration bench fuzz lint vet fmt clean docs oracle dist image
+.PHONY: all build install test tools conftest test-integration bench fuzz lint vet fmt clean docs oracle dist image
 
 all: build
 
@@ -35,6 +36,13 @@ $(TOOLS)/actionlint:
 
 $(TOOLS)/staticcheck:
 	GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+# conftest, only for BenchmarkCache10k's comparison (several minutes to
+# build, so not part of `make tools`): `make conftest bench`.
+conftest: $(TOOLS)/conftest
+
+$(TOOLS)/conftest:
+	GOBIN=$(TOOLS) $(GO) install github.com/open-policy-agent/conftest@$(CONFTEST_VERSION)
 
 # Packages that start goroutines (or whose API promises concurrent use)
 # also run under the race detector.

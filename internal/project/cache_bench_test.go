@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,7 +40,12 @@ import (
 //     file outside the layouts: 9,960 files, 7,600 workloads whose images
 //     are checked).
 //
-// Ratios reports each over Parse, wall and CPU.
+//   - Conftest: conftest test --combine over the tree with four of the
+//     same checks written for it (testdata/conftest), when a conftest
+//     binary is installed (bin/tools/conftest, `make conftest`, or PATH).
+//
+// Ratios reports each over Parse, wall and CPU, and conftest over each
+// lint run.
 func BenchmarkCache10k(b *testing.B) {
 	r := benchRepo(b)
 	if _, err := exec.LookPath("git"); err != nil {
@@ -166,6 +172,26 @@ func BenchmarkCache10k(b *testing.B) {
 			}
 		})
 	}
+	b.Run("Conftest", func(b *testing.B) {
+		bin := conftestBinary(b)
+		policy, err := filepath.Abs("testdata/conftest")
+		if err != nil {
+			b.Fatal(err)
+		}
+		var cpu time.Duration
+		start := time.Now()
+		for range b.N {
+			cmd := exec.Command(bin, "test", "--combine", "--no-color", "-p", policy, ".")
+			cmd.Dir = r.Dir
+			out, err := cmd.CombinedOutput()
+			if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+				b.Fatalf("conftest: %v\n%s", err, out) // 1 is failures found
+			}
+			cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
+		m["conftest"] = measure{time.Since(start) / time.Duration(b.N), cpu / time.Duration(b.N)}
+		b.ReportMetric(float64(m["conftest"].cpu.Microseconds())/1000, "cpu-ms/op")
+	})
 	b.Run("Ratios", func(b *testing.B) {
 		for b.Loop() {
 		}
@@ -174,6 +200,27 @@ func BenchmarkCache10k(b *testing.B) {
 				b.ReportMetric(float64(m[name].wall)/float64(p.wall), name+"/parse")
 				b.ReportMetric(float64(m[name].cpu)/float64(p.cpu), "cpu-"+name+"/parse")
 			}
+			// How many times faster than conftest test --combine with
+			// four of the same checks (testdata/conftest).
+			if c := m["conftest"]; c.wall > 0 && m[name].wall > 0 && strings.HasPrefix(name, "Lint") {
+				b.ReportMetric(float64(c.wall)/float64(m[name].wall), "conftest/"+name)
+				b.ReportMetric(float64(c.cpu)/float64(m[name].cpu), "cpu-conftest/"+name)
+			}
 		}
 	})
+}
+
+// conftestBinary is bin/tools/conftest, else conftest on PATH; the
+// benchmark is skipped without one.
+func conftestBinary(b *testing.B) string {
+	if bin, err := filepath.Abs("../../bin/tools/conftest"); err == nil {
+		if _, err := os.Stat(bin); err == nil {
+			return bin
+		}
+	}
+	bin, err := exec.LookPath("conftest")
+	if err != nil {
+		b.Skip("no conftest binary (make conftest installs it)")
+	}
+	return bin
 }
