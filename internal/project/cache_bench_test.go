@@ -25,6 +25,7 @@ import (
 //
 //   - Parse: manifest.Load of the tree, every file read and parsed on all
 //     cores: the floor.
+//
 //   - Lint, LintCold, LintWarm: `mirrorlint lint .` without the cache,
 //     with an empty one (filled and written as it goes), and with the
 //     cache a run has filled, the unchanged files' blob ids asked of git
@@ -35,6 +36,7 @@ import (
 //     (whole-run is 1 when the warm run took its result whole, loading
 //     nothing: what the command does in a repository). Reads are
 //     confined to the repository, as the command confines them.
+//
 //   - PreCommit, PreCommitCold, PreCommitWarm: the same three for the
 //     pre-commit path on one workload file of apps/ (its cluster is every
 //     file outside the layouts: 9,960 files, 7,600 workloads whose images
