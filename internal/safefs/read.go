@@ -198,7 +198,7 @@ func (r *Root) Check(p string) error {
 	if IsURL(p) {
 		return &Refusal{Path: p, Err: ErrURL}
 	}
-	real, err := realAbs(p)
+	real, err := r.realPath(p)
 	if err != nil {
 		return nil
 	}
