@@ -15,6 +15,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // Options are what Find and Discover need.
@@ -131,6 +132,8 @@ type discoverer struct {
 	statsMu sync.Mutex
 	realMu  sync.Mutex
 	realOf  map[string]string // RealPath cache
+	// resolver resolves each directory once (realOf holds whole paths).
+	resolver safefs.Resolver
 }
 
 func newDiscoverer(opts Options, st *Stats) *discoverer {
@@ -418,7 +421,7 @@ func (d *discoverer) realPath(p string) string {
 	if ok {
 		return r
 	}
-	r = manifest.RealPath(p)
+	r = d.resolver.RealPath(p)
 	d.realMu.Lock()
 	d.realOf[p] = r
 	d.realMu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
@@ -23,11 +24,23 @@ type namer struct {
 	// base is the repository root (absolute; "" for none): cluster names
 	// are paths relative to it whenever the cluster lies inside it.
 	base string
+	// shown holds display's answers: a fleet's every cluster names the
+	// files of the base it shares.
+	shown sync.Map
 }
 
 // display turns an absolute path into the form the loader uses for files
 // under a root argument, or a working-directory-relative path otherwise.
 func (n *namer) display(abs string) string {
+	if v, ok := n.shown.Load(abs); ok {
+		return v.(string)
+	}
+	shown := n.displayed(abs)
+	n.shown.Store(abs, shown)
+	return shown
+}
+
+func (n *namer) displayed(abs string) string {
 	for _, r := range n.roots {
 		if rel, ok := manifest.Within(r.abs, abs); ok {
 			if rel == "." {

@@ -118,7 +118,7 @@ func (b *Budget) Used() int64 {
 // ReadFile reads p when the root allows it: inside the root once resolved,
 // a regular file, under the size cap and the budget.
 func (r *Root) ReadFile(p string) ([]byte, error) {
-	real, err := r.Resolve(p)
+	real, err := r.openable(p)
 	if err != nil {
 		return nil, err
 	}
@@ -132,11 +132,30 @@ func (r *Root) ReadFile(p string) ([]byte, error) {
 // ReadInto is ReadFile into a caller's buffer (the walker recycles them),
 // capped at max bytes instead of the root's cap when max > 0.
 func (r *Root) ReadInto(p string, buf *bytes.Buffer, max int64) error {
-	real, err := r.Resolve(p)
+	real, err := r.openable(p)
 	if err != nil {
 		return err
 	}
 	return r.readCapped(p, real, buf, max)
+}
+
+// openable is the path a read opens: Resolve's real path, or for a nil
+// Root, which confines nothing, p itself (absolute) unless it is a link, so
+// that a library caller reading a tree does not pay filepath.EvalSymlinks
+// on every component of every path; a link is resolved, and opened as its
+// target, as Resolve would.
+func (r *Root) openable(p string) (string, error) {
+	if r != nil || IsURL(p) {
+		return r.Resolve(p)
+	}
+	abs, err := Abs(p)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink == 0 {
+		return abs, nil
+	}
+	return r.Resolve(p)
 }
 
 // readReal opens the resolved path without following a link planted

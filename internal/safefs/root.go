@@ -65,9 +65,9 @@ type Root struct {
 	MaxFileSize int64
 	// Budget, when set, caps the bytes read by the whole run.
 	Budget *Budget
-	// realDirs holds the real path of each directory a path was resolved
-	// in (realPath, realDir): a directory's links are asked once per run.
-	realDirs sync.Map
+	// resolver holds the real path of each directory a path was
+	// resolved in (realPath): a directory's links are asked once per run.
+	resolver Resolver
 
 	mu sync.Mutex
 }
@@ -194,7 +194,7 @@ func (r *Root) realPath(p string) (string, error) {
 	if base == "" || base == "." || base == ".." {
 		return filepath.EvalSymlinks(abs)
 	}
-	realDir, ok := r.realDir(filepath.Clean(dir))
+	realDir, ok := r.resolver.RealDir(filepath.Clean(dir))
 	if !ok {
 		return filepath.EvalSymlinks(abs)
 	}
@@ -204,35 +204,6 @@ func (r *Root) realPath(p string) (string, error) {
 		return filepath.EvalSymlinks(abs)
 	}
 	return full, nil
-}
-
-// realDir is the real path of the absolute, clean directory dir: from the
-// root's cache, else its parent's real path (recursively) and one Lstat of
-// its own name, so that a tree of one file per directory still costs one
-// system call per directory. A directory that is a link, or that cannot
-// be asked, is resolved by filepath.EvalSymlinks; false when that fails.
-func (r *Root) realDir(dir string) (string, bool) {
-	if v, ok := r.realDirs.Load(dir); ok {
-		return v.(string), true
-	}
-	real := ""
-	parent := filepath.Dir(dir)
-	if parent == dir {
-		real = dir // the file system's root
-	} else if rp, ok := r.realDir(parent); ok {
-		candidate := filepath.Join(rp, filepath.Base(dir))
-		if fi, err := os.Lstat(candidate); err == nil && fi.IsDir() {
-			real = candidate
-		}
-	}
-	if real == "" {
-		var err error
-		if real, err = filepath.EvalSymlinks(dir); err != nil {
-			return "", false
-		}
-	}
-	v, _ := r.realDirs.LoadOrStore(dir, real)
-	return v.(string), true
 }
 
 // realAbs is p absolute with every symlink resolved; the error of a path

@@ -1,0 +1,69 @@
+package safefs
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Resolver finds the real paths of directories, each asked of the system
+// once: a run resolves the path of every file it reads, and
+// filepath.EvalSymlinks asks about every component of every path. It is
+// for one run: a directory that becomes a link later is not seen. The
+// zero value is ready to use, from any goroutine.
+type Resolver struct {
+	dirs sync.Map // absolute clean directory -> its real path
+}
+
+// RealDir is the real path of the absolute, clean directory dir: from the
+// resolver's cache, else its parent's real path (recursively) and one Lstat of
+// its own name, so that a tree of one file per directory still costs one
+// system call per directory. A directory that is a link, or that cannot
+// be asked, is resolved by filepath.EvalSymlinks; false when that fails.
+func (r *Resolver) RealDir(dir string) (string, bool) {
+	if v, ok := r.dirs.Load(dir); ok {
+		return v.(string), true
+	}
+	real := ""
+	parent := filepath.Dir(dir)
+	if parent == dir {
+		real = dir // the file system's root
+	} else if rp, ok := r.RealDir(parent); ok {
+		candidate := filepath.Join(rp, filepath.Base(dir))
+		if fi, err := os.Lstat(candidate); err == nil && fi.IsDir() {
+			real = candidate
+		}
+	}
+	if real == "" {
+		var err error
+		if real, err = filepath.EvalSymlinks(dir); err != nil {
+			return "", false
+		}
+	}
+	v, _ := r.dirs.LoadOrStore(dir, real)
+	return v.(string), true
+}
+
+// RealPath is p absolute and symlink-free as far as it exists, as
+// manifest.RealPath gives it: the directory from the cache, the file
+// itself asked every time (a link there, a missing file or any error is
+// left to filepath.EvalSymlinks, and a path it cannot resolve is returned
+// absolute).
+func (r *Resolver) RealPath(p string) string {
+	abs, err := Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	if dir, base := filepath.Split(abs); base != "" && base != "." && base != ".." {
+		if rd, ok := r.RealDir(filepath.Clean(dir)); ok {
+			full := filepath.Join(rd, base)
+			if fi, err := os.Lstat(full); err == nil && fi.Mode()&os.ModeSymlink == 0 {
+				return full
+			}
+		}
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
