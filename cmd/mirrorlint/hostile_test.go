@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
@@ -84,6 +85,33 @@ func TestHostileKustomizePanic(t *testing.T) {
 			t.Errorf("%s: exit %d, want 1, prod checked, bad reported:\n%s%s", patch, r.code, r.stdout, r.stderr)
 		}
 	}
+}
+
+// kustomize's cost grows faster than the square of a build's resources
+// (10,000 one-line ConfigMaps in one file: 101 s with the kustomize
+// binary), and no file read happens while it accumulates them, so the
+// build time limit cannot stop it. A build past the resource bound is
+// refused at the read that passes it, in a second instead of minutes,
+// and prod is still checked. (The run's work budget, which stops many
+// overlays of a base just under the bound, is tested in safefs: at its
+// default it takes three such builds, about a minute.)
+func TestHostileKustomizeQuadraticBuild(t *testing.T) {
+	var big strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&big, "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c%d}\n", i)
+	}
+	start := time.Now()
+	r := lintTree(t, tree(t, prodTree(map[string]string{
+		"overlays/big/kustomization.yaml": "resources: [cms.yaml]\n",
+		"overlays/big/cms.yaml":           big.String(),
+	})))
+	if r.code != exitFindings || !strings.Contains(r.stdout, "[cluster overlays/prod]") {
+		t.Fatalf("exit %d, want 1 with prod checked:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "overlays/big/kustomization.yaml:1:13: error unreadable-manifest: kustomize build failed: overlays/big/cms.yaml: over the 5,000 resources one kustomize build may hold") {
+		t.Errorf("the 10,000-resource build not refused at its file:\n%s", r.stdout)
+	}
+	t.Logf("%s", time.Since(start))
 }
 
 // No kustomize field makes the run reach a server the tree names.

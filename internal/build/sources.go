@@ -79,7 +79,7 @@ func refusal(err error) error {
 	if errors.As(err, &ref) {
 		return ref.Err
 	}
-	for _, why := range []error{safefs.ErrOutside, safefs.ErrNotRegular, safefs.ErrTooLarge, safefs.ErrBudget, safefs.ErrMemory, safefs.ErrURL} {
+	for _, why := range []error{safefs.ErrOutside, safefs.ErrNotRegular, safefs.ErrTooLarge, safefs.ErrBudget, safefs.ErrMemory, safefs.ErrBuildResources, safefs.ErrBuildWork, safefs.ErrURL} {
 		if strings.Contains(err.Error(), why.Error()) {
 			return why
 		}

@@ -21,8 +21,9 @@ type KustomizeFS struct {
 	// a build that runs too long stops at its next file and is reported.
 	Deadline time.Time
 
-	mu      sync.Mutex
-	refusal error
+	mu        sync.Mutex
+	refusal   error
+	resources int // what the build has read so far may hold (buildwork.go)
 }
 
 // ErrBuildTimeout is a build stopped at its Deadline.
@@ -141,6 +142,9 @@ func (k *KustomizeFS) ReadFile(p string) ([]byte, error) {
 	}
 	if err == nil {
 		err = CheckYAML(p, data)
+	}
+	if err == nil {
+		err = k.countResources(p, data)
 	}
 	if err != nil {
 		k.refused(err)

@@ -28,6 +28,10 @@ type Budget struct {
 	// of this process's heap made at the first question (a test's).
 	Gauge     *heapwatch.Gauge
 	gaugeOnce sync.Once
+	// MaxBuildWork caps what the run's kustomize builds may cost
+	// together (buildwork.go); 0 is DefaultBuildWork.
+	MaxBuildWork int64
+	buildWork    atomic.Int64
 }
 
 // DefaultMemory is how far the heap may grow while a run reads and

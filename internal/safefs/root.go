@@ -46,6 +46,8 @@ func (r *Refusal) Error() string {
 		return fmt.Sprintf("%s is %v (%d bytes); not read: raise --max-file-size or exclude the file", r.Path, r.Err, r.Max)
 	case errors.Is(r.Err, ErrMemory):
 		return fmt.Sprintf("%s: %v (the heap grew by more than %s); not read: lint the tree in parts, one run per directory", r.Path, r.Err, r.Limit)
+	case errors.Is(r.Err, ErrBuildResources), errors.Is(r.Err, ErrBuildWork):
+		return fmt.Sprintf("%s: %v, whose cost grows faster than their square (5,000 take about 17 s); not read, so the build is not run; split the kustomization", r.Path, r.Err)
 	case errors.Is(r.Err, ErrBudget):
 		return fmt.Sprintf("%s: %v (%d bytes read in all); not read", r.Path, r.Err, r.Max)
 	}
