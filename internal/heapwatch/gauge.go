@@ -31,9 +31,10 @@ type Gauge struct {
 	clock   func() int64 // ns since the gauge was made
 }
 
-// GaugeEvery is how often a Gauge samples the heap: a load building a
-// gigabyte a second overshoots its budget by a few MiB.
-const GaugeEvery = 5 * time.Millisecond
+// Every is how often the heap is sampled (by a Gauge, by the policies'
+// watch): a load or an evaluation building a gigabyte a second overshoots
+// its budget by a few MiB.
+const Every = 5 * time.Millisecond
 
 // gaugeFloor is the least a gauge's budget is lowered to (see Lower).
 const gaugeFloor = 64 << 20
@@ -41,7 +42,7 @@ const gaugeFloor = 64 << 20
 // NewGauge is a gauge allowing the heap to grow by budget bytes over what
 // it holds now, lowered to what GOMEMLIMIT and ulimit -v leave.
 func NewGauge(budget int64) *Gauge {
-	return newGauge(budget, Read, debug.SetMemoryLimit(-1), Room(), runtime.GC, GaugeEvery, monotonic())
+	return newGauge(budget, Read, debug.SetMemoryLimit(-1), Room(), runtime.GC, Every, monotonic())
 }
 
 // GaugeOf is a gauge over the readings read gives instead of this
@@ -107,11 +108,6 @@ func (g *Gauge) Over() bool {
 	end := g.clock()
 	g.forceAfter = end + 20*(end-began)
 	return false
-}
-
-// Budget is what the heap may grow by, in bytes, and what lowered it.
-func (g *Gauge) Budget() (int64, Lowered) {
-	return g.budget, g.lowered
 }
 
 // Describe words the budget for a message: "1024 MiB", or "412 MiB,

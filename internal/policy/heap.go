@@ -33,9 +33,6 @@ const (
 	// doing, and stopping every evaluation at once would report it as if
 	// it were.
 	minMemory = 32 << 20
-	// heapEvery is how often the heap is sampled: an evaluation building
-	// a gigabyte a second overshoots its budget by a few MiB.
-	heapEvery = 5 * time.Millisecond
 )
 
 // HeapError is why an evaluation was cancelled at its memory budget; it is
@@ -80,7 +77,7 @@ type watched struct {
 	cancel  context.CancelCauseFunc
 }
 
-var processHeap = &heapWatch{read: heapwatch.Read, every: heapEvery, setLimit: debug.SetMemoryLimit, room: heapwatch.Room, collect: runtime.GC}
+var processHeap = &heapWatch{read: heapwatch.Read, every: heapwatch.Every, setLimit: debug.SetMemoryLimit, room: heapwatch.Room, collect: runtime.GC}
 
 // watch returns ctx, cancelled with a *HeapError cause once the heap grows
 // by more than budget bytes (or what the process's limits leave), and the

@@ -59,28 +59,25 @@ func (e *Engine) stopReason(ctx context.Context, where string) string {
 	if !errors.As(context.Cause(ctx), &heap) {
 		return fmt.Sprintf("policy evaluation stopped at the time limit of %s (--policy-timeout): %s iterates over too much data or never ends, so the policies' findings for this cluster are missing; make the policy iterate over less, or raise the limit with --policy-timeout only if the policy is known to be slow", e.timeout, where)
 	}
-	budget, raise := "--policy-memory", "raise the budget with --policy-memory only if the policy is known to need it"
+	raise := "raise the budget with --policy-memory only if the policy is known to need it"
 	if heap.Lowered != "" {
-		budget = fmt.Sprintf("--policy-memory %d MiB, lowered to what %s leaves the process", e.memory>>20, heap.Lowered)
 		raise = fmt.Sprintf("give the process more memory (raise %s) only if the policy is known to need it", heap.Lowered)
 	}
-	return fmt.Sprintf("policy evaluation stopped at the memory budget of %d MiB (%s): the heap grew by more than that while %s evaluated, so the policies' findings for this cluster are missing; make the policy build less (test each element as it iterates instead of collecting them all, and do not pair every element of one large collection with every element of another), or %s", heap.Budget>>20, budget, where, raise)
+	return fmt.Sprintf("policy evaluation stopped at the memory budget of %d MiB (%s): the heap grew by more than that while %s evaluated, so the policies' findings for this cluster are missing; make the policy build less (test each element as it iterates instead of collecting them all, and do not pair every element of one large collection with every element of another), or %s", heap.Budget>>20, budgetSource(e.memory, heap), where, raise)
 }
 
 // inputStopReason words an evaluation stopped while its input document
 // was built: the cluster's objects, not a policy, outgrew the budget.
 func (e *Engine) inputStopReason(ctx context.Context, objects int) string {
-	if !errors.As(context.Cause(ctx), new(*HeapError)) {
+	var heap *HeapError
+	if !errors.As(context.Cause(ctx), &heap) {
 		return fmt.Sprintf("policy evaluation stopped at the time limit of %s (--policy-timeout) while the input document of this cluster's %d objects was built, so the policies' findings for this cluster are missing; lint the tree in parts, one run per directory", e.timeout, objects)
 	}
-	var heap *HeapError
-	errors.As(context.Cause(ctx), &heap)
-	budget, advice := "--policy-memory", "or raise --policy-memory"
+	advice := "or raise --policy-memory"
 	if heap.Lowered != "" {
-		budget = fmt.Sprintf("--policy-memory %d MiB, lowered to what %s leaves the process", e.memory>>20, heap.Lowered)
 		advice = fmt.Sprintf("or give the process more memory (raise %s)", heap.Lowered)
 	}
-	return fmt.Sprintf("policy evaluation stopped at the memory budget of %d MiB (%s) while the input document of this cluster's %d objects was built, before any policy ran, so the policies' findings for this cluster are missing; lint the tree in parts, one run per directory, %s", heap.Budget>>20, budget, objects, advice)
+	return fmt.Sprintf("policy evaluation stopped at the memory budget of %d MiB (%s) while the input document of this cluster's %d objects was built, before any policy ran, so the policies' findings for this cluster are missing; lint the tree in parts, one run per directory, %s", heap.Budget>>20, budgetSource(e.memory, heap), objects, advice)
 }
 
 // budgetSource says where a memory budget came from: "--policy-memory",

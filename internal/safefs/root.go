@@ -181,31 +181,13 @@ func (r *Root) Resolve(p string) (string, error) {
 	return real, nil
 }
 
-// realPath is realAbs with the real path of each directory asked once per
-// root: a run resolves every file it reads, and filepath.EvalSymlinks asks
-// the system about every component of every path (ten thousand files a
-// directory deep each were 0.25 s of a run's CPU). The file itself is
-// always asked (one Lstat): a link there is resolved whole, and any error
-// is filepath.EvalSymlinks' own, word for word.
+// realPath is realAbs with each directory's real path asked once per
+// root (Resolver.Real); a nil Root keeps no cache.
 func (r *Root) realPath(p string) (string, error) {
-	abs, err := Abs(p)
-	if err != nil || r == nil {
+	if r == nil {
 		return realAbs(p)
 	}
-	dir, base := filepath.Split(abs)
-	if base == "" || base == "." || base == ".." {
-		return filepath.EvalSymlinks(abs)
-	}
-	realDir, ok := r.resolver.RealDir(filepath.Clean(dir))
-	if !ok {
-		return filepath.EvalSymlinks(abs)
-	}
-	full := filepath.Join(realDir, base)
-	fi, err := os.Lstat(full)
-	if err != nil || fi.Mode()&os.ModeSymlink != 0 {
-		return filepath.EvalSymlinks(abs)
-	}
-	return full, nil
+	return r.resolver.Real(p)
 }
 
 // realAbs is p absolute with every symlink resolved; the error of a path
