@@ -167,19 +167,47 @@ func runOnce(t *testing.T, checks *Checks, cfg *config.Config, dir string, store
 		// not meet).
 		req.Results, req.Cache = store, store
 	}
+	return runReport(t, checks, req, false)
+}
+
+// runReport runs req and returns what the formatters read of the result
+// (with what the command's notes about the tree read, when withRead), as
+// JSON, so that two runs compare as text.
+func runReport(t *testing.T, checks *Checks, req Request, withRead bool) (*Result, string) {
+	t.Helper()
 	res, err := Run(context.Background(), checks, req)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var read *ReadSummary
+	if withRead {
+		r := res.Read()
+		read = &r
 	}
 	out, err := json.MarshalIndent(struct {
 		Findings any
 		Outcomes []Outcome
 		Files    []string
-	}{res.Findings, res.Outcomes(), res.Files}, "", " ")
+		Read     *ReadSummary `json:",omitempty"`
+	}{res.Findings, res.Outcomes(), res.Files, read}, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res, string(out)
+}
+
+// cachingChecks are the checks o describes; the test is skipped when this
+// build has no ID, since results are then never cached.
+func cachingChecks(t *testing.T, o policy.Options) *Checks {
+	t.Helper()
+	checks, err := LoadChecks(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checks.fingerprint == "" {
+		t.Skip("no build ID: results are not cached")
+	}
+	return checks
 }
 
 // The cached run reports exactly what the uncached one does, on random
@@ -190,13 +218,7 @@ func runOnce(t *testing.T, checks *Checks, cfg *config.Config, dir string, store
 // objects change (a comment at the end of a patch changes nothing built).
 func TestResultCacheMatchesUncached(t *testing.T) {
 	t.Parallel()
-	checks, err := LoadChecks(policy.Options{Builtin: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checks.fingerprint == "" {
-		t.Skip("no build ID: results are not cached")
-	}
+	checks := cachingChecks(t, policy.Options{Builtin: true})
 	cfgs := []*config.Config{{}, {Rules: map[string]string{"duplicate-object": "off"}}}
 	for seed := uint64(1); seed <= 4; seed++ {
 		rt := newRandomTree(t, seed)
@@ -239,13 +261,7 @@ func TestResultCacheMatchesUncached(t *testing.T) {
 // again and its entry rewritten.
 func TestResultCacheIgnoresBadEntries(t *testing.T) {
 	t.Parallel()
-	checks, err := LoadChecks(policy.Options{Builtin: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checks.fingerprint == "" {
-		t.Skip("no build ID: results are not cached")
-	}
+	checks := cachingChecks(t, policy.Options{Builtin: true})
 	rt := newRandomTree(t, 42)
 	cfg := &config.Config{}
 	_, want := runOnce(t, checks, cfg, rt.dir, nil)
@@ -297,13 +313,7 @@ func TestResultCacheKeepsNoStoppedEvaluation(t *testing.T) {
 	pol := testtree.Write(t, map[string]string{
 		"big.rego": "package acme.big\n\ndeny contains \"x\" if {\n\tx := [[a, b] | some a in numbers.range(1, 1000000); some b in numbers.range(1, 1000000)]\n\tcount(x) > 0\n}\n",
 	})
-	checks, err := LoadChecks(policy.Options{Builtin: true, Dirs: []string{pol}, Memory: 4 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checks.fingerprint == "" {
-		t.Skip("no build ID: results are not cached")
-	}
+	checks := cachingChecks(t, policy.Options{Builtin: true, Dirs: []string{pol}, Memory: 4 << 20})
 	dir := testtree.Write(t, map[string]string{
 		"idms.yaml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: a}\nspec:\n  imageDigestMirrors:\n  - {source: quay.io/a, mirrors: [m.example.com/a]}\n",
 	})

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -34,20 +33,7 @@ func wholeRun(t *testing.T, checks *Checks, cfg *config.Config, dir string, file
 	if runs != nil {
 		req.Cache, req.Results, req.Runs = files, runs, runs
 	}
-	res, err := Run(context.Background(), checks, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := json.MarshalIndent(struct {
-		Findings any
-		Outcomes []Outcome
-		Files    []string
-		Read     ReadSummary
-	}{res.Findings, res.Outcomes(), res.Files, res.Read()}, "", " ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, string(out)
+	return runReport(t, checks, req, true)
 }
 
 // countingStore is a store that counts the lookups made of it.
@@ -123,14 +109,7 @@ func TestRunCacheMatchesUncached(t *testing.T) {
 			}
 			if checks == nil || what == "the policy" {
 				testtree.WriteAt(t, pol, map[string]string{"mirrors.rego": mirrorPolicy(hosts[host])})
-				c, err := LoadChecks(policy.Options{Builtin: true, Dirs: []string{pol}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if c.fingerprint == "" {
-					t.Skip("no build ID: results are not cached")
-				}
-				checks = c
+				checks = cachingChecks(t, policy.Options{Builtin: true, Dirs: []string{pol}})
 			}
 			_, want := wholeRun(t, checks, cfgs[cfg], rt.dir, nil, nil)
 			first, got := wholeRun(t, checks, cfgs[cfg], rt.dir, files, runs)
@@ -161,13 +140,7 @@ func TestRunCacheMatchesUncached(t *testing.T) {
 // once.
 func TestRunCacheHitLoadsNothing(t *testing.T) {
 	t.Parallel()
-	checks, err := LoadChecks(policy.Options{Builtin: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checks.fingerprint == "" {
-		t.Skip("no build ID: results are not cached")
-	}
+	checks := cachingChecks(t, policy.Options{Builtin: true})
 	rt := newRandomTree(t, 9)
 	files := &countingStore{memStore: memStore{m: map[string][]byte{}}}
 	runs := &memStore{m: map[string][]byte{}}
@@ -195,13 +168,7 @@ func TestRunCacheHitLoadsNothing(t *testing.T) {
 // run loads and checks as without it, and rewrites it.
 func TestRunCacheIgnoresBadEntries(t *testing.T) {
 	t.Parallel()
-	checks, err := LoadChecks(policy.Options{Builtin: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checks.fingerprint == "" {
-		t.Skip("no build ID: results are not cached")
-	}
+	checks := cachingChecks(t, policy.Options{Builtin: true})
 	rt := newRandomTree(t, 11)
 	cfgs := []*config.Config{{}, {Rules: map[string]string{"duplicate-object": "off"}}}
 	runs := &memStore{m: map[string][]byte{}}
