@@ -3,6 +3,7 @@ package inputs
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -206,6 +207,30 @@ spec:
 ` + json}
 }
 
+// overrideFindings reads the site whose installConfigOverrides is json
+// and returns its findings of the given rules, with the whole result.
+func overrideFindings(t *testing.T, json string, rules ...string) ([]Finding, *Result) {
+	t.Helper()
+	res := readTree(t, overridesSite(json), render.Version{})
+	var got []Finding
+	for _, f := range res.Findings {
+		if slices.Contains(rules, f.Rule) {
+			got = append(got, f)
+		}
+	}
+	return got, res
+}
+
+// requireRefused fails the test for every cluster of res not refused.
+func requireRefused(t *testing.T, res *Result) {
+	t.Helper()
+	for _, c := range res.Clusters {
+		if !c.Refused {
+			t.Errorf("cluster %s not refused", c.Name)
+		}
+	}
+}
+
 // assisted-service decodes the whole override strictly: the first key its
 // install-config type lacks, at any depth, refuses the site, reported at
 // the key inside the JSON string; keys match as encoding/json matches
@@ -225,13 +250,7 @@ func TestOverridesUnknownFieldAnywhere(t *testing.T) {
 		{"known, case folded", "    {\"FIPS\": true, \"ImageDigestSources\": [{\"source\": \"quay.io/a\", \"mirrors\": [\"m.example.com/a\"]}], \"controlPlane\": {\"fencing\": {\"credentials\": []}}}\n", 0, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := readTree(t, overridesSite(tc.json), render.Version{})
-			var got []Finding
-			for _, f := range res.Findings {
-				if f.Rule == RuleOverridesUnknown {
-					got = append(got, f)
-				}
-			}
+			got, res := overrideFindings(t, tc.json, RuleOverridesUnknown)
 			if tc.want == "" {
 				if len(got) != 0 {
 					t.Fatalf("findings: %v", got)
@@ -241,11 +260,7 @@ func TestOverridesUnknownFieldAnywhere(t *testing.T) {
 			if len(got) != 1 || got[0].Pos.Line != 9 || got[0].At.Line != tc.line || got[0].At.Column != tc.col || !strings.Contains(got[0].Message, tc.want) {
 				t.Fatalf("findings %+v at %v, want one at 9, inside at %d:%d, with %q", got, got[0].At, tc.line, tc.col, tc.want)
 			}
-			for _, c := range res.Clusters {
-				if !c.Refused {
-					t.Errorf("cluster %s not refused", c.Name)
-				}
-			}
+			requireRefused(t, res)
 		})
 	}
 }
@@ -273,13 +288,7 @@ func TestOverridesValueType(t *testing.T) {
 		{"null and unmodelled types", "    {\"fips\": null, \"featureGates\": 3, \"controlPlane\": {\"fencing\": 1}}\n", 0, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := readTree(t, overridesSite(tc.json), render.Version{})
-			var got []Finding
-			for _, f := range res.Findings {
-				if f.Rule == RuleOverridesValueType || f.Rule == RuleOverridesUnknown {
-					got = append(got, f)
-				}
-			}
+			got, res := overrideFindings(t, tc.json, RuleOverridesValueType, RuleOverridesUnknown)
 			if tc.want == "" {
 				if len(got) != 0 {
 					t.Fatalf("findings: %v", got)
@@ -289,11 +298,7 @@ func TestOverridesValueType(t *testing.T) {
 			if len(got) != 1 || got[0].Rule != RuleOverridesValueType || got[0].Pos.Line != 9 || got[0].At.Line != tc.line || got[0].At.Column != tc.col || !strings.Contains(got[0].Message, tc.want) {
 				t.Fatalf("findings %+v, want one of %s at 9, inside at %d:%d, with %q", got, RuleOverridesValueType, tc.line, tc.col, tc.want)
 			}
-			for _, c := range res.Clusters {
-				if !c.Refused {
-					t.Errorf("cluster %s not refused", c.Name)
-				}
-			}
+			requireRefused(t, res)
 		})
 	}
 }
