@@ -36,12 +36,10 @@ func parseFile(name string, data []byte, keep Unmodelled) fileResult {
 }
 
 // parseStream is parseFile for a stream read under opts: only the kinds
-// it keeps and its memory budget apply (a stream has no directory to
-// read source CRs from).
+// it keeps and its access layer's memory budget apply (without a file on
+// disk no source CR is read).
 func parseStream(name string, data []byte, opts Options) fileResult {
-	o := Options{Unmodelled: opts.Unmodelled}
-	o.over = opts.heapOver
-	return parseFileAt(name, "", data, o)
+	return parseFileAt(name, "", data, Options{Unmodelled: opts.Unmodelled, Access: opts.Access})
 }
 
 // parseFileAt is parseFile for a file on disk at osPath, so that the

@@ -55,9 +55,6 @@ type Options struct {
 	// such a file is not even read; other files are read and hashed.
 	Cache Cache
 	Blobs func(osPath string) (blob string, ok bool)
-
-	// over replaces the Access budget's memory check (a stream's parse).
-	over func() bool
 }
 
 func (o Options) maxFileSize() int64 {
@@ -78,9 +75,6 @@ func (o Options) skips(it walkItem, data []byte) bool {
 // heapOver reports whether the run's memory budget is spent (see
 // safefs.Budget.HeapOver): no more files are read or parsed.
 func (o Options) heapOver() bool {
-	if o.over != nil {
-		return o.over()
-	}
 	return o.Access != nil && o.Access.Budget.HeapOver()
 }
 
