@@ -1,15 +1,14 @@
 package check
 
 import (
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // The three ways to suppress a finding. Each needs a reason; a suppression
@@ -62,9 +61,10 @@ type suppressions struct {
 	byKey map[string]*directive
 	order []*directive
 	canon map[string]string
-	// dirs holds each directory's real path: a file that is not a link
-	// is its directory's real path and its name, so one Lstat names it.
-	dirs map[string]string
+	// res resolves each directory once (from its parent's real path):
+	// a file that is not a link is its directory's real path and its
+	// name, so one Lstat names it.
+	res safefs.Resolver
 	// marked holds each file's lines with a suppression comment marker
 	// (by canonical name), from the loader's read or, for a file no
 	// object was read from, from one read in the run: a file is read for
@@ -83,35 +83,12 @@ func (s *suppressions) canonical(file string) string {
 	if c, ok := s.canon[file]; ok {
 		return c
 	}
-	c := s.realPath(file)
+	c := s.res.RealPath(file)
 	if s.canon == nil {
 		s.canon = map[string]string{}
 	}
 	s.canon[file] = c
 	return c
-}
-
-// realPath is manifest.RealPath(file), with the directory's part resolved
-// once per directory.
-func (s *suppressions) realPath(file string) string {
-	abs, err := manifest.Abs(file)
-	if err != nil {
-		return manifest.RealPath(file)
-	}
-	fi, err := os.Lstat(abs)
-	if err != nil || fi.Mode()&os.ModeSymlink != 0 {
-		return manifest.RealPath(abs)
-	}
-	dir, base := filepath.Split(abs)
-	d, ok := s.dirs[dir]
-	if !ok {
-		d = manifest.RealPath(dir)
-		if s.dirs == nil {
-			s.dirs = map[string]string{}
-		}
-		s.dirs[dir] = d
-	}
-	return filepath.Join(d, base)
 }
 
 // markedLines returns the marked lines of a file (canonical name key, as

@@ -234,7 +234,10 @@ func (w *walker) unappliedKindAt(dir string) string {
 // dir walks one real directory; osPath is how to reach it, rel its slash
 // path relative to the root argument, real its symlink-free path.
 func (w *walker) dir(r *walkRoot, arg, osPath, rel, real string) {
-	entries, err := os.ReadDir(osPath)
+	entries, err := w.opts.Access.ReadRealDir(real)
+	if err != nil && osPath != real {
+		entries, err = os.ReadDir(osPath) // for the error, naming the path as reached
+	}
 	if err != nil {
 		w.problem(displayName(arg, rel), "read-error", "cannot read directory: "+fsMessage(err))
 		// ReadDir returns what it could read before the error.

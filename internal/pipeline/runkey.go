@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // runKey is the key of req's whole result, "" when it may not be kept:
@@ -66,7 +67,7 @@ func runKey(c *Checks, req Request, sc *scope) string {
 	h.Write([]byte{'\n'})
 	o.Files.Digest(h)
 	memo := loadStatMemo(req.Runs)
-	listRoots(h, listingRoots(req, sc), o.Blobs, o.Access.Limit(), memo)
+	listRoots(h, o.Access, listingRoots(req, sc), o.Blobs, memo)
 	memo.save(req.Runs)
 	return "run/" + hex.EncodeToString(h.Sum(nil))
 }
@@ -104,11 +105,12 @@ func listingRoots(req Request, sc *scope) []string {
 	return out
 }
 
-// listRoots writes the listing of roots to h.
-// Content ids of files git has none for come from memo when their stat
-// data are unchanged (see statMemo); memo may be nil.
-func listRoots(h hash.Hash, roots []string, blobs func(string) (string, bool), limit int64, memo *statMemo) {
-	l := &lister{blobs: blobs, limit: limit, memo: memo}
+// listRoots writes the listing of roots to h, reading directories through
+// access (so that the run's walks, on a miss, see the listed tree and do
+// not read it again). Content ids of files git has none for come from
+// memo when their stat data are unchanged (see statMemo); memo may be nil.
+func listRoots(h hash.Hash, access *safefs.Root, roots []string, blobs func(string) (string, bool), memo *statMemo) {
+	l := &lister{access: access, blobs: blobs, limit: access.Limit(), memo: memo}
 	for _, r := range roots {
 		l.add(fmt.Sprintf("root %q\n", r))
 		// The walk asks every directory above a path argument what it
@@ -143,6 +145,7 @@ func listRoots(h hash.Hash, roots []string, blobs func(string) (string, bool), l
 
 // lister lists a tree: one line per entry, in walk order.
 type lister struct {
+	access  *safefs.Root
 	blobs   func(string) (string, bool)
 	limit   int64
 	memo    *statMemo
@@ -158,7 +161,7 @@ type pendingFile struct {
 func (l *lister) add(line string) { l.lines = append(l.lines, line) }
 
 func (l *lister) dir(real, rel string) {
-	entries, err := os.ReadDir(real)
+	entries, err := l.access.ReadRealDir(real)
 	if err != nil {
 		l.add(fmt.Sprintf("error %q %v\n", rel, err))
 	}

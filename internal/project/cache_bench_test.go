@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -174,6 +175,59 @@ func BenchmarkCache10k(b *testing.B) {
 			}
 		})
 	}
+	// An edit after the cache was filled: each iteration writes the
+	// workload file anew, a tag bump (the edit a workload most often
+	// gets) and every other time the same with a YAML error in it, a
+	// new blob every time, and requires the findings of an uncached run
+	// of that content: the edit is found, the rest taken from the cache.
+	orig, err := os.ReadFile(workload)
+	if err != nil {
+		b.Fatal(err)
+	}
+	edit := func(b *testing.B, i int) {
+		text := strings.Replace(string(orig), "@sha256:"+strings.Repeat("0", 63)+"1", ":v"+strconv.Itoa(i), 1)
+		if i%2 == 1 {
+			text = strings.Replace(text, "replicas: 3", "replicas: [3", 1)
+		}
+		if text == string(orig) {
+			b.Fatal("the edit changed nothing")
+		}
+		if err := os.WriteFile(workload, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, pc := range []struct{ name, file string }{{"Lint", ""}, {"PreCommit", workload}} {
+		b.Run(pc.name+"Edit", func(b *testing.B) {
+			defer os.WriteFile(workload, orig, 0o644)
+			var want [2]int
+			for k := range want {
+				edit(b, k)
+				want[k] = run(b, pc.file, "", false)
+			}
+			if want[1] <= want[0] {
+				b.Fatalf("a YAML error in the workload gave %d findings, %d without", want[1], want[0])
+			}
+			dir := b.TempDir()
+			if err := os.WriteFile(workload, orig, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			run(b, pc.file, dir, true)
+			pm := startPeak(b)
+			i := 0
+			for b.Loop() {
+				i++
+				b.StopTimer()
+				edit(b, i)
+				b.StartTimer()
+				if n := run(b, pc.file, dir, true); n != want[i%2] {
+					b.Fatalf("edit %d: %d findings from the cache, %d without", i, n, want[i%2])
+				}
+			}
+			pm.stop(b)
+			record(b, pc.name+"Edit", pm)
+			b.ReportMetric(float64(reused), "clusters-reused")
+		})
+	}
 	b.Run("Conftest", func(b *testing.B) {
 		bin := conftestBinary(b)
 		policy, err := filepath.Abs("testdata/conftest")
@@ -197,7 +251,7 @@ func BenchmarkCache10k(b *testing.B) {
 	b.Run("Ratios", func(b *testing.B) {
 		for b.Loop() {
 		}
-		for _, name := range []string{"Lint", "LintCold", "LintWarm", "PreCommit", "PreCommitCold", "PreCommitWarm"} {
+		for _, name := range []string{"Lint", "LintCold", "LintWarm", "LintEdit", "PreCommit", "PreCommitCold", "PreCommitWarm", "PreCommitEdit"} {
 			if p := m["parse"]; p.wall > 0 && m[name].wall > 0 {
 				b.ReportMetric(float64(m[name].wall)/float64(p.wall), name+"/parse")
 				b.ReportMetric(float64(m[name].cpu)/float64(p.cpu), "cpu-"+name+"/parse")

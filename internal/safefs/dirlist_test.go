@@ -1,0 +1,76 @@
+package safefs
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func names(t *testing.T, r *Root, dir string) []string {
+	t.Helper()
+	entries, err := r.ReadRealDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// A run's walks see one tree: a directory is listed once, later calls get
+// that listing even after the directory changed, and its subdirectories
+// (not its links) resolve to themselves as they were listed. Without a
+// root every call reads the directory again.
+func TestReadRealDirListsOncePerRun(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"a/x.yaml", "b/y.yaml"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a", filepath.Join(dir, "l")); err != nil {
+		t.Fatal(err)
+	}
+	r := New(0, dir)
+	want := []string{"a", "b", "l"}
+	if got := names(t, r, dir); !slices.Equal(got, want) {
+		t.Fatalf("first listing %v, want %v", got, want)
+	}
+	// The tree changes under the run: b becomes a link, c appears.
+	if err := os.RemoveAll(filepath.Join(dir, "b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a", filepath.Join(dir, "b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(t, r, dir); !slices.Equal(got, want) {
+		t.Errorf("second listing %v, want the first, %v", got, want)
+	}
+	if got, ok := r.resolver.RealDir(filepath.Join(dir, "b")); !ok || got != filepath.Join(dir, "b") {
+		t.Errorf("b resolves to %q %v, want itself as listed", got, ok)
+	}
+	// l was a link when listed: the resolver was not told it is real.
+	if got, ok := r.resolver.RealDir(filepath.Join(dir, "l")); !ok || got != filepath.Join(dir, "a") {
+		t.Errorf("l resolves to %q %v, want %s", got, ok, filepath.Join(dir, "a"))
+	}
+	var none *Root
+	if got, want := names(t, none, dir), []string{"a", "b", "c", "l"}; !slices.Equal(got, want) {
+		t.Errorf("without a root: %v, want the tree as it is now, %v", got, want)
+	}
+	if _, err := r.ReadRealDir(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+		t.Errorf("a missing directory: %v, want not-exist", err)
+	}
+}
