@@ -61,10 +61,11 @@ type suppressions struct {
 	byKey map[string]*directive
 	order []*directive
 	canon map[string]string
-	// res resolves each directory once (from its parent's real path):
-	// a file that is not a link is its directory's real path and its
-	// name, so one Lstat names it.
-	res safefs.Resolver
+	// realPath names a file by its real path: the run's access root's
+	// (whose listings already know most files), else one resolver for
+	// the engine, each directory resolved once.
+	realPath func(string) string
+	res      safefs.Resolver
 	// marked holds each file's lines with a suppression comment marker
 	// (by canonical name), from the loader's read or, for a file no
 	// object was read from, from one read in the run: a file is read for
@@ -83,7 +84,7 @@ func (s *suppressions) canonical(file string) string {
 	if c, ok := s.canon[file]; ok {
 		return c
 	}
-	c := s.res.RealPath(file)
+	c := s.realPath(file)
 	if s.canon == nil {
 		s.canon = map[string]string{}
 	}
@@ -123,7 +124,7 @@ func (s *suppressions) add(key string, d *directive) *directive {
 // its annotations are on.
 func (e *Engine) suppress(cl *cluster.Cluster, fs []Finding, objFiles []string) []Finding {
 	if e.sup == nil {
-		e.sup = &suppressions{}
+		e.sup = e.newSuppressions()
 	}
 	canon := e.sup.canonical
 	// Annotations, per object.
@@ -323,6 +324,15 @@ func (e *Engine) allReadersLinted(d *directive) bool {
 		return e.AllReadersLinted("")
 	}
 	return e.AllReadersLinted(d.canon)
+}
+
+func (e *Engine) newSuppressions() *suppressions {
+	s := &suppressions{}
+	s.realPath = s.res.RealPath
+	if e.Access != nil {
+		s.realPath = e.Access.RealPath
+	}
+	return s
 }
 
 // source is a file's bytes for its suppression comments. A finding's file

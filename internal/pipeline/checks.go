@@ -82,7 +82,7 @@ func (c *Checks) lint(reg *check.Registry, p *project.Project, store manifest.Ca
 	if store != nil && reg == c.Rules {
 		run = c.runFingerprint(cfg)
 	}
-	engine := &check.Engine{Rules: reg, Config: cfg, Policies: policies, Source: p.Source, Relocate: relocate, AllReadersLinted: p.AllReadersLinted}
+	engine := &check.Engine{Rules: reg, Config: cfg, Policies: policies, Source: p.Source, Access: p.Access(), Relocate: relocate, AllReadersLinted: p.AllReadersLinted}
 	// The clusters are checked at once (each only reads what the run
 	// shares); their findings are settled one at a time, in order, so the
 	// output and the suppression bookkeeping do not depend on scheduling.

@@ -66,7 +66,7 @@ func (c *changes) reads(cl *cluster.Cluster) bool {
 // the API server would refuse of this change. Clusters o.Keep leaves out
 // are not checked.
 func rejected(p *project.Project, reg *check.Registry, ch *changes, o impact.Options) (func(*cluster.Cluster) []check.Finding, error) {
-	engine := &check.Engine{Rules: reg, Config: p.Config, Source: p.Source, Relocate: o.Relocate, AllReadersLinted: p.AllReadersLinted}
+	engine := &check.Engine{Rules: reg, Config: p.Config, Source: p.Source, Access: p.Access(), Relocate: o.Relocate, AllReadersLinted: p.AllReadersLinted}
 	by := map[*cluster.Cluster][]check.Finding{}
 	for _, cl := range p.Clusters {
 		if o.Keep != nil && !o.Keep(cl.Name) || !ch.reads(cl) {

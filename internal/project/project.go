@@ -418,6 +418,10 @@ func (p *Project) Relocate(cl *cluster.Cluster, fs []check.Finding) {
 	}
 }
 
+// Access is the access root every read of the run goes through (nil when
+// reads are not confined).
+func (p *Project) Access() *safefs.Root { return p.load.Access }
+
 // Source returns the bytes of file for the inline suppression comments
 // (check.Engine.Source): as the run read them when discovery holds them
 // (cluster.Result.Text), else from disk.

@@ -3,7 +3,6 @@ package safefs
 import (
 	"io/fs"
 	"os"
-	"path/filepath"
 )
 
 // dirListing is what os.ReadDir gave for one directory.
@@ -18,25 +17,19 @@ type dirListing struct {
 // three system calls per directory for every walk. Later calls get what
 // the first one got (os.ReadDir's entries, sorted by name, with what it
 // read before an error), so every walk of a run sees the same tree, the
-// one the run's key describes. Each subdirectory among the entries (a
-// directory, not a link) is its own real path, and the resolver learns it
-// without asking the system again. Without a root it is os.ReadDir.
+// one the run's key describes. Each subdirectory and regular file among
+// the entries (not a link) is its own real path, and the resolver learns
+// it without asking the system again. Without a root it is os.ReadDir.
 func (r *Root) ReadRealDir(real string) ([]fs.DirEntry, error) {
 	if r == nil {
 		return os.ReadDir(real)
 	}
-	if v, ok := r.listed.Load(real); ok {
+	if v, ok := r.resolver.listed.Load(real); ok {
 		l := v.(*dirListing)
 		return l.entries, l.err
 	}
 	entries, err := os.ReadDir(real)
-	for _, e := range entries {
-		if e.IsDir() {
-			child := filepath.Join(real, e.Name())
-			r.resolver.dirs.LoadOrStore(child, child)
-		}
-	}
-	v, _ := r.listed.LoadOrStore(real, &dirListing{entries, err})
+	v, _ := r.resolver.listed.LoadOrStore(real, &dirListing{entries, err})
 	l := v.(*dirListing)
 	return l.entries, l.err
 }

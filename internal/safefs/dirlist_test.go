@@ -66,6 +66,26 @@ func TestReadRealDirListsOncePerRun(t *testing.T) {
 	if got, ok := r.resolver.RealDir(filepath.Join(dir, "l")); !ok || got != filepath.Join(dir, "a") {
 		t.Errorf("l resolves to %q %v, want %s", got, ok, filepath.Join(dir, "a"))
 	}
+	// A listed file swapped for a link to a file outside the root is
+	// named as listed, and reading it refuses the link, never follows it.
+	names(t, r, filepath.Join(dir, "a"))
+	secret := filepath.Join(t.TempDir(), "secret.yaml")
+	if err := os.WriteFile(secret, []byte("kind: Secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x := filepath.Join(dir, "a/x.yaml")
+	if err := os.Remove(x); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, x); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.resolver.Real(x); err != nil || got != x {
+		t.Errorf("Real(a/x.yaml) = %q, %v; want it as listed", got, err)
+	}
+	if data, err := r.ReadFile(x); err == nil {
+		t.Errorf("read through a link swapped in after the listing: %q", data)
+	}
 	var none *Root
 	if got, want := names(t, none, dir), []string{"a", "b", "c", "l"}; !slices.Equal(got, want) {
 		t.Errorf("without a root: %v, want the tree as it is now, %v", got, want)

@@ -1,8 +1,11 @@
 package safefs
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -13,6 +16,25 @@ import (
 // zero value is ready to use, from any goroutine.
 type Resolver struct {
 	dirs sync.Map // absolute clean directory -> its real path
+	// listed holds the directories the run listed (Root.ReadRealDir), by
+	// real path: what a listing showed as a directory or a regular file
+	// (not a link) is its own real path, so it need not be asked again.
+	listed sync.Map
+}
+
+// listedAs is the type the run's listing of the real directory dir gave
+// its entry name, false when dir was not listed or has no such entry.
+func (r *Resolver) listedAs(dir, name string) (fs.FileMode, bool) {
+	v, ok := r.listed.Load(dir)
+	if !ok {
+		return 0, false
+	}
+	entries := v.(*dirListing).entries
+	i, found := slices.BinarySearchFunc(entries, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+	if !found {
+		return 0, false
+	}
+	return entries[i].Type(), true
 }
 
 // RealDir is the real path of the absolute, clean directory dir: from the
@@ -30,7 +52,9 @@ func (r *Resolver) RealDir(dir string) (string, bool) {
 		real = dir // the file system's root
 	} else if rp, ok := r.RealDir(parent); ok {
 		candidate := filepath.Join(rp, filepath.Base(dir))
-		if fi, err := os.Lstat(candidate); err == nil && fi.IsDir() {
+		if t, ok := r.listedAs(rp, filepath.Base(dir)); ok && t.IsDir() {
+			real = candidate
+		} else if fi, err := os.Lstat(candidate); err == nil && fi.IsDir() {
 			real = candidate
 		}
 	}
@@ -47,9 +71,11 @@ func (r *Resolver) RealDir(dir string) (string, bool) {
 // Real is realAbs with the directory from the cache: a run resolves every
 // file it reads, and filepath.EvalSymlinks asks the system about every
 // component of every path (ten thousand files a directory deep each were
-// 0.25 s of a run's CPU). The file itself is always asked (one Lstat): a
-// link there is resolved whole, and any error is filepath.EvalSymlinks'
-// own, word for word.
+// 0.25 s of a run's CPU). The file itself is asked (one Lstat) unless the
+// run's listing of its directory showed it as a regular file: a link there
+// is resolved whole, and any error is filepath.EvalSymlinks' own, word for
+// word. (A reader opens what Real gives without following a link, so a
+// file swapped for a link after the listing is refused, not followed.)
 func (r *Resolver) Real(p string) (string, error) {
 	abs, err := Abs(p)
 	if err != nil {
@@ -58,6 +84,9 @@ func (r *Resolver) Real(p string) (string, error) {
 	if dir, base := filepath.Split(abs); base != "" && base != "." && base != ".." {
 		if rd, ok := r.RealDir(filepath.Clean(dir)); ok {
 			full := filepath.Join(rd, base)
+			if t, ok := r.listedAs(rd, base); ok && t.IsRegular() {
+				return full, nil
+			}
 			if fi, err := os.Lstat(full); err == nil && fi.Mode()&os.ModeSymlink == 0 {
 				return full, nil
 			}
@@ -78,4 +107,15 @@ func (r *Resolver) RealPath(p string) string {
 		return real
 	}
 	return abs
+}
+
+// RealPath is Resolver.RealPath with the root's resolver, which the run's
+// reads and directory listings have taught; a nil Root resolves every
+// component (manifest.RealPath).
+func (r *Root) RealPath(p string) string {
+	if r == nil {
+		var fresh Resolver
+		return fresh.RealPath(p)
+	}
+	return r.resolver.RealPath(p)
 }

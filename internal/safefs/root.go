@@ -70,8 +70,6 @@ type Root struct {
 	// resolver holds the real path of each directory a path was
 	// resolved in (realPath): a directory's links are asked once per run.
 	resolver Resolver
-	// listed holds each directory ReadRealDir listed, by real path.
-	listed sync.Map
 
 	mu sync.Mutex
 }
