@@ -103,6 +103,13 @@ var registriesMemo = NewMemo("check.registries", func(c *Context) *sysregistries
 	if c.Rendered == nil {
 		return nil
 	}
+	if c.Plan != nil {
+		// The value the file was encoded from, when it decodes back to
+		// exactly that (mco.Plan.WrittenRegistries): no need to parse it.
+		if w := c.Plan.WrittenRegistries(); w != nil {
+			return w
+		}
+	}
 	conf, err := nodefiles.Decode(c.Rendered.RegistriesConf)
 	if err != nil {
 		return nil

@@ -17,12 +17,27 @@ var alsHelperLine = []byte("additional-layer-store-auth-helper = \"\"\n")
 // release v. Configurations that only hold the shapes MCO produces, with
 // plain printable-ASCII strings, go through fastEncode, which writes the same
 // bytes without reflection (the reflective encoder dominated render time for
-// large inputs); anything else goes to the real encoder.
-func encodeConf(conf *sysregistriesv2.V2RegistriesConf, v Version) ([]byte, error) {
+// large inputs); anything else goes to the real encoder. exact says the
+// bytes decode back to conf itself (see readsBack).
+func encodeConf(conf *sysregistriesv2.V2RegistriesConf, v Version) (data []byte, exact bool, err error) {
 	if out, ok := fastEncode(conf, v.AtLeast(19)); ok {
-		return out, nil
+		return out, readsBack(conf), nil
 	}
-	return tomlEncode(conf, v)
+	data, err = tomlEncode(conf, v)
+	return data, false, err
+}
+
+// readsBack reports whether a configuration fastEncode wrote decodes to a
+// value equal to conf: every string is written verbatim and every zero
+// value it leaves out decodes as zero, so the one difference left is a
+// registry's mirror list that is empty but not nil, which reads back nil.
+func readsBack(conf *sysregistriesv2.V2RegistriesConf) bool {
+	for i := range conf.Registries {
+		if m := conf.Registries[i].Mirrors; m != nil && len(m) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // tomlEncode is the reference path: BurntSushi's encoder, then the 4.14–4.18

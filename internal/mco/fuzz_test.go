@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -49,7 +50,23 @@ func TestFastEncodeMatchesTOML(t *testing.T) {
 			if !bytes.Equal(fast, ref) {
 				t.Fatalf("%v: fast encoder differs:\n%s\n--- toml\n%s", v, fast, ref)
 			}
+			// What the rules take instead of decoding the file.
+			if readsBack(&conf) {
+				back, err := nodefiles.Decode(fast)
+				if err != nil || !reflect.DeepEqual(back, conf) {
+					t.Fatalf("%v: said to read back, decodes to %+v (%v), encoded from %+v", v, back, err, conf)
+				}
+			}
 		}
+	}
+	// The one shape that does not read back: a mirror list empty but not nil.
+	empty := sysregistriesv2.V2RegistriesConf{Registries: []sysregistriesv2.Registry{{Prefix: "a.io", Mirrors: []sysregistriesv2.Endpoint{}}}}
+	fast, ok := fastEncode(&empty, true)
+	if back, err := nodefiles.Decode(fast); !ok || err != nil || reflect.DeepEqual(back, empty) {
+		t.Fatalf("an empty mirror list: encoded %v, decodes to %+v (%v)", ok, back, err)
+	}
+	if readsBack(&empty) {
+		t.Fatal("readsBack says an empty mirror list reads back, and it decodes as none")
 	}
 	if _, ok := fastEncode(&sysregistriesv2.V2RegistriesConf{Registries: []sysregistriesv2.Registry{{Endpoint: sysregistriesv2.Endpoint{Location: `q"uote`}}}}, true); ok {
 		t.Fatal("fastEncode must decline strings that need escaping")
@@ -116,7 +133,8 @@ func FuzzRender(f *testing.F) {
 			}
 		}
 		in := fuzzInput(entries, insecure, blocked, allowed, flags)
-		out, err := Render(in)
+		plan := NewPlan(in)
+		out, err := plan.Render()
 		if err != nil {
 			var r *Refusal
 			if !errors.As(err, &r) {
@@ -139,6 +157,9 @@ func FuzzRender(f *testing.F) {
 		conf := decodedConf(t, out)
 		if ref, err := tomlEncode(&conf, v); err != nil || !bytes.Equal(ref, out.RegistriesConf) {
 			t.Fatalf("output differs from the reference encoder (%v):\n%s\n---\n%s", err, out.RegistriesConf, ref)
+		}
+		if w := plan.WrittenRegistries(); w != nil && !reflect.DeepEqual(*w, conf) {
+			t.Fatalf("the value kept for the rules is not what the file decodes to:\n%+v\n---\n%+v", *w, conf)
 		}
 		dir := t.TempDir()
 		path := filepath.Join(dir, "registries.conf")

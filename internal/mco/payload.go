@@ -109,7 +109,7 @@ func payloadHasUnblockedMirror(payload reference.Named, blocked, insecure []stri
 		return false, err
 	}
 	conf := sysregistriesv2.V2RegistriesConf{Registries: regs}
-	data, err := encodeConf(&conf, Newest)
+	data, _, err := encodeConf(&conf, Newest)
 	if err != nil {
 		return false, err
 	}

@@ -4,6 +4,7 @@ import (
 	"path"
 
 	"github.com/containers/image/v5/docker/reference"
+	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	configv1 "github.com/openshift/api/config/v1"
 
 	"github.com/mirrorlint/mirrorlint/internal/scopes"
@@ -39,7 +40,21 @@ type Plan struct {
 	v              Version
 	pp             *prepared
 	releaseRefusal *Refusal
+
+	// written is the value the last Render encoded into registries.conf,
+	// kept when the file decodes back to exactly it (see WrittenRegistries).
+	written *sysregistriesv2.V2RegistriesConf
 }
+
+// WrittenRegistries is the registries.conf the last Render wrote, as the
+// value the node decodes from it, when that value is the one Render
+// encoded (the shapes MCO writes, with plain strings: nearly every
+// cluster); nil otherwise (no Render yet, the template, a refusal, or an
+// encoding that may not read back the same), and the caller decodes
+// Output.RegistriesConf. The rules ask it for every image a workload pulls,
+// and decoding a large registries.conf again costs more than the render.
+// The value is shared: callers must not change it.
+func (p *Plan) WrittenRegistries() *sysregistriesv2.V2RegistriesConf { return p.written }
 
 // Entry is one source entry of an IDMS, ICSP or ITMS.
 type Entry struct {

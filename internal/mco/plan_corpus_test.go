@@ -6,6 +6,7 @@ package mco_test
 import (
 	"errors"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestPlanRegistriesAreWhatMCOWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		compared := 0
+		compared, kept := 0, 0
 		for _, c := range cases {
 			t.Run(c.Name, func(t *testing.T) {
 				in, err := c.RenderInput()
@@ -71,9 +72,20 @@ func TestPlanRegistriesAreWhatMCOWrites(t *testing.T) {
 				if !out.Generated {
 					t.Errorf("the plan's render did not generate registries.conf")
 				}
+				// The value the rules read instead of decoding the file is
+				// what the file MCO wrote decodes to.
+				if w := p.WrittenRegistries(); w != nil {
+					if !reflect.DeepEqual(*w, conf) {
+						t.Errorf("the value kept for the rules differs from MCO's file decoded:\n%+v\n---\n%+v", *w, conf)
+					}
+					kept++
+				}
 				compared++
 			})
 		}
-		t.Logf("%s: plan registry entries equal to MCO's registries.conf in %d cases", root, compared)
+		t.Logf("%s: plan registry entries equal to MCO's registries.conf in %d cases, the value kept for the rules in %d", root, compared, kept)
+		if compared > 0 && kept == 0 {
+			t.Errorf("no case kept the written value: the comparison above checked nothing")
+		}
 	})
 }

@@ -33,6 +33,7 @@ func Render(in Input) (*Output, error) { return NewPlan(in).Render() }
 // MCO gives up.
 func (p *Plan) Render() (*Output, error) {
 	in, v, pp := p.in, p.v, p.pp
+	p.written = nil
 	if p.releaseRefusal != nil {
 		return nil, p.releaseRefusal
 	}
@@ -44,6 +45,7 @@ func (p *Plan) Render() (*Output, error) {
 		return nil, ref
 	}
 	refuse := func(r *Refusal, prefix string) (*Output, error) {
+		p.written = nil
 		if prefix != "" {
 			r.Prefix = prefix
 		}
@@ -61,13 +63,16 @@ func (p *Plan) Render() (*Output, error) {
 		if err != nil {
 			return refuse(err, PrefixRegistries)
 		}
-		data, encErr := encodeConf(&conf, v)
+		data, exact, encErr := encodeConf(&conf, v)
 		if encErr != nil {
 			return refuse(&Refusal{Reason: encErr.Error()}, PrefixRegistries)
 		}
 		out.Generated = true
 		out.RegistriesConf = data
 		regs = conf.Registries
+		if exact {
+			p.written = &conf
+		}
 	} else {
 		out.RegistriesConf = nodefiles.RegistriesConf()
 	}

@@ -11,7 +11,7 @@ func searchDropIn(search []string, v Version) []byte {
 		return nil
 	}
 	conf := sysregistriesv2.V2RegistriesConf{UnqualifiedSearchRegistries: search}
-	out, err := encodeConf(&conf, v)
+	out, _, err := encodeConf(&conf, v)
 	if err != nil {
 		return nil
 	}
