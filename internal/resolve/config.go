@@ -154,6 +154,14 @@ func (c *Config) PolicyRejects(image string) (scope string, rejects bool) {
 	if err != nil {
 		return "", false
 	}
+	return c.PolicyRejectsNamed(named)
+}
+
+// PolicyRejectsNamed is PolicyRejects of a parsed reference.
+func (c *Config) PolicyRejectsNamed(named reference.Named) (scope string, rejects bool) {
+	if c.policy == nil {
+		return "", false
+	}
 	named = reference.TagNameOnly(named)
 	reqs, scope, found := matchScope(c.policy.Transports["docker"], named)
 	if !found {

@@ -1,6 +1,9 @@
 package resolve
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // policy.json is looked up as containers/image does: the most specific
 // docker scope wins, then the transport's "" scope, then the default.
@@ -49,3 +52,53 @@ func TestPolicyRejects(t *testing.T) {
 }
 
 const sixtyFourZeros = "0000000000000000000000000000000000000000000000000000000000000000"
+
+// The forms taking a parsed reference answer what the string forms answer
+// for that reference: what image-pull-fails asks, parsing each image once.
+func TestNamedFormsAnswerAsTheStringForms(t *testing.T) {
+	conf := []byte(`unqualified-search-registries = ["registry.access.redhat.com", "docker.io"]
+
+[[registry]]
+  prefix = ""
+  location = "quay.io/acme"
+  blocked = true
+
+  [[registry.mirror]]
+    location = "mirror.example.com/acme"
+    pull-from-mirror = "digest-only"
+
+[[registry]]
+  prefix = ""
+  location = "registry.example.com"
+  mirror-by-digest-only = true
+
+  [[registry.mirror]]
+    location = "mirror.example.com/r"
+`)
+	policy := []byte(`{"default":[{"type":"insecureAcceptAnything"}],"transports":{"docker":{"quay.io/acme/secret":[{"type":"reject"}]}}}`)
+	c, err := Load(conf, nil, policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, image := range []string{
+		"quay.io/acme/app:v1", "quay.io/acme/app@sha256:" + sixtyFourZeros, "quay.io/acme/app:v1@sha256:" + sixtyFourZeros,
+		"quay.io/acme/secret/app:v1", "registry.example.com/x/y", "registry.example.com/x/y@sha256:" + sixtyFourZeros,
+		"nginx", "other.example.com/a/b:c",
+	} {
+		named, _, err := Parse(image)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, werr := c.Resolve(named.String())
+		got, gerr := c.ResolveNamed(named)
+		if (werr != nil) != (gerr != nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: ResolveNamed gave %+v (%v), Resolve %+v (%v)", image, got, gerr, want, werr)
+		}
+		ws, wr := c.PolicyRejects(named.String())
+		gs, gr := c.PolicyRejectsNamed(named)
+		if ws != gs || wr != gr {
+			t.Errorf("%s: PolicyRejectsNamed gave %q %v, PolicyRejects %q %v", image, gs, gr, ws, wr)
+		}
+	}
+}

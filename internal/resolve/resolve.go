@@ -94,6 +94,17 @@ func (c *Config) Resolve(image string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.resolve(image, named, dropped)
+}
+
+// ResolveNamed is Resolve of a reference Parse gave (its String() as the
+// image), for a caller that has parsed it already: parsing is most of
+// what a question that no entry matches costs.
+func (c *Config) ResolveNamed(named reference.Named) (*Result, error) {
+	return c.resolve(named.String(), named, "")
+}
+
+func (c *Config) resolve(image string, named reference.Named, dropped string) (*Result, error) {
 	_, digested := named.(reference.Canonical)
 	res := &Result{Image: image, Reference: named.String(), ByDigest: digested, ShortName: IsShortName(image)}
 	if dropped != "" {

@@ -78,14 +78,13 @@ func judgePull(cfg *resolve.Config, image string) *pullVerdict {
 	if err != nil || resolve.IsShortName(image) {
 		return nil
 	}
-	ref := named.String()
-	if scope, rejects := cfg.PolicyRejects(ref); rejects {
+	if scope, rejects := cfg.PolicyRejectsNamed(named); rejects {
 		if scope == "" {
 			return &pullVerdict{allowed: true, why: fmt.Sprintf("policy.json rejects every image outside allowedRegistries, and none of them covers %s", reference.Domain(named))}
 		}
 		return &pullVerdict{blockedScope: scope, why: fmt.Sprintf("policy.json rejects %q (blockedRegistries), and the policy is checked against the reference the pod names, so no mirror can serve it either", scope)}
 	}
-	res, err := cfg.Resolve(ref)
+	res, err := cfg.ResolveNamed(named)
 	if err != nil || !res.Fails {
 		return nil
 	}
