@@ -49,7 +49,7 @@ $(TOOLS)/conftest:
 # internal/pipeline checks clusters at once; internal/check and internal/mco
 # hold what rules share (memos, the plan); the rules themselves are run at
 # once on one context by their concurrency test.
-RACE_PKGS := ./internal/manifest ./internal/gitrev ./internal/cluster ./lint ./internal/check ./internal/mco ./internal/pipeline
+RACE_PKGS := ./internal/parallel ./internal/manifest ./internal/gitrev ./internal/cluster ./lint ./internal/check ./internal/mco ./internal/pipeline
 
 test: tools vet lint
 	$(GO) test -count=1 $(PKG)

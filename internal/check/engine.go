@@ -1,14 +1,14 @@
 package check
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/safefs"
-
 	"fmt"
 	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/parallel"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // Evaluator is a second source of findings run on the same context: the
@@ -85,24 +85,50 @@ func (e *Engine) Check(cl *cluster.Cluster) ([]Finding, *Context, error) {
 		pass.ReportAt(p.Pos, "%s", p.Message)
 		findings = append(findings, pass.Findings()...)
 	}
+	type job struct {
+		rule *Rule
+		sev  Severity
+	}
+	var jobs []job
 	for _, r := range e.Rules.All() {
-		sev := e.severity(r.ID, r.Severity)
-		if sev == Off || r.Check == nil {
-			continue
+		if sev := e.severity(r.ID, r.Severity); sev != Off && r.Check != nil {
+			jobs = append(jobs, job{r, sev})
 		}
-		fs, err := c.Run(r, sev)
-		if err != nil {
-			return nil, c, err
+	}
+	// The rules and the policies read the context and report into
+	// passes of their own, so they run at once; a large cluster's checks
+	// are otherwise one goroutine's work while the other processors idle.
+	// Results are kept by index and taken in rule order, policies last,
+	// as one at a time gives them. The policies start first: their
+	// evaluation is the longest job.
+	found := make([][]Finding, len(jobs))
+	errs := make([]error, len(jobs))
+	var policyFound []Finding
+	var policyErr error
+	first := 0
+	if e.Policies != nil {
+		first = 1
+	}
+	parallel.Each(first+len(jobs), func(i int) {
+		if i < first {
+			policyFound, policyErr = e.Policies.Evaluate(c)
+			return
 		}
-		findings = append(findings, fs...)
+		j := jobs[i-first]
+		found[i-first], errs[i-first] = c.Run(j.rule, j.sev)
+	})
+	for i := range jobs {
+		if errs[i] != nil {
+			return nil, c, errs[i]
+		}
+		findings = append(findings, found[i]...)
 	}
 	findings = e.dropCovered(findings)
 	if e.Policies != nil {
-		pf, err := e.Policies.Evaluate(c)
-		if err != nil {
-			return nil, c, err
+		if policyErr != nil {
+			return nil, c, policyErr
 		}
-		for _, f := range pf {
+		for _, f := range policyFound {
 			f.Severity = e.severity(f.Rule, f.Severity)
 			if f.Severity != Off {
 				findings = append(findings, f)

@@ -1,11 +1,15 @@
 package check
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/cluster"
-
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
@@ -230,5 +234,76 @@ func TestGlobMatch(t *testing.T) {
 		if got := GlobMatch(c.pattern, c.name); got != c.want {
 			t.Errorf("GlobMatch(%q, %q) = %v, want %v", c.pattern, c.name, got, c.want)
 		}
+	}
+}
+
+// evaluatorFunc is a policy engine of one function.
+type evaluatorFunc func(c *Context) ([]Finding, error)
+
+func (f evaluatorFunc) Evaluate(c *Context) ([]Finding, error) { return f(c) }
+
+// The rules and the policies of one cluster run at once; Check gives what
+// running them one at a time gives: each rule's findings in rule order, the
+// policies' after them, and of several errors the first in that order.
+func TestCheckRunsRulesAtOnceInRuleOrder(t *testing.T) {
+	cl := loadCluster(t, map[string]string{"m.yaml": twoSources})
+	var rules []*Rule
+	for i := range 8 {
+		id := fmt.Sprintf("rule-%d", i)
+		rules = append(rules, &Rule{ID: id, Severity: Warning, Summary: "test rule", Check: func(c *Pass) {
+			// The later rules finish first when they run at once.
+			time.Sleep(time.Duration(8-i) * time.Millisecond)
+			for _, o := range c.Objects(manifest.KindIDMS) {
+				c.Report(o, manifest.Path{"metadata", "name"}, "%s saw %s", id, o.Name)
+			}
+		}})
+	}
+	reg, err := NewRegistry(rules...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	policies := evaluatorFunc(func(c *Context) ([]Finding, error) {
+		return []Finding{{Rule: "team/policy", Severity: Warning, Message: "from the policies"}}, nil
+	})
+	run := func(e *Engine, procs int) ([]Finding, error) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		fs, _, err := e.Check(cl)
+		return fs, err
+	}
+	e := &Engine{Rules: reg, Policies: policies}
+	one, err := run(e, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, err := run(e, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(one, many) {
+		t.Fatalf("one at a time and at once differ:\n%v\n---\n%v", one, many)
+	}
+	var order []string
+	for _, f := range many {
+		if len(order) == 0 || order[len(order)-1] != f.Rule {
+			order = append(order, f.Rule)
+		}
+	}
+	want := []string{"rule-0", "rule-1", "rule-2", "rule-3", "rule-4", "rule-5", "rule-6", "rule-7", "team/policy"}
+	if !reflect.DeepEqual(order, want) {
+		t.Errorf("findings by rule in the order %v, want %v", order, want)
+	}
+
+	// rule-2 fails after the others have; rule-6 fails at once.
+	rules[2].Check = func(*Pass) { time.Sleep(10 * time.Millisecond); panic("late") }
+	rules[6].Check = func(*Pass) { panic("early") }
+	policyFails := evaluatorFunc(func(*Context) ([]Finding, error) { return nil, errors.New("policy failed") })
+	for _, e := range []*Engine{{Rules: reg, Policies: policies}, {Rules: reg, Policies: policyFails}} {
+		if _, err := run(e, 4); err == nil || !strings.Contains(err.Error(), "rule rule-2: late") {
+			t.Errorf("want rule-2's error, the first in rule order, got %v", err)
+		}
+	}
+	rules[2].Check, rules[6].Check = rules[0].Check, rules[0].Check
+	if _, err := run(&Engine{Rules: reg, Policies: policyFails}, 4); err == nil || err.Error() != "policy failed" {
+		t.Errorf("want the policies' error, got %v", err)
 	}
 }

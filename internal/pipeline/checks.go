@@ -2,13 +2,14 @@ package pipeline
 
 import (
 	"fmt"
-	"github.com/mirrorlint/mirrorlint/internal/cluster"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/contentcache"
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/parallel"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/rules"
@@ -91,7 +92,7 @@ func (c *Checks) lint(reg *check.Registry, p *project.Project, store manifest.Ca
 	contexts := make([]*check.Context, n)
 	errs := make([]error, n)
 	hits := make([]bool, n)
-	each(n, func(i int) {
+	parallel.Each(n, func(i int) {
 		if errs[i] = canceled(); errs[i] == nil {
 			cl := p.Clusters[i]
 			raw[i], contexts[i], hits[i], errs[i] = cachedCheck(store, resultKey(run, cl), engine, cl)

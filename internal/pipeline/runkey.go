@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/parallel"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
@@ -134,7 +135,7 @@ func listRoots(h hash.Hash, access *safefs.Root, roots []string, blobs func(stri
 		}
 	}
 	// The files git gives no id for are read and hashed on all cores.
-	each(len(l.pending), func(i int) {
+	parallel.Each(len(l.pending), func(i int) {
 		pe := l.pending[i]
 		l.lines[pe.line] = fmt.Sprintf("f %q %s\n", pe.rel, l.contentID(pe.path))
 	})
