@@ -128,6 +128,9 @@ func listRoots(h hash.Hash, access *safefs.Root, roots []string, blobs func(stri
 		case err != nil:
 			l.add(fmt.Sprintf("missing %v\n", err))
 		case st.IsDir():
+			// The listing visits every directory below r: listed at
+			// once first, the walk below takes them from the memo.
+			access.Prefetch(r)
 			l.entry(r, "", st.Mode().Type())
 			l.dir(r, "")
 		default:

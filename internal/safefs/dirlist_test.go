@@ -94,3 +94,56 @@ func TestReadRealDirListsOncePerRun(t *testing.T) {
 		t.Errorf("a missing directory: %v, want not-exist", err)
 	}
 }
+
+// Prefetch lists the whole tree into the run's memo, every directory
+// below the top but none through a link or inside .git: after the tree
+// changes, the walk sees it as prefetched where it was prefetched and as
+// it is now where it was not.
+func TestPrefetchListsTheTreeOnce(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := t.TempDir()
+	var dirs []string
+	for i := range 40 {
+		d := filepath.Join(dir, "apps", "team-"+string(rune('a'+i%5)), "app-"+string(rune('a'+i%8)))
+		dirs = append(dirs, d)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{filepath.Join(dir, ".git", "objects"), filepath.Join(outside, "sub")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	r := New(0, dir)
+	r.Prefetch(dir)
+	// Every listing is now the memo's: a file added afterwards is not in
+	// the listing of its directory.
+	for _, d := range append(dirs, dir, filepath.Join(dir, "apps")) {
+		if err := os.WriteFile(filepath.Join(d, "late.yaml"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := names(t, r, d); slices.Contains(got, "late.yaml") {
+			t.Errorf("%s: listed %v, want the prefetched listing", d, got)
+		}
+	}
+	// .git and what a link leads to were not listed: asked now, they are
+	// read as they are now.
+	for _, d := range []string{filepath.Join(dir, ".git"), filepath.Join(dir, "out"), filepath.Join(dir, "out", "sub")} {
+		if err := os.WriteFile(filepath.Join(d, "late.yaml"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := names(t, r, d); !slices.Contains(got, "late.yaml") {
+			t.Errorf("%s: listed %v by the prefetch, which must not enter it", d, got)
+		}
+	}
+	var none *Root
+	none.Prefetch(dir) // no root, no memo: nothing to do
+}
