@@ -182,6 +182,9 @@ func (w *walker) root(arg string) error {
 	}
 	if !w.seenDirs[real] {
 		w.seenDirs[real] = true
+		// The directories the walk may enter are listed at once first
+		// (into the run's memo); the walk below decides in order.
+		w.opts.Access.Prefetch(real, r.enters)
 		w.dir(r, arg, arg, "", real)
 	}
 	for len(w.links) > 0 {

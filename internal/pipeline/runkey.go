@@ -130,7 +130,7 @@ func listRoots(h hash.Hash, access *safefs.Root, roots []string, blobs func(stri
 		case st.IsDir():
 			// The listing visits every directory below r: listed at
 			// once first, the walk below takes them from the memo.
-			access.Prefetch(r)
+			access.Prefetch(r, nil)
 			l.entry(r, "", st.Mode().Type())
 			l.dir(r, "")
 		default:

@@ -37,14 +37,14 @@ func (r *Root) ReadRealDir(real string) ([]fs.DirEntry, error) {
 	return l.entries, l.err
 }
 
-// Prefetch lists top and every directory below it (not through links, not
-// inside .git) on several goroutines at once, so that a walk that follows
-// finds each listing in the run's memo (ReadRealDir) instead of waiting
-// for the system call: a tree of thousands of small directories is
-// otherwise listed one directory at a time. For a walk that visits the
-// whole tree anyway (the whole-run key's listing); without a root it does
-// nothing.
-func (r *Root) Prefetch(top string) {
+// Prefetch lists top and every directory below it that enter admits (all
+// when enter is nil; never through a link or into .git) on several
+// goroutines at once, so that a walk that follows finds each listing in
+// the run's memo (ReadRealDir) instead of waiting for the system call: a
+// tree of thousands of small directories is otherwise listed one
+// directory at a time. enter is called concurrently. Without a root it
+// does nothing.
+func (r *Root) Prefetch(top string, enter func(dir string) bool) {
 	if r == nil {
 		return
 	}
@@ -76,8 +76,11 @@ func (r *Root) Prefetch(top string) {
 				entries, _ := r.ReadRealDir(dir)
 				var subs []string
 				for _, e := range entries {
-					if e.IsDir() && e.Name() != ".git" {
-						subs = append(subs, filepath.Join(dir, e.Name()))
+					if !e.IsDir() || e.Name() == ".git" {
+						continue
+					}
+					if sub := filepath.Join(dir, e.Name()); enter == nil || enter(sub) {
+						subs = append(subs, sub)
 					}
 				}
 				mu.Lock()

@@ -123,7 +123,7 @@ func TestPrefetchListsTheTreeOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := New(0, dir)
-	r.Prefetch(dir)
+	r.Prefetch(dir, nil)
 	// Every listing is now the memo's: a file added afterwards is not in
 	// the listing of its directory.
 	for _, d := range append(dirs, dir, filepath.Join(dir, "apps")) {
@@ -144,6 +144,25 @@ func TestPrefetchListsTheTreeOnce(t *testing.T) {
 			t.Errorf("%s: listed %v by the prefetch, which must not enter it", d, got)
 		}
 	}
+	// A directory enter refuses is not listed, nor anything below it.
+	r2 := New(0, dir)
+	skipped := filepath.Join(dir, "apps", "team-a")
+	r2.Prefetch(dir, func(d string) bool { return d != skipped })
+	for _, d := range []string{skipped, filepath.Join(skipped, "app-a")} {
+		if err := os.WriteFile(filepath.Join(d, "later.yaml"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := names(t, r2, d); !slices.Contains(got, "later.yaml") {
+			t.Errorf("%s: listed %v by the prefetch, which enter refused", d, got)
+		}
+	}
+	teamB := filepath.Join(dir, "apps", "team-b")
+	if err := os.WriteFile(filepath.Join(teamB, "later.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(t, r2, teamB); slices.Contains(got, "later.yaml") {
+		t.Errorf("apps/team-b, which enter admits, was not prefetched: %v", got)
+	}
 	var none *Root
-	none.Prefetch(dir) // no root, no memo: nothing to do
+	none.Prefetch(dir, nil) // no root, no memo: nothing to do
 }
