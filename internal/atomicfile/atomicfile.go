@@ -4,18 +4,36 @@
 package atomicfile
 
 import (
+	"bufio"
+	"io"
 	"os"
 	"path/filepath"
 )
 
 // Write replaces path with data, with permissions mode.
 func Write(path string, data []byte, mode os.FileMode) error {
+	return WriteWith(path, mode, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteWith replaces path with what write writes to the writer it is
+// given, with permissions mode: a file of tens of megabytes is written as
+// it is produced instead of assembled in memory first. An error from
+// write leaves path as it was.
+func WriteWith(path string, mode os.FileMode, write func(w io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriterSize(tmp, 64<<10)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -201,40 +201,56 @@ func (p *Pack) Close() error {
 		return nil
 	}
 	p.dirty = false
-	// Sized once: a pack holding every ConfigMap of a large tree is tens
-	// of MB, and growing a buffer by doubling needs half as much again.
-	total := len(p.header) + sha256.Size
-	for k, v := range p.entries {
-		total += len(k) + len(v) + 2*binary.MaxVarintLen64
-	}
-	var b bytes.Buffer
-	b.Grow(min(total, maxPackBytes))
-	b.Write(p.header)
-	size := b.Len()
-	put := func(k string, v []byte) bool {
-		n := len(k) + len(v) + 2*binary.MaxVarintLen64
-		if size+n > maxPackBytes-sha256.Size {
-			return false
-		}
-		size += n
-		b.Write(binary.AppendUvarint(nil, uint64(len(k))))
-		b.WriteString(k)
-		b.Write(binary.AppendUvarint(nil, uint64(len(v))))
-		b.Write(v)
-		return true
-	}
-	for k := range p.used {
-		put(k, p.entries[k])
-	}
-	for k, v := range p.entries {
-		if !p.used[k] && !put(k, v) {
-			break
-		}
-	}
-	sum := sha256.Sum256(b.Bytes())
-	b.Write(sum[:])
 	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
 		return err
 	}
-	return atomicfile.Write(p.path, b.Bytes(), 0o644)
+	// Written as it is produced, the checksum computed on the way: a pack
+	// holding every ConfigMap of a large tree is tens of MB, which
+	// assembling in memory first allocated and cleared on every write.
+	return atomicfile.WriteWith(p.path, 0o644, func(w io.Writer) error {
+		sum := sha256.New()
+		out := io.MultiWriter(w, sum)
+		if _, err := out.Write(p.header); err != nil {
+			return err
+		}
+		size := len(p.header)
+		var scratch [binary.MaxVarintLen64]byte
+		put := func(k string, v []byte) (bool, error) {
+			n := len(k) + len(v) + 2*binary.MaxVarintLen64
+			if size+n > maxPackBytes-sha256.Size {
+				return false, nil
+			}
+			size += n
+			if _, err := out.Write(binary.AppendUvarint(scratch[:0], uint64(len(k)))); err != nil {
+				return false, err
+			}
+			if _, err := io.WriteString(out, k); err != nil {
+				return false, err
+			}
+			if _, err := out.Write(binary.AppendUvarint(scratch[:0], uint64(len(v)))); err != nil {
+				return false, err
+			}
+			_, err := out.Write(v)
+			return true, err
+		}
+		// Entries used by this run first, then the others while the pack
+		// stays under its bound.
+		for k := range p.used {
+			if _, err := put(k, p.entries[k]); err != nil {
+				return err
+			}
+		}
+		for k, v := range p.entries {
+			if p.used[k] {
+				continue
+			}
+			if ok, err := put(k, v); err != nil {
+				return err
+			} else if !ok {
+				break
+			}
+		}
+		_, err := w.Write(sum.Sum(nil))
+		return err
+	})
 }
