@@ -172,37 +172,46 @@ func decodeResult(name string, data []byte) (objs []*Object, kinds []string, uns
 }
 
 type encoder struct {
-	b     []byte
-	index map[*yaml.Node]int // preorder index of each node of the tree being written
-	count int
+	b []byte
 }
 
 func (e *encoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *encoder) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
 func (e *encoder) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
 
-// node writes a tree; false when an alias points outside it.
+// node writes a tree; false when it cannot be restored: an alias pointing
+// outside it, a tree past the decoder's bounds, or in a tree with aliases
+// a node reached twice (which would move every later alias target). An
+// alias is written as the preorder index of the node it points to, so only
+// a tree holding one needs the index of every node; the others (nearly
+// all) are written in one pass. A node shared by two parents without any
+// alias, which yaml.v3 never builds, is written at each place and restored
+// as equal copies.
 func (e *encoder) node(root *yaml.Node) bool {
-	e.index, e.count = map[*yaml.Node]int{}, 0
-	var numbered func(n *yaml.Node)
-	numbered = func(n *yaml.Node) {
-		if _, seen := e.index[n]; seen {
-			return
+	var index map[*yaml.Node]int
+	if hasAlias(root, 0) {
+		index = map[*yaml.Node]int{}
+		var numbered func(n *yaml.Node)
+		numbered = func(n *yaml.Node) {
+			if _, seen := index[n]; seen {
+				return
+			}
+			index[n] = len(index)
+			for _, c := range n.Content {
+				numbered(c)
+			}
 		}
-		e.index[n] = e.count
-		e.count++
-		for _, c := range n.Content {
-			numbered(c)
-		}
+		numbered(root)
 	}
-	numbered(root)
-	written := map[*yaml.Node]bool{}
-	var write func(n *yaml.Node) bool
-	write = func(n *yaml.Node) bool {
-		if written[n] {
-			return false // a node shared by two parents: not something yaml.v3 builds
+	written := 0
+	var write func(n *yaml.Node, depth int) bool
+	write = func(n *yaml.Node, depth int) bool {
+		// In preorder, the n-th node written has index n exactly when no
+		// node is reached twice: a shared node shifts every later one.
+		if depth > maxCacheDepth || written >= maxCacheNodes || (index != nil && index[n] != written) {
+			return false
 		}
-		written[n] = true
+		written++
 		e.uint(uint64(n.Kind))
 		e.uint(uint64(n.Style))
 		for _, s := range []string{n.Tag, n.Value, n.Anchor, n.HeadComment, n.LineComment, n.FootComment} {
@@ -211,7 +220,7 @@ func (e *encoder) node(root *yaml.Node) bool {
 		e.int(int64(n.Line))
 		e.int(int64(n.Column))
 		if n.Alias != nil {
-			i, ok := e.index[n.Alias]
+			i, ok := index[n.Alias]
 			if !ok {
 				return false
 			}
@@ -221,13 +230,27 @@ func (e *encoder) node(root *yaml.Node) bool {
 		}
 		e.uint(uint64(len(n.Content)))
 		for _, c := range n.Content {
-			if !write(c) {
+			if !write(c, depth+1) {
 				return false
 			}
 		}
 		return true
 	}
-	return write(root)
+	return write(root, 0)
+}
+
+// hasAlias reports whether the tree at n holds an alias node; past the
+// decoder's depth it answers true, so the indexed path refuses the tree.
+func hasAlias(n *yaml.Node, depth int) bool {
+	if n.Alias != nil || depth > maxCacheDepth {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAlias(c, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 const (
