@@ -45,7 +45,6 @@ func (p *Plan) Render() (*Output, error) {
 		return nil, ref
 	}
 	refuse := func(r *Refusal, prefix string) (*Output, error) {
-		p.written = nil
 		if prefix != "" {
 			r.Prefix = prefix
 		}
@@ -55,6 +54,7 @@ func (p *Plan) Render() (*Output, error) {
 
 	out := &Output{Warnings: pr.warnings, ImagePolicyStatuses: sp.statuses, DefaultPolicy: sp.usedDefault}
 	var regs []sysregistriesv2.Registry
+	var written *sysregistriesv2.V2RegistriesConf // kept on the plan once the render succeeds
 	anyObjects := len(in.ICSPs)+len(in.IDMSs)+len(in.ITMSs) > 0
 	// An explicit empty insecure list still makes MCO write the file, while
 	// an empty blocked list does not: MCO rebuilds that one by appending.
@@ -71,7 +71,7 @@ func (p *Plan) Render() (*Output, error) {
 		out.RegistriesConf = data
 		regs = conf.Registries
 		if exact {
-			p.written = &conf
+			written = &conf
 		}
 	} else {
 		out.RegistriesConf = nodefiles.RegistriesConf()
@@ -118,6 +118,7 @@ func (p *Plan) Render() (*Output, error) {
 
 	out.SearchRegistriesConf = searchDropIn(rs.ContainerRuntimeSearchRegistries, v)
 	out.RegistryCAFiles = CertsD(in)
+	p.written = written
 	return out, nil
 }
 

@@ -56,35 +56,18 @@ const sixtyFourZeros = "00000000000000000000000000000000000000000000000000000000
 // The forms taking a parsed reference answer what the string forms answer
 // for that reference: what image-pull-fails asks, parsing each image once.
 func TestNamedFormsAnswerAsTheStringForms(t *testing.T) {
-	conf := []byte(`unqualified-search-registries = ["registry.access.redhat.com", "docker.io"]
-
-[[registry]]
-  prefix = ""
-  location = "quay.io/acme"
-  blocked = true
-
-  [[registry.mirror]]
-    location = "mirror.example.com/acme"
-    pull-from-mirror = "digest-only"
-
-[[registry]]
-  prefix = ""
-  location = "registry.example.com"
-  mirror-by-digest-only = true
-
-  [[registry.mirror]]
-    location = "mirror.example.com/r"
-`)
-	policy := []byte(`{"default":[{"type":"insecureAcceptAnything"}],"transports":{"docker":{"quay.io/acme/secret":[{"type":"reject"}]}}}`)
-	c, err := Load(conf, nil, policy)
+	// The package's registries.conf (resolve_test.go), and a policy that
+	// rejects one repository.
+	policy := []byte(`{"default":[{"type":"insecureAcceptAnything"}],"transports":{"docker":{"registry.redhat.io/secret":[{"type":"reject"}]}}}`)
+	c, err := Load([]byte(conf), nil, policy)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	for _, image := range []string{
-		"quay.io/acme/app:v1", "quay.io/acme/app@sha256:" + sixtyFourZeros, "quay.io/acme/app:v1@sha256:" + sixtyFourZeros,
-		"quay.io/acme/secret/app:v1", "registry.example.com/x/y", "registry.example.com/x/y@sha256:" + sixtyFourZeros,
-		"nginx", "other.example.com/a/b:c",
+		"quay.io/openshift-release-dev/ocp-release:4.16.3", "quay.io/openshift-release-dev/ocp-release@" + dgst,
+		"registry.redhat.io/ubi9/ubi:9.4", "registry.redhat.io/ubi9/ubi:9.4@" + dgst, "registry.redhat.io/secret/app:v1",
+		"a.insecure.example.org/x", "nginx", "other.example.com/a/b:c",
 	} {
 		named, _, err := Parse(image)
 		if err != nil {
