@@ -1,8 +1,8 @@
-// Package parallel runs independent calls on at most GOMAXPROCS goroutines:
-// the one way a lint run starts goroutines of its own (clusters checked at
-// once, the rules and policies of one cluster at once, files hashed at
-// once). Callers keep each result at its index, so what they report stays
-// in input order whatever the scheduling.
+// Package parallel runs independent calls on at most GOMAXPROCS goroutines
+// (clusters checked at once, the rules and policies of one cluster at once,
+// files hashed at once, a level of directories listed at once). Callers
+// keep each result at its index, so what they report stays in input order
+// whatever the scheduling.
 package parallel
 
 import (

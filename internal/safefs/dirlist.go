@@ -4,8 +4,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
+	"slices"
+
+	"github.com/mirrorlint/mirrorlint/internal/parallel"
 )
 
 // dirListing is what os.ReadDir gave for one directory.
@@ -48,47 +49,21 @@ func (r *Root) Prefetch(top string, enter func(dir string) bool) {
 	if r == nil {
 		return
 	}
-	var (
-		mu      sync.Mutex
-		wake    = sync.NewCond(&mu)
-		pending = []string{top}
-		busy    int
-		wg      sync.WaitGroup
-	)
-	// Listing waits on the file system more than it computes: twice as
-	// many listings in flight as processors keep them busy.
-	for range 2 * runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			mu.Lock()
-			defer mu.Unlock()
-			for {
-				for len(pending) == 0 && busy > 0 {
-					wake.Wait()
+	// One depth at a time: a level's directories are listed at once, and
+	// their subdirectories make the next level.
+	for level := []string{top}; len(level) > 0; {
+		subs := make([][]string, len(level))
+		parallel.Each(len(level), func(i int) {
+			entries, _ := r.ReadRealDir(level[i])
+			for _, e := range entries {
+				if !e.IsDir() || e.Name() == ".git" {
+					continue
 				}
-				if len(pending) == 0 {
-					wake.Broadcast() // the tree is listed: the others stop too
-					return
+				if sub := filepath.Join(level[i], e.Name()); enter == nil || enter(sub) {
+					subs[i] = append(subs[i], sub)
 				}
-				dir := pending[len(pending)-1]
-				pending = pending[:len(pending)-1]
-				busy++
-				mu.Unlock()
-				entries, _ := r.ReadRealDir(dir)
-				var subs []string
-				for _, e := range entries {
-					if !e.IsDir() || e.Name() == ".git" {
-						continue
-					}
-					if sub := filepath.Join(dir, e.Name()); enter == nil || enter(sub) {
-						subs = append(subs, sub)
-					}
-				}
-				mu.Lock()
-				busy--
-				pending = append(pending, subs...)
-				wake.Broadcast()
 			}
 		})
+		level = slices.Concat(subs...)
 	}
-	wg.Wait()
 }
