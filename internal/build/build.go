@@ -20,6 +20,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/parallel"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/trace"
 )
@@ -265,7 +266,7 @@ func (bc *Cache) Run(dirs []string, w int) {
 		bc.shared = count
 		bc.mu.Unlock()
 	}
-	parallel(workers(w), len(dirs), func(i int) { bc.Get(dirs[i]) })
+	parallel.Within(w, len(dirs), func(i int) { bc.Get(dirs[i]) })
 }
 
 // build builds one kustomization: on a filtered file system when a fast

@@ -1,7 +1,6 @@
 package build
 
 import (
-	"runtime"
 	"sync"
 	"time"
 
@@ -80,38 +79,4 @@ func (d *env) kustProblem(k *kustomization.File, line, col int, msg string) mani
 		line, col = 1, 1
 	}
 	return manifest.Problem{Pos: manifest.Position{File: d.res.Display(k.Path), Line: line, Column: col}, Code: "kustomize-error", Message: msg}
-}
-
-func workers(n int) int {
-	if n <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return n
-}
-
-// parallel calls fn(i) for i in [0, n) on up to w goroutines.
-func parallel(w, n int, fn func(i int)) {
-	if w > n {
-		w = n
-	}
-	if w <= 1 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range w {
-		wg.Go(func() {
-			for i := range next {
-				fn(i)
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 
+	"github.com/mirrorlint/mirrorlint/internal/parallel"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
@@ -78,13 +78,6 @@ func (o Options) heapOver() bool {
 	return o.Access != nil && o.Access.Budget.HeapOver()
 }
 
-func (o Options) workers() int {
-	if o.Workers <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return o.Workers
-}
-
 // ErrNotFound is wrapped by the error Load returns for a path argument that
 // does not exist; it is the only error Load returns.
 var ErrNotFound = errors.New("no such file or directory")
@@ -112,7 +105,7 @@ func LoadReader(name string, r io.Reader, opts Options) (*Set, error) {
 // order, so the result does not depend on scheduling.
 func runJobs(items []walkItem, opts Options, stdin io.Reader) *Set {
 	results := make([]fileResult, len(items))
-	parallel(opts.workers(), len(items), func(i int) {
+	parallel.Within(opts.Workers, len(items), func(i int) {
 		it := items[i]
 		if it.problem != nil {
 			results[i].problems = []Problem{*it.problem}
