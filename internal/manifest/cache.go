@@ -25,7 +25,7 @@ type Cache interface {
 
 // CacheFormat names the entry encoding; it is part of the pack's identity,
 // so entries written by another encoding are never read.
-const CacheFormat = "manifest-file-result-2"
+const CacheFormat = "manifest-file-result-3"
 
 // BlobID is git's object id of a file holding data (the SHA-1 of
 // "blob <size>\x00" and the data): what `git ls-files -s` lists for a file

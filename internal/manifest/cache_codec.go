@@ -3,16 +3,17 @@ package manifest
 import (
 	"encoding/binary"
 	"errors"
-	"maps"
 	"math"
 	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// The entry encoding: a count of objects, then per object its fields, its
-// node tree (preorder, aliases as the index of their target) and its
-// Content (tagged plain values). Every length and index is checked when
+// The entry encoding: a count of objects, then per object its fields and
+// its node tree (preorder, aliases as the index of their target). Content
+// is not written: it is derived from the node when the entry is read, as
+// the loader derives it when the file is parsed (toContent), which costs
+// a cold run less than writing it. Every length and index is checked when
 // reading: an entry is input like any file.
 
 var errEntry = errors.New("malformed cache entry")
@@ -29,7 +30,7 @@ const (
 // a tree with an alias to a node outside it. Objects kept whole hold the
 // file's text (for the ends of positions): it is stored once, with them.
 func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
-	e := &encoder{}
+	e := &encoder{b: make([]byte, 0, 1024)}
 	if unsure {
 		e.uint(1)
 	} else {
@@ -84,6 +85,9 @@ func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 		if o.src != nil {
 			flags |= 2
 		}
+		if o.inferred {
+			flags |= 4
+		}
 		e.uint(flags)
 		for _, s := range []string{o.APIVersion, string(o.Kind), o.Name, o.Origin, o.DeliveredBy} {
 			e.str(s)
@@ -91,9 +95,6 @@ func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 		e.int(int64(o.Doc))
 		e.int(int64(o.Item))
 		if !e.node(o.Node) {
-			return nil, false
-		}
-		if !e.value(o.Content) {
 			return nil, false
 		}
 	}
@@ -143,7 +144,7 @@ func decodeResult(name string, data []byte) (objs []*Object, kinds []string, uns
 	}
 	for range n {
 		flags := d.uint()
-		if flags > 3 || (flags&2 != 0 && src == nil) {
+		if flags > 7 || (flags&2 != 0 && src == nil) {
 			return nil, nil, false, errEntry
 		}
 		o := &Object{File: name, Unmodelled: true, Partial: flags&1 != 0, marks: ms}
@@ -157,12 +158,17 @@ func decodeResult(name string, data []byte) (objs []*Object, kinds []string, uns
 		o.Kind = Kind(kind)
 		o.Doc, o.Item = int(d.int()), int(d.int())
 		o.Node = d.node()
-		v := d.value(0)
-		m, ok := v.(map[string]any)
-		if d.err != nil || !ok || o.Node == nil {
+		if d.err != nil || o.Node == nil {
 			return nil, nil, false, errEntry
 		}
-		o.Content = m
+		content, err := toContent(o.Node)
+		if err != nil {
+			return nil, nil, false, errEntry
+		}
+		if o.inferred = flags&4 != 0; o.inferred {
+			content["apiVersion"], content["kind"] = o.APIVersion, string(o.Kind)
+		}
+		o.Content = content
 		objs = append(objs, o)
 	}
 	if d.err != nil || len(d.b) != 0 {
@@ -251,62 +257,6 @@ func hasAlias(n *yaml.Node, depth int) bool {
 		}
 	}
 	return false
-}
-
-const (
-	tagNil = iota
-	tagFalse
-	tagTrue
-	tagInt
-	tagFloat
-	tagString
-	tagSeq
-	tagMap
-)
-
-// value writes plain data as toContent builds it; false for anything else.
-func (e *encoder) value(v any) bool {
-	switch v := v.(type) {
-	case nil:
-		e.uint(tagNil)
-	case bool:
-		if v {
-			e.uint(tagTrue)
-		} else {
-			e.uint(tagFalse)
-		}
-	case int:
-		e.uint(tagInt)
-		e.int(int64(v))
-	case float64:
-		e.uint(tagFloat)
-		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
-	case string:
-		e.uint(tagString)
-		e.str(v)
-	case []any:
-		e.uint(tagSeq)
-		e.uint(uint64(len(v)))
-		for _, x := range v {
-			if !e.value(x) {
-				return false
-			}
-		}
-	case map[string]any:
-		e.uint(tagMap)
-		e.uint(uint64(len(v)))
-		// Sorted keys: equal content gives equal bytes, so an unchanged
-		// file does not make the pack look new.
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			e.str(k)
-			if !e.value(v[k]) {
-				return false
-			}
-		}
-	default:
-		return false
-	}
-	return true
 }
 
 type decoder struct {
@@ -403,47 +353,4 @@ func (d *decoder) node() *yaml.Node {
 		return nil
 	}
 	return root
-}
-
-func (d *decoder) value(depth int) any {
-	if d.err != nil || depth > maxCacheDepth {
-		d.fail()
-		return nil
-	}
-	switch d.uint() {
-	case tagNil:
-		return nil
-	case tagFalse:
-		return false
-	case tagTrue:
-		return true
-	case tagInt:
-		return int(d.int())
-	case tagFloat:
-		if len(d.b) < 8 {
-			d.fail()
-			return nil
-		}
-		f := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
-		d.b = d.b[8:]
-		return f
-	case tagString:
-		return d.str()
-	case tagSeq:
-		out := make([]any, d.count())
-		for i := range out {
-			out[i] = d.value(depth + 1)
-		}
-		return out
-	case tagMap:
-		n := d.count()
-		out := make(map[string]any, n)
-		for range n {
-			k := d.str()
-			out[k] = d.value(depth + 1)
-		}
-		return out
-	}
-	d.fail()
-	return nil
 }

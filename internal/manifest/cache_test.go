@@ -33,6 +33,10 @@ var cacheSnippets = []func(i int) string{
 		return fmt.Sprintf("apiVersion: v1\nkind: List\nitems:\n- apiVersion: batch/v1\n  kind: CronJob\n  metadata: {name: c%d}\n  spec:\n    jobTemplate:\n      spec:\n        template:\n          spec:\n            containers: [{name: c, image: \"registry.example.com/c:%d\"}]\n- apiVersion: v1\n  kind: Service\n  metadata: {name: s%d}\n", i, i, i)
 	},
 	func(i int) string {
+		// A typed List whose items name no kind: theirs is the List's.
+		return fmt.Sprintf("apiVersion: apps/v1\nkind: DeploymentList\nitems:\n- metadata: {name: dl%d}\n  spec: {template: {spec: {containers: [{name: a, image: quay.io/dl/a:%d}]}}}\n- kind: \"\"\n  metadata: {name: dm%d}\n", i, i, i)
+	},
+	func(i int) string {
 		return fmt.Sprintf("apiVersion: operators.coreos.com/v1alpha1\nkind: CatalogSource\nmetadata:\n  name: cat-%d\n  namespace: openshift-marketplace\nspec:\n  sourceType: grpc\n  image: registry.redhat.io/redhat/redhat-operator-index:v4.%d\n", i, i%20)
 	},
 	func(i int) string {

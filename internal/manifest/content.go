@@ -20,7 +20,7 @@ func (o *Object) setContent(content map[string]any, inferred bool) {
 	if inferred {
 		content["apiVersion"], content["kind"] = o.APIVersion, string(o.Kind)
 	}
-	o.Content = content
+	o.Content, o.inferred = content, inferred
 	if name, ok := NestedString(content, "metadata", "name"); ok {
 		o.Name = name
 	}

@@ -220,6 +220,10 @@ type Object struct {
 	// spans locates the nodes that sit in another file than File: the
 	// values a generated object inherits from its source CR.
 	spans map[*yaml.Node]nodeSpan
+	// inferred is set when the apiVersion and kind in Content were taken
+	// from the List holding the object (its node names no kind of its
+	// own): a cache entry restores Content from the node and this.
+	inferred bool
 }
 
 // Ref is a short human name: "ImageDigestMirrorSet/foo".
