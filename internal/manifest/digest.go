@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"hash"
 
+	"github.com/mirrorlint/mirrorlint/internal/parallel"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -15,7 +17,33 @@ import (
 // Content are not written: the loader derives them from the nodes. Two
 // lists with the same digest are checked alike by the same build, which
 // is what a cache of check results keyed by it relies on.
+//
+// A long list is digested in chunks of digestChunk objects on several
+// goroutines, and h is given the chunks' digests in order: the key of a
+// cluster of ten thousand objects is otherwise one goroutine's walk of
+// every node while the other cores wait for it.
 func Digest(h hash.Hash, objs []*Object) {
+	if len(objs) < 2*digestChunk {
+		digestObjects(h, objs)
+		return
+	}
+	sums := make([][sha256.Size]byte, (len(objs)+digestChunk-1)/digestChunk)
+	parallel.Each(len(sums), func(i int) {
+		c := sha256.New()
+		digestObjects(c, objs[i*digestChunk:min((i+1)*digestChunk, len(objs))])
+		c.Sum(sums[i][:0])
+	})
+	d := digester{h: h}
+	d.int(len(objs))
+	for _, s := range sums {
+		d.buf = append(d.buf, s[:]...)
+	}
+	d.flush()
+}
+
+const digestChunk = 512
+
+func digestObjects(h hash.Hash, objs []*Object) {
 	d := digester{h: h, texts: map[*source][sha256.Size]byte{}}
 	d.int(len(objs))
 	for _, o := range objs {
