@@ -209,6 +209,9 @@ type Result struct {
 type buildEntry struct {
 	once sync.Once
 	res  *Result
+	// early is the kustomize run Start began for a build certain to be
+	// full, nil when it began none.
+	early *earlyBuild
 }
 
 // Cache builds each kustomization directory once per discovery.
@@ -250,23 +253,42 @@ func (bc *Cache) Get(dir string) *Result {
 	return e.res
 }
 
-// Run builds dirs on up to w workers. Overlays that share a base are
-// counted first: a fast build pays off only when the base's own build
-// vouches for at least two of them.
+// Run builds dirs on up to w workers (finishing those Start began).
 func (bc *Cache) Run(dirs []string, w int) {
-	if !bc.d.opts.NoFast {
-		needs := bc.d.needs()
-		count := map[string]int{}
-		for _, dir := range dirs {
-			if m, _, ok := bc.d.fastBase(dir, needs); ok {
-				count[m]++
-			}
-		}
-		bc.mu.Lock()
-		bc.shared = count
-		bc.mu.Unlock()
-	}
+	bc.count(dirs)
 	parallel.Within(w, len(dirs), func(i int) { bc.Get(dirs[i]) })
+}
+
+// count counts the overlays of dirs that share a base, once: a fast build
+// pays off only when the base's own build vouches for at least two of
+// them.
+func (bc *Cache) count(dirs []string) {
+	bc.mu.Lock()
+	counted := bc.shared != nil
+	bc.mu.Unlock()
+	if counted || bc.d.opts.NoFast {
+		return
+	}
+	needs := bc.d.needs()
+	count := map[string]int{}
+	for _, dir := range dirs {
+		if m, _, ok := bc.d.fastBase(dir, needs); ok {
+			count[m]++
+		}
+	}
+	bc.mu.Lock()
+	bc.shared = count
+	bc.mu.Unlock()
+}
+
+// full is the kustomize run of dir's full build.
+func (bc *Cache) full(dir string) (b *built, err error) {
+	d := bc.d
+	runBuild(d.customSchema(dir), func() {
+		g := d.guard()
+		b, err = build(g, g, d.graph.Get(dir), d.closureKusts(dir), "kustomize build "+d.res.Display(dir), d.opts.Load, d.needs())
+	})
+	return b, err
 }
 
 // build builds one kustomization: on a filtered file system when a fast
@@ -274,7 +296,6 @@ func (bc *Cache) Run(dirs []string, w int) {
 func (bc *Cache) build(dir string) *Result {
 	d := bc.d
 	kf := d.graph.Get(dir)
-	needs := d.needs()
 	name := "kustomize build " + d.res.Display(dir)
 	var b *built
 	var err error
@@ -290,18 +311,28 @@ func (bc *Cache) build(dir string) *Result {
 		}
 	}
 	fast := r != nil
-	if !fast {
-		runBuild(d.customSchema(dir), func() {
-			g := d.guard()
-			b, err = build(g, g, kf, d.closureKusts(dir), name, d.opts.Load, needs)
-		})
+	elapsed := time.Duration(0)
+	e := bc.entry(dir)
+	bc.mu.Lock()
+	early := e.early
+	bc.mu.Unlock()
+	switch {
+	case fast:
+	case early != nil:
+		<-early.done
+		b, err, elapsed = early.b, early.err, early.elapsed
+	default:
+		b, err = bc.full(dir)
+	}
+	if elapsed == 0 {
+		elapsed = time.Since(start)
 	}
 	d.statsMu.Lock()
 	d.stats.Builds++
 	if fast {
 		d.stats.FastBuilds++
 	}
-	d.stats.Build += time.Since(start)
+	d.stats.Build += elapsed
 	d.statsMu.Unlock()
 	if fast {
 		return r

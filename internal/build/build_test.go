@@ -65,7 +65,8 @@ func TestNameRefKindsCurrent(t *testing.T) {
 
 // TestParallelBuilds: overlays built on several workers give what one
 // worker gives, including a closure that sets its own OpenAPI schema
-// (built alone, the default schema restored after it). Run with -race:
+// (built alone, the default schema restored after it), and so do the full
+// builds Start begins before Run finishes them. Run with -race:
 // kustomize's schema is process-wide state.
 func TestParallelBuilds(t *testing.T) {
 	root := t.TempDir()
@@ -87,8 +88,21 @@ func TestParallelBuilds(t *testing.T) {
 		}
 	}
 	testtree.WriteAt(t, root, files)
-	run := func(w int) string {
+	run := func(w int, early bool) string {
 		c := New(Config{Graph: kustomization.NewGraph(), Files: kustomization.NewResolver(manifest.Options{}, filepath.ToSlash)})
+		if early {
+			// As a load starts them: the full builds begun at once, the
+			// fast ones (the sites patching only the mirror set) left
+			// to Run.
+			wait := c.Start(dirs, w)
+			wait()
+			for i, dir := range dirs {
+				e := c.entry(dir)
+				if full := (i+1)%4 == 0; (e.early != nil) != full {
+					t.Errorf("%s: begun early %v, a full build %v", dir, e.early != nil, full)
+				}
+			}
+		}
 		c.Run(dirs, w)
 		for _, dir := range dirs {
 			if err := c.Get(dir).Err; err != nil {
@@ -102,13 +116,13 @@ func TestParallelBuilds(t *testing.T) {
 	openapi.ResetOpenAPI()
 	schemaGate.ready = false
 	var many []string
-	for range 3 {
-		many = append(many, run(4))
+	for i := range 4 {
+		many = append(many, run(4, i%2 == 1))
 	}
-	one := run(1)
-	for _, m := range many {
+	one := run(1, false)
+	for i, m := range many {
 		if m != one {
-			t.Fatalf("4 workers:\n%s\n1 worker:\n%s", m, one)
+			t.Fatalf("4 workers (full builds begun early: %v):\n%s\n1 worker:\n%s", i%2 == 1, m, one)
 		}
 	}
 	if strings.Contains(one, "problem") {

@@ -336,12 +336,7 @@ func (bc *Cache) baseBuild(m string) *baseEntry {
 		if kf == nil {
 			return
 		}
-		var b *built
-		var err error
-		runBuild(d.customSchema(m), func() {
-			g := d.guard()
-			b, err = build(g, g, kf, d.closureKusts(m), "kustomize build "+d.res.Display(m), d.opts.Load, d.needs())
-		})
+		b, err := bc.full(m)
 		if e.ok = err == nil; e.ok {
 			e.res = &Result{Problems: b.Set.Problems}
 			e.res.Objects, e.res.Origins = trace.Remap(b.Set, b.Origins, m, d.res)

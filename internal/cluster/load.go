@@ -23,8 +23,9 @@ type LoadOptions struct {
 }
 
 // Load reads the given clusters of the result (those not read yet): every
-// file they read, once, in parallel; then the kustomize builds they need,
-// each kustomization once and in parallel. Set then holds what the loaded
+// file they read, once, in parallel, and the kustomize builds they need,
+// each kustomization once and in parallel (the full ones while the files
+// are read). Set then holds what the loaded
 // clusters read, and Notices what is worth telling about the grouping.
 func (r *Result) Load(cls []*Cluster, o LoadOptions) {
 	d := r.d
@@ -37,9 +38,9 @@ func (r *Result) Load(cls []*Cluster, o LoadOptions) {
 	if len(todo) == 0 {
 		return
 	}
-	d.readFiles(todo)
+	var dirs []string
+	wait := func() {}
 	if o.Build {
-		var dirs []string
 		seen := map[string]bool{}
 		for _, c := range todo {
 			for _, pt := range c.parts {
@@ -49,6 +50,14 @@ func (r *Result) Load(cls []*Cluster, o LoadOptions) {
 				}
 			}
 		}
+		// The builds that will be full ones run while the files are
+		// read (kustomize reads its own); the rest, and the tracing of
+		// every build to the files it came from, once they are.
+		wait = d.builds.Start(dirs, o.Workers)
+	}
+	d.readFiles(todo)
+	wait()
+	if o.Build {
 		d.builds.Run(dirs, o.Workers)
 	}
 	for _, c := range todo {
