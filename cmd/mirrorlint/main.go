@@ -40,6 +40,9 @@ func setUpProcess() {
 	// address space left; the stages' own budgets (safefs.Budget.Memory,
 	// --policy-memory) are then lowered to fit it too.
 	heapwatch.FitAddressSpace()
+	// A run is short and allocates several times what it keeps: the
+	// collector runs at a slower pace than Go's default, unless GOGC says.
+	heapwatch.PaceCommand()
 	removeSnapshotsOnSignal()
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/heapwatch"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
@@ -61,6 +62,9 @@ func benchRepo(b *testing.B) *benchrepo.Repo {
 //
 // Every sub-benchmark reports peak-heap-MB and peak-RSS-MB, see peakMemory.
 func BenchmarkRepo10k(b *testing.B) {
+	// The command's collector pace, for the floors too (the command's own
+	// reads and loader).
+	defer heapwatch.PaceCommand()()
 	r := benchRepo(b)
 	files := float64(r.Files)
 
