@@ -124,8 +124,8 @@ func buildOnce(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomiza
 // printBuilt serialises the needed objects of a build, with the origin
 // path of each as kustomize wrote it. Each object is written as the JSON
 // kustomize turns it into before printing YAML (Resource.AsYAML is that
-// JSON converted): the values are the ones `kustomize build` prints,
-// without the cost of the conversion.
+// JSON converted; nodeJSON makes the same JSON): the values are the ones
+// `kustomize build` prints, without the cost of the conversion.
 func printBuilt(m resmap.ResMap, opts manifest.Options, needs manifest.Needs) ([]byte, []string, error) {
 	var out bytes.Buffer
 	var origins []string
@@ -140,7 +140,7 @@ func printBuilt(m resmap.ResMap, opts manifest.Options, needs manifest.Needs) ([
 		if err := r.SetOrigin(nil); err != nil {
 			return nil, nil, fmt.Errorf("removing origin annotations: %w", err)
 		}
-		text, err := r.MarshalJSON()
+		text, err := nodeJSON(r.YNode())
 		if err != nil {
 			return nil, nil, err
 		}
