@@ -65,3 +65,16 @@ func (bc *Cache) mayBeFast(dir string) bool {
 	bc.mu.Unlock()
 	return ok && shared >= 2
 }
+
+// Discard forgets the kustomize runs Start began, so that Run builds
+// them again after the load; for a load that spent one of the run's
+// budgets (safefs.Budget.Spent), where a build started before the load
+// met a budget not spent yet and would say otherwise than one run after
+// it.
+func (bc *Cache) Discard() {
+	bc.mu.Lock()
+	defer bc.mu.Unlock()
+	for _, e := range bc.dirs {
+		e.early = nil
+	}
+}

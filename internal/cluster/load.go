@@ -57,6 +57,11 @@ func (r *Result) Load(cls []*Cluster, o LoadOptions) {
 	}
 	d.readFiles(todo)
 	wait()
+	if o.Build && d.opts.Load.Access != nil && d.opts.Load.Access.Budget.Spent() {
+		// The load spent a budget: the builds are run again, to meet it
+		// spent as they do when they run after the load.
+		d.builds.Discard()
+	}
 	if o.Build {
 		d.builds.Run(dirs, o.Workers)
 	}

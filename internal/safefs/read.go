@@ -111,6 +111,16 @@ func (b *Budget) take(n int64) bool {
 	return b.used.Add(n) <= b.Max
 }
 
+// Spent reports whether any of the run's budgets has refused something:
+// the heap grown past Memory, more bytes asked than Max, more objects
+// than MaxObjects. What a stage does after that depends on when it ran.
+func (b *Budget) Spent() bool {
+	if b == nil {
+		return false
+	}
+	return b.HeapOver() || b.Max > 0 && b.used.Load() > b.Max || b.MaxObjects > 0 && b.objects.Load() > b.MaxObjects
+}
+
 // Used is how many bytes have been accounted.
 func (b *Budget) Used() int64 {
 	if b == nil {

@@ -87,8 +87,30 @@ func TestReadCapsSizeAndBudget(t *testing.T) {
 	if _, err := r.ReadFile(filepath.Join(repo, "small.yaml")); err != nil {
 		t.Fatal(err)
 	}
+	if r.Budget.Spent() {
+		t.Error("the budget is spent after a read within it")
+	}
 	if _, err := r.ReadFile(filepath.Join(repo, "small.yaml")); !errors.Is(err, ErrBudget) {
 		t.Errorf("second read past the budget: %v, want the budget refusal", err)
+	}
+	if !r.Budget.Spent() {
+		t.Error("the budget is not spent after it refused a read")
+	}
+}
+
+// Spent says a budget refused something, for each of them: objects past
+// MaxObjects, and none for a run without budgets.
+func TestBudgetSpentByObjects(t *testing.T) {
+	var none *Budget
+	if none.Spent() {
+		t.Error("no budget is spent")
+	}
+	b := &Budget{MaxObjects: 3}
+	if b.TakeObjects(3); b.Spent() {
+		t.Error("spent at its bound")
+	}
+	if b.TakeObjects(1); !b.Spent() {
+		t.Error("not spent past its bound")
 	}
 }
 
