@@ -4,7 +4,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/contentcache"
-	"github.com/mirrorlint/mirrorlint/internal/gitrev"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/pipeline"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -20,31 +19,36 @@ func noCacheFlag() *cli.BoolFlag {
 	}
 }
 
-// openCache sets po's loader cache, unless --no-cache, and returns what
-// writes it back. In a repository the files git holds unchanged are looked
-// up by the index's blob ids without being read. A cache that cannot be
-// opened or written only makes the run slower: the results do not depend
-// on it, so nothing is reported.
-func openCache(c *cli.Context, po *project.Options, top string) (done func()) {
+// cacheDir is the cache's directory, false when the run has none
+// (--no-cache, no user cache directory, a build without a build ID).
+func cacheDir(c *cli.Context) (string, bool) {
 	dir, version := contentcache.DefaultDir(), contentcache.Version()
-	if c.Bool(noCacheName) || dir == "" || version == "" {
+	return dir, !c.Bool(noCacheName) && dir != "" && version != ""
+}
+
+// openCache sets po's loader cache, unless --no-cache, and returns what
+// writes it back. In a repository the files git holds unchanged (blobs,
+// gitrev.Blobs) are looked up by the index's blob ids without being read.
+// A cache that cannot be opened or written only makes the run slower: the
+// results do not depend on it, so nothing is reported.
+func openCache(c *cli.Context, po *project.Options, blobs map[string]string) (done func()) {
+	dir, ok := cacheDir(c)
+	if !ok {
 		return func() {}
 	}
-	pack := contentcache.Open(dir, version, manifest.CacheFormat)
+	pack := contentcache.Open(dir, contentcache.Version(), manifest.CacheFormat)
 	po.Cache = pack
-	if top != "" {
-		if blobs, err := gitrev.Blobs(top); err == nil {
-			po.Blobs = func(osPath string) (string, bool) {
-				abs, err := manifest.Abs(osPath)
-				if err != nil {
-					return "", false
-				}
-				if b, ok := blobs[abs]; ok {
-					return b, true
-				}
-				b, ok := blobs[manifest.RealPath(abs)]
-				return b, ok
+	if blobs != nil {
+		po.Blobs = func(osPath string) (string, bool) {
+			abs, err := manifest.Abs(osPath)
+			if err != nil {
+				return "", false
 			}
+			if b, ok := blobs[abs]; ok {
+				return b, true
+			}
+			b, ok := blobs[manifest.RealPath(abs)]
+			return b, ok
 		}
 	}
 	return func() {
@@ -68,11 +72,11 @@ func openCache(c *cli.Context, po *project.Options, top string) (done func()) {
 // keys a whole run would read and hash everything under the working
 // directory, so it is not made.
 func openResults(c *cli.Context, req *pipeline.Request, top string) (done func()) {
-	dir, version := contentcache.DefaultDir(), contentcache.Version()
-	if c.Bool(noCacheName) || dir == "" || version == "" {
+	dir, ok := cacheDir(c)
+	if !ok {
 		return func() {}
 	}
-	pack := contentcache.Open(dir, version, pipeline.ResultFormat)
+	pack := contentcache.Open(dir, contentcache.Version(), pipeline.ResultFormat)
 	req.Results = pack
 	if top != "" && c.String("render") == "" && c.String("base") == "" {
 		req.Runs = pack

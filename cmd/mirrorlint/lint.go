@@ -66,11 +66,11 @@ func runLint(c *cli.Context) error {
 		}
 	}
 	top := gitTopLevel()
-	req, err := lintRequest(c, top)
+	req, blobs, err := lintRequest(c, top)
 	if err != nil {
 		return err
 	}
-	defer openCache(c, &req.Options, top)()
+	defer openCache(c, &req.Options, blobs)()
 	defer openResults(c, &req, top)()
 	refused := distrustFoundConfig(c, req.Config, req.Options.Access)
 	threshold, err := failOn(c.String("fail-on"), req.Config)

@@ -34,15 +34,19 @@ func summaryFlag() *cli.StringFlag {
 // lintRequest turns the command line into a run: the config file, the
 // flags, and the context directory, which defaults to the git top level
 // when every path is a file (the way pre-commit calls a hook).
-func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
+//
+// blobs are git's blob ids of the files its index holds unchanged, asked
+// with the tree's files when the cache is on (cacheDir): the cache looks
+// those files up without reading them.
+func lintRequest(c *cli.Context, top string) (req pipeline.Request, blobs map[string]string, _ error) {
 	po := projectOptions(c)
 	cfg, err := project.LoadConfig(po)
 	if err != nil {
-		return pipeline.Request{}, err
+		return pipeline.Request{}, nil, err
 	}
 	po.Config = cfg
 	po.Root = top
-	req := pipeline.Request{Options: po}
+	req = pipeline.Request{Options: po}
 	switch dir := c.String(contextName); {
 	case dir == "none":
 	case dir != "":
@@ -52,8 +56,9 @@ func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
 	}
 	// A commit check (files given, the repository as context) reads what
 	// is committed plus the files given; a tree honours .gitignore.
-	req.Files = gitFiles(c, top, req.Context != "" && allFiles(po.Paths), po.Paths)
-	return req, nil
+	_, cached := cacheDir(c)
+	req.Files, blobs = gitTree(c, top, req.Context != "" && allFiles(po.Paths), po.Paths, cached)
+	return req, blobs, nil
 }
 
 // gitFiles asks git which files make up the tree when the working
@@ -63,21 +68,28 @@ func lintRequest(c *cli.Context, top string) (pipeline.Request, error) {
 // scratch file cannot block a commit that does not contain it. Outside a
 // repository it returns nil: everything under the paths is read.
 func gitFiles(c *cli.Context, top string, commit bool, given []string) *manifest.FileSet {
+	set, _ := gitTree(c, top, commit, given, false)
+	return set
+}
+
+// gitTree is gitFiles and, with blobs, git's blob ids of the files its
+// index holds unchanged (gitrev.Blobs), asked of git at once.
+func gitTree(c *cli.Context, top string, commit bool, given []string, blobs bool) (*manifest.FileSet, map[string]string) {
 	if top == "" {
-		return nil
+		return nil, nil
 	}
-	files, err := gitrev.Files(top, !commit)
+	w, err := gitrev.ReadWorkTree(top, !commit, blobs)
 	if err != nil {
 		fmt.Fprintf(c.App.ErrWriter, "mirrorlint: warning: cannot list the repository's files (%v): reading every file under the paths\n", err)
-		return nil
+		return nil, nil
 	}
-	set := manifest.NewFileSet(manifest.RealPath(top), files)
+	set := manifest.NewFileSet(manifest.RealPath(top), w.Files)
 	if commit {
 		for _, g := range given {
 			set.Add(manifest.RealPath(g))
 		}
 	}
-	return set
+	return set, w.Blobs
 }
 
 // relativeToWorkingDir names dir as the working directory sees it, so that

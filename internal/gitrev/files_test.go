@@ -60,3 +60,46 @@ func TestFiles(t *testing.T) {
 		t.Errorf("tracked and untracked: %q, want %q", got, want)
 	}
 }
+
+// ReadWorkTree asked for everything at once gives what Files and Blobs
+// give asked one at a time, and only what it was asked for.
+func TestReadWorkTreeIsFilesAndBlobs(t *testing.T) {
+	top, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	git := gittest.Runner(t, top)
+	git("init", "-q")
+	write := testtree.Writer(t, top)
+	write("a/idms.yaml", testtree.AcmeIDMS)
+	write("a/changed.yaml", testtree.AcmeIDMS)
+	git("add", ".")
+	git("commit", "-q", "-m", "one")
+	write("a/changed.yaml", idmsV2)
+	write("a/untracked.yaml", idmsV2)
+	w, err := ReadWorkTree(top, true, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Files(top, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobs, err := Blobs(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(w.Files, files) || !reflect.DeepEqual(w.Blobs, blobs) {
+		t.Errorf("ReadWorkTree = %q %v, Files and Blobs = %q %v", w.Files, w.Blobs, files, blobs)
+	}
+	if len(blobs) != 1 || blobs[filepath.Join(top, "a/idms.yaml")] == "" {
+		t.Errorf("Blobs = %v, want the unchanged file's alone", blobs)
+	}
+	only, err := ReadWorkTree(top, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if only.Blobs != nil || len(only.Files) != 2 {
+		t.Errorf("tracked files only: %q, blobs %v", only.Files, only.Blobs)
+	}
+}
