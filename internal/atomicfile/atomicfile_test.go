@@ -37,15 +37,22 @@ func TestWriteIntoMissingDirectoryFailsWithoutTouchingAnything(t *testing.T) {
 	}
 }
 
-// What WriteWith's function writes, in several writes, becomes the file;
-// when it fails, the old file stays and no temporary file is left.
+// What WriteWith's (and WriteUnsynced's) function writes, in several
+// writes, becomes the file; when it fails, the old file stays and no
+// temporary file is left.
 func TestWriteWithStreamsAndKeepsTheOldFileOnError(t *testing.T) {
+	for name, write := range map[string]func(string, os.FileMode, func(io.Writer) error) error{"WriteWith": WriteWith, "WriteUnsynced": WriteUnsynced} {
+		t.Run(name, func(t *testing.T) { testStreams(t, write) })
+	}
+}
+
+func testStreams(t *testing.T, write func(string, os.FileMode, func(io.Writer) error) error) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "pack")
 	if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err := WriteWith(p, 0o644, func(w io.Writer) error {
+	err := write(p, 0o644, func(w io.Writer) error {
 		for i := range 3 {
 			if _, err := w.Write(bytes.Repeat([]byte{byte('a' + i)}, 100<<10)); err != nil {
 				return err
@@ -62,7 +69,7 @@ func TestWriteWithStreamsAndKeepsTheOldFileOnError(t *testing.T) {
 		t.Fatalf("content of %d bytes (%v), want the three writes, %d bytes", len(got), err, len(want))
 	}
 	boom := errors.New("boom")
-	if err := WriteWith(p, 0o644, func(w io.Writer) error {
+	if err := write(p, 0o644, func(w io.Writer) error {
 		w.Write([]byte("partial"))
 		return boom
 	}); !errors.Is(err, boom) {

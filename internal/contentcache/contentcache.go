@@ -18,6 +18,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -43,7 +44,15 @@ func DefaultDir() string {
 	return filepath.Join(d, "mirrorlint")
 }
 
-const magic = "mirrorlint content cache\n"
+const magic = "mirrorlint content cache 2\n"
+
+// castagnoli is the pack's checksum (CRC-32C, which the processor computes
+// at memory speed): it guards against a pack truncated or edited by
+// accident, not against someone able to write the cache directory, who
+// could write a valid checksum as well; so a cryptographic hash, read and
+// written over tens of megabytes on every run that uses the pack, would
+// buy nothing.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // maxPackBytes bounds what one pack may hold (and what a run reads): a
 // pack over it is ignored, and entries a run did not use are dropped from
@@ -116,14 +125,14 @@ func readBounded(path string) ([]byte, error) {
 
 var errCorrupt = errors.New("corrupt pack")
 
-// decode checks the header and the checksum over everything before it,
-// then reads the entries.
+// decode checks the header and the checksum (CRC-32C, big-endian, the
+// last four bytes) over everything before it, then reads the entries.
 func (p *Pack) decode(data []byte) (map[string][]byte, error) {
-	if len(data) < len(p.header)+sha256.Size || !bytes.HasPrefix(data, p.header) {
+	if len(data) < len(p.header)+crc32.Size || !bytes.HasPrefix(data, p.header) {
 		return nil, errCorrupt
 	}
-	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
-	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+	body, sum := data[:len(data)-crc32.Size], data[len(data)-crc32.Size:]
+	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(sum) {
 		return nil, errCorrupt
 	}
 	rest := body[len(p.header):]
@@ -207,8 +216,10 @@ func (p *Pack) Close() error {
 	// Written as it is produced, the checksum computed on the way: a pack
 	// holding every ConfigMap of a large tree is tens of MB, which
 	// assembling in memory first allocated and cleared on every write.
-	return atomicfile.WriteWith(p.path, 0o644, func(w io.Writer) error {
-		sum := sha256.New()
+	// Not synced: a pack lost or torn in a crash fails its checksum and is
+	// made again.
+	return atomicfile.WriteUnsynced(p.path, 0o644, func(w io.Writer) error {
+		sum := crc32.New(castagnoli)
 		out := io.MultiWriter(w, sum)
 		if _, err := out.Write(p.header); err != nil {
 			return err
@@ -217,7 +228,7 @@ func (p *Pack) Close() error {
 		var scratch [binary.MaxVarintLen64]byte
 		put := func(k string, v []byte) (bool, error) {
 			n := len(k) + len(v) + 2*binary.MaxVarintLen64
-			if size+n > maxPackBytes-sha256.Size {
+			if size+n > maxPackBytes-crc32.Size {
 				return false, nil
 			}
 			size += n

@@ -53,6 +53,7 @@ func TestADamagedPackIsIgnored(t *testing.T) {
 		"truncated":      func(b []byte) []byte { return b[:len(b)-5] },
 		"cut in a entry": func(b []byte) []byte { return b[:len(magic)+12] },
 		"a byte flipped": func(b []byte) []byte { b[len(b)-40] ^= 1; return b },
+		"its checksum":   func(b []byte) []byte { b[len(b)-1] ^= 0x80; return b },
 		"empty":          func([]byte) []byte { return nil },
 		"another tool":   func(b []byte) []byte { return append([]byte("something else\n"), b...) },
 	} {
