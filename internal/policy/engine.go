@@ -12,6 +12,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/policies"
 )
 
 // reserved is the package prefix of the built-in library and of its
@@ -30,6 +31,10 @@ type Engine struct {
 	// anyKind is set when user policies are loaded: they may read objects
 	// of any kind, so the load keeps every object (ReadsAnyKind).
 	anyKind bool
+	// reads are the kinds the library's policies read (policies.Reads),
+	// the only objects their input holds; nil when user policies are
+	// loaded (they may read any).
+	reads   map[string]bool
 	query   rego.PreparedEvalQuery
 	outputs []output // one per (package, set) the query reads, by binding
 	rules   []*check.Rule
@@ -99,6 +104,12 @@ func Load(opts Options) (*Engine, error) {
 	for _, name := range modules.order {
 		if !modules.builtin[name] {
 			e.anyKind = true
+		}
+	}
+	if !e.anyKind {
+		e.reads = map[string]bool{}
+		for _, k := range policies.Reads {
+			e.reads[k] = true
 		}
 	}
 	store := inmem.NewFromObject(data)

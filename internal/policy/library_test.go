@@ -1,11 +1,18 @@
 package policy
 
 import (
+	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -89,5 +96,51 @@ func TestDataFileErrors(t *testing.T) {
 				t.Fatalf("got %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// The library's input holds only the kinds it reads (policies.Reads), and
+// its findings are the ones it gives over every object of the cluster:
+// here the mirror sets among ConfigMaps, a workload and a kind the loader
+// has no type for, all kept whole. With a user policy the input holds
+// every object.
+func TestBuiltinInputHoldsTheKindsItReads(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, f := range []string{"icsp.yaml", "sets.yaml"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "mixed", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		testtree.WriteFile(t, filepath.Join(dir, f), string(data))
+	}
+	testtree.WriteFile(t, filepath.Join(dir, "others.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: quay.io, namespace: openshift-config}\ndata: {quay.io: x}\n---\n"+
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app}\nspec: {template: {spec: {containers: [{name: a, image: quay.io/openshift-release-dev/x:1}]}}}\n---\n"+
+		"apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {imageDigestMirrors: [{source: quay.io, mirrors: [m.example/q]}]}\n")
+	set, err := manifest.Load([]string{dir}, manifest.Options{Unmodelled: manifest.UnmodelledAll})
+	if err != nil || len(set.Problems) > 0 {
+		t.Fatalf("%v %v", err, set.Problems)
+	}
+	c := check.NewContext(&cluster.Cluster{Name: "test", Objects: set.Objects, Settings: cluster.Defaults()})
+	e := mustLoad(t, Options{Builtin: true, DataFiles: []string{"testdata/data/org.yaml", "testdata/data/tags.json"}})
+	narrowed, err := e.Evaluate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := buildInput(context.Background(), c, e.reads)
+	if n := v.(ast.Object).Get(ast.StringTerm("objects")).Value.(*ast.Array).Len(); n != 3 {
+		t.Errorf("the library's input holds %d objects, want the 3 mirror objects", n)
+	}
+	whole := *e
+	whole.reads = nil
+	all, err := whole.Evaluate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dump(narrowed) != dump(all) || len(all) == 0 {
+		t.Errorf("over the kinds it reads:\n%s\nover every object:\n%s", dump(narrowed), dump(all))
+	}
+	if u := mustLoad(t, Options{Builtin: true, Dirs: []string{"testdata/policies"}}); u.reads != nil {
+		t.Errorf("with user policies the input is narrowed to %v", u.reads)
 	}
 }
