@@ -48,8 +48,10 @@ $(TOOLS)/conftest:
 # also run under the race detector.
 # internal/pipeline checks clusters at once; internal/check and internal/mco
 # hold what rules share (memos, the plan); the rules themselves are run at
-# once on one context by their concurrency test.
-RACE_PKGS := ./internal/parallel ./internal/manifest ./internal/gitrev ./internal/cluster ./lint ./internal/check ./internal/mco ./internal/pipeline
+# once on one context by their concurrency test; internal/build runs
+# kustomize builds at once, some while the load reads the files; safefs
+# lists directories at once; contentcache is one pack for every goroutine.
+RACE_PKGS := ./internal/parallel ./internal/safefs ./internal/manifest ./internal/gitrev ./internal/build ./internal/cluster ./internal/contentcache ./lint ./internal/check ./internal/mco ./internal/pipeline
 
 test: tools vet lint
 	$(GO) test -count=1 $(PKG)

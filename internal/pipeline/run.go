@@ -194,8 +194,8 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	// Kept whole when every build can be checked by the listing, nothing
 	// stopped at a limit (that depends on the machine, not the inputs),
 	// and nothing the key lists changed while the run read it.
-	if key != "" && rec.keepable(listingRoots(req, sc)) && !atLimit(findings) && !atLimit(res.Findings) && runKey(checks, req, sc) == key {
-		keepRun(req.Runs, key, res)
+	if key != "" && rec.keepable(listingRoots(req, sc)) && !atLimit(findings) && !atLimit(res.Findings) {
+		keepRun(req.Runs, key, res, func() bool { return runKey(checks, req, sc) == key })
 	}
 	return res, nil
 }

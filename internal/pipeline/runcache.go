@@ -173,17 +173,24 @@ func decodeRun(data []byte, key string) (*cachedRun, bool) {
 	return &r, true
 }
 
-// keepRun stores res under key when it reads back exactly as it is.
-func keepRun(store manifest.Cache, key string, res *Result) {
+// keepRun stores res under key when it reads back exactly as it is and
+// unchanged reports that the inputs are still those key lists (the
+// listing made again: nothing was edited while the run read it). The
+// listing and the encoding with its check run at once, both a run's last
+// steps before it answers.
+func keepRun(store manifest.Cache, key string, res *Result, unchanged func() bool) {
+	var data []byte
+	var same bool
+	var wg sync.WaitGroup
+	wg.Go(func() { same = unchanged() })
 	entry := cachedRun{Key: key, Findings: res.Findings, Files: res.Files, Outcomes: res.Outcomes(), Read: res.Read()}
-	data, err := json.Marshal(entry)
-	if err != nil {
-		return
+	if d, err := json.Marshal(entry); err == nil {
+		if back, ok := decodeRun(d, key); ok && reflect.DeepEqual(*back, entry) {
+			data = d // else something the encoding does not carry: never kept
+		}
 	}
-	back, ok := decodeRun(data, key)
-	if !ok || !reflect.DeepEqual(*back, entry) {
-		// Something the encoding does not carry: never kept.
-		return
+	wg.Wait()
+	if data != nil && same {
+		store.Put(key, data)
 	}
-	store.Put(key, data)
 }
