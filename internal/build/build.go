@@ -259,14 +259,11 @@ func (bc *Cache) Run(dirs []string, w int) {
 	parallel.Within(w, len(dirs), func(i int) { bc.Get(dirs[i]) })
 }
 
-// count counts the overlays of dirs that share a base, once: a fast build
-// pays off only when the base's own build vouches for at least two of
-// them.
+// count counts the overlays of dirs that share a base: a fast build pays
+// off only when the base's own build vouches for at least two of them.
+// Start and Run of the same dirs count alike.
 func (bc *Cache) count(dirs []string) {
-	bc.mu.Lock()
-	counted := bc.shared != nil
-	bc.mu.Unlock()
-	if counted || bc.d.opts.NoFast {
+	if bc.d.opts.NoFast {
 		return
 	}
 	needs := bc.d.needs()
