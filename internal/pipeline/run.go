@@ -18,6 +18,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/impact"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/shard"
 	"github.com/mirrorlint/mirrorlint/render"
 )
@@ -133,6 +134,7 @@ func (r *Result) Read() ReadSummary {
 
 // Run lints what req describes with checks.
 func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
+	defer safefs.HoldWorkingDir()()
 	sc, err := newScope(req)
 	if err != nil {
 		return nil, err

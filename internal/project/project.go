@@ -224,6 +224,7 @@ func ResolveSettings(opts Options, cfg *config.Config) (cluster.Settings, error)
 // names). The renderer, the rules and the pipeline read cl.Settings and
 // Project.Config as settled here and look nothing up again.
 func Open(opts Options) (*Project, error) {
+	defer safefs.HoldWorkingDir()()
 	cfg, err := LoadConfig(opts)
 	if err != nil {
 		return nil, err

@@ -31,6 +31,30 @@ func TestAbsLikeFilepathAbs(t *testing.T) {
 	check()
 }
 
+// While the working directory is held Abs answers with it, a chdir
+// notwithstanding, until the last hold is released; then it follows the
+// directory again.
+func TestHoldWorkingDir(t *testing.T) {
+	first := t.TempDir()
+	t.Chdir(first)
+	want := func(dir string) {
+		t.Helper()
+		if got, err := Abs("a.yaml"); err != nil || got != filepath.Join(dir, "a.yaml") {
+			t.Errorf("Abs = %q, %v; want it in %s", got, err, dir)
+		}
+	}
+	outer := HoldWorkingDir()
+	inner := HoldWorkingDir()
+	second := t.TempDir()
+	t.Chdir(second)
+	want(first)
+	inner()
+	inner() // a second release of the same hold changes nothing
+	want(first)
+	outer()
+	want(second)
+}
+
 // A root resolves paths as filepath.EvalSymlinks does, its directories
 // asked once: links to directories and to files, a link replaced by a
 // file between two reads of the same directory, missing files (the same
