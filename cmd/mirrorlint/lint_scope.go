@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -57,7 +58,20 @@ func lintRequest(c *cli.Context, top string) (req pipeline.Request, blobs map[st
 	// A commit check (files given, the repository as context) reads what
 	// is committed plus the files given; a tree honours .gitignore.
 	_, cached := cacheDir(c)
+	// With the cache on in a repository the run's key lists every
+	// directory the run may read: listed now, while git is asked about
+	// the tree, the two wait on the file system at the same time, and the
+	// key and the walk take the listing from the memo.
+	var listing sync.WaitGroup
+	if cached && top != "" {
+		for _, d := range po.Access.Dirs() {
+			if real, err := filepath.EvalSymlinks(d); err == nil {
+				listing.Go(func() { po.Access.Prefetch(real, nil) })
+			}
+		}
+	}
 	req.Files, blobs = gitTree(c, top, req.Context != "" && allFiles(po.Paths), po.Paths, cached)
+	listing.Wait()
 	return req, blobs, nil
 }
 
