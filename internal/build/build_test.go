@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/openapi"
@@ -153,4 +154,51 @@ func describeBuilds(t *testing.T, c *Cache, dirs []string) string {
 		}
 	}
 	return b.String()
+}
+
+// Builds Start began and Discard forgot are built again by Run, and give
+// what builds Run alone made give.
+func TestDiscardedEarlyBuildsAreBuiltAgain(t *testing.T) {
+	root := t.TempDir()
+	testtree.WriteAt(t, root, map[string]string{
+		"base/kustomization.yaml": "resources: [idms.yaml, deploy.yaml]\n",
+		"base/idms.yaml":          testtree.ReleaseIDMS,
+		"base/deploy.yaml":        testtree.AppDeployment,
+		"site/kustomization.yaml": "resources: [../base]\npatches:\n- patch: '{\"apiVersion\": \"apps/v1\", \"kind\": \"Deployment\", \"metadata\": {\"name\": \"app\"}, \"spec\": {\"replicas\": 3}}'\n",
+	})
+	dirs := []string{filepath.Join(root, "site")}
+	run := func(discard bool) (string, int) {
+		log := &buildCounter{}
+		opts := manifest.Options{Cache: log}
+		c := New(Config{Graph: kustomization.NewGraph(), Files: kustomization.NewResolver(opts, filepath.ToSlash), Load: opts})
+		c.Start(dirs, 2)()
+		if c.entry(dirs[0]).early == nil {
+			t.Fatal("a full build was not begun early")
+		}
+		if discard {
+			c.Discard()
+		}
+		c.Run(dirs, 2)
+		return describeBuilds(t, c, dirs), log.n
+	}
+	kept, once := run(false)
+	again, twice := run(true)
+	if again != kept || once != 1 || twice != 2 {
+		t.Errorf("kustomize ran %d times with the early build kept, %d with it discarded (want 1 and 2):\n%s\nkept:\n%s", once, twice, again, kept)
+	}
+}
+
+// buildCounter is a loader cache that stores nothing and counts the
+// kustomize runs it is told of (build.BuildLog).
+type buildCounter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (*buildCounter) Get(string) ([]byte, bool) { return nil, false }
+func (*buildCounter) Put(string, []byte)        {}
+func (b *buildCounter) Built(string, []string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.n++
 }
