@@ -224,6 +224,31 @@ type Cache struct {
 	// the kinds kept; shared counts the overlays of each base a run builds.
 	filterCache map[string]*sync.Map
 	shared      map[string]int
+	// fastBases holds fastBase's answer for each directory asked: Start,
+	// Run and the build itself ask it of the same directory, and it reads
+	// the overlay's resource files.
+	fastBases map[string]fastBaseAnswer
+}
+
+// fastBaseAnswer is what env.fastBase says of one directory.
+type fastBaseAnswer struct {
+	base string
+	own  manifest.Needs
+	ok   bool
+}
+
+// fastBase is env.fastBase of dir, asked once per cache.
+func (bc *Cache) fastBase(dir string) (string, manifest.Needs, bool) {
+	bc.mu.Lock()
+	a, seen := bc.fastBases[dir]
+	bc.mu.Unlock()
+	if !seen {
+		a.base, a.own, a.ok = bc.d.fastBase(dir, bc.d.needs())
+		bc.mu.Lock()
+		bc.fastBases[dir] = a
+		bc.mu.Unlock()
+	}
+	return a.base, a.own, a.ok
 }
 
 // New returns a Cache building with c.
@@ -232,7 +257,7 @@ func New(c Config) *Cache {
 		c.Stats = &Stats{}
 	}
 	d := &env{opts: c, graph: c.Graph, res: c.Files, stats: c.Stats}
-	return &Cache{d: d, dirs: map[string]*buildEntry{}, bases: map[string]*baseEntry{}}
+	return &Cache{d: d, dirs: map[string]*buildEntry{}, bases: map[string]*baseEntry{}, fastBases: map[string]fastBaseAnswer{}}
 }
 
 func (bc *Cache) entry(dir string) *buildEntry {
@@ -266,10 +291,9 @@ func (bc *Cache) count(dirs []string) {
 	if bc.d.opts.NoFast {
 		return
 	}
-	needs := bc.d.needs()
 	count := map[string]int{}
 	for _, dir := range dirs {
-		if m, _, ok := bc.d.fastBase(dir, needs); ok {
+		if m, _, ok := bc.fastBase(dir); ok {
 			count[m]++
 		}
 	}
@@ -308,7 +332,6 @@ func (bc *Cache) build(dir string) *Result {
 		}
 	}
 	fast := r != nil
-	elapsed := time.Duration(0)
 	e := bc.entry(dir)
 	bc.mu.Lock()
 	early := e.early
@@ -317,12 +340,13 @@ func (bc *Cache) build(dir string) *Result {
 	case fast:
 	case early != nil:
 		<-early.done
-		b, err, elapsed = early.b, early.err, early.elapsed
+		b, err = early.b, early.err
 	default:
 		b, err = bc.full(dir)
 	}
-	if elapsed == 0 {
-		elapsed = time.Since(start)
+	elapsed := time.Since(start)
+	if !fast && early != nil {
+		elapsed = early.elapsed // the kustomize run, not the wait for it
 	}
 	d.statsMu.Lock()
 	d.stats.Builds++

@@ -3,6 +3,7 @@ package build
 import (
 	"time"
 
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/parallel"
 )
 
@@ -24,46 +25,50 @@ type earlyBuild struct {
 // builds that may be fast, wait for Run: they read the loaded files.
 func (bc *Cache) Start(dirs []string, w int) (wait func()) {
 	bc.count(dirs)
-	var early []*buildEntry
-	var edirs []string
+	type run struct {
+		dir string
+		eb  *earlyBuild
+	}
+	var runs []run
 	for _, dir := range dirs {
-		if bc.mayBeFast(dir) {
+		if _, _, fast := bc.fastCandidate(dir); fast {
 			continue
 		}
 		e := bc.entry(dir)
 		bc.mu.Lock()
 		if e.early == nil {
 			e.early = &earlyBuild{done: make(chan struct{})}
-			early, edirs = append(early, e), append(edirs, dir)
+			runs = append(runs, run{dir, e.early})
 		}
 		bc.mu.Unlock()
 	}
 	all := make(chan struct{})
 	go func() {
 		defer close(all)
-		parallel.Within(w, len(early), func(i int) {
-			eb := early[i]
-			start := time.Now()
-			eb.early.b, eb.early.err = bc.full(edirs[i])
-			eb.early.elapsed = time.Since(start)
-			close(eb.early.done)
+		parallel.Within(w, len(runs), func(i int) {
+			eb, start := runs[i].eb, time.Now()
+			eb.b, eb.err = bc.full(runs[i].dir)
+			eb.elapsed = time.Since(start)
+			close(eb.done)
 		})
 	}()
 	return func() { <-all }
 }
 
-// mayBeFast reports whether dir's build may be a fast one: what fastFS
-// asks before it reads anything the load holds.
-func (bc *Cache) mayBeFast(dir string) bool {
+// fastCandidate reports whether dir's build may be a fast one, with its
+// base and the kinds it writes: what fastFS asks before it reads anything
+// the load holds (no plugins, the overlay's shape, a base shared by two
+// overlays or more).
+func (bc *Cache) fastCandidate(dir string) (base string, own manifest.Needs, ok bool) {
 	d := bc.d
 	if d.opts.NoFast || hasPlugins(d.closureKusts(dir)) {
-		return false
+		return "", manifest.Needs{}, false
 	}
-	m, _, ok := d.fastBase(dir, d.needs())
+	m, own, ok := bc.fastBase(dir)
 	bc.mu.Lock()
 	shared := bc.shared[m]
 	bc.mu.Unlock()
-	return ok && shared >= 2
+	return m, own, ok && shared >= 2
 }
 
 // Discard forgets the kustomize runs Start began, so that Run builds

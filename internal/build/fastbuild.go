@@ -145,15 +145,8 @@ type fastPlan struct {
 // qualifies (conditions 1–6 and 8).
 func (bc *Cache) fastFS(dir string) (*fastPlan, bool) {
 	d := bc.d
-	if d.opts.NoFast || hasPlugins(d.closureKusts(dir)) {
-		return nil, false
-	}
-	needs := d.needs()
-	m, own, ok := d.fastBase(dir, needs)
-	bc.mu.Lock()
-	shared := bc.shared[m]
-	bc.mu.Unlock()
-	if !ok || shared < 2 {
+	m, own, ok := bc.fastCandidate(dir)
+	if !ok {
 		return nil, false
 	}
 	base := bc.baseBuild(m)

@@ -57,12 +57,12 @@ func (r *Result) Load(cls []*Cluster, o LoadOptions) {
 	}
 	d.readFiles(todo)
 	wait()
-	if o.Build && d.opts.Load.Access != nil && d.opts.Load.Access.Budget.Spent() {
-		// The load spent a budget: the builds are run again, to meet it
-		// spent as they do when they run after the load.
-		d.builds.Discard()
-	}
 	if o.Build {
+		if d.opts.Load.Access != nil && d.opts.Load.Access.Budget.Spent() {
+			// The load spent a budget: the builds are run again, to meet
+			// it spent as they do when they run after the load.
+			d.builds.Discard()
+		}
 		d.builds.Run(dirs, o.Workers)
 	}
 	for _, c := range todo {
