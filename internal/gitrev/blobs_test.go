@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mirrorlint/mirrorlint/internal/gittest"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
@@ -17,12 +16,7 @@ import (
 // untracked files.
 func TestBlobs(t *testing.T) {
 	t.Parallel()
-	top, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	git := gittest.Runner(t, top)
-	git("init", "-q")
+	top, git := newRepo(t)
 	write := func(rel, body string) string {
 		p := filepath.Join(top, rel)
 		testtree.WriteFile(t, p, body)

@@ -12,13 +12,21 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
-func TestFiles(t *testing.T) {
+// newRepo is an empty repository in a temporary directory, named by its
+// real path, and a runner of git in it.
+func newRepo(t *testing.T) (string, func(args ...string)) {
+	t.Helper()
 	top, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	git := gittest.Runner(t, top)
 	git("init", "-q")
+	return top, git
+}
+
+func TestFiles(t *testing.T) {
+	top, git := newRepo(t)
 	write := testtree.Writer(t, top)
 	write(".gitignore", "build/\n*.tmp.yaml\n")
 	write("clusters/a/idms.yaml", testtree.AcmeIDMS)
@@ -64,12 +72,7 @@ func TestFiles(t *testing.T) {
 // ReadWorkTree asked for everything at once gives what Files and Blobs
 // give asked one at a time, and only what it was asked for.
 func TestReadWorkTreeIsFilesAndBlobs(t *testing.T) {
-	top, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	git := gittest.Runner(t, top)
-	git("init", "-q")
+	top, git := newRepo(t)
 	write := testtree.Writer(t, top)
 	write("a/idms.yaml", testtree.AcmeIDMS)
 	write("a/changed.yaml", testtree.AcmeIDMS)
