@@ -165,10 +165,7 @@ func decodeResult(name string, data []byte) (objs []*Object, kinds []string, uns
 		if err != nil {
 			return nil, nil, false, errEntry
 		}
-		if o.inferred = flags&4 != 0; o.inferred {
-			content["apiVersion"], content["kind"] = o.APIVersion, string(o.Kind)
-		}
-		o.Content = content
+		o.setListContent(content, flags&4 != 0)
 		objs = append(objs, o)
 	}
 	if d.err != nil || len(d.b) != 0 {

@@ -17,15 +17,22 @@ var errAliasExpansion = errors.New("alias expansion limit exceeded")
 // inferred (an item of a typed List that names no kind of its own) o's
 // apiVersion and kind, taken from the list, are written into the content.
 func (o *Object) setContent(content map[string]any, inferred bool) {
-	if inferred {
-		content["apiVersion"], content["kind"] = o.APIVersion, string(o.Kind)
-	}
-	o.Content, o.inferred = content, inferred
+	o.setListContent(content, inferred)
 	if name, ok := NestedString(content, "metadata", "name"); ok {
 		o.Name = name
 	}
 	o.Origin = originOf(content)
 	o.findPlaceholders()
+}
+
+// setListContent gives o its content, with inferred the apiVersion and
+// kind taken from its List written into it: what a parsed file and a
+// restored cache entry both do.
+func (o *Object) setListContent(content map[string]any, inferred bool) {
+	if inferred {
+		content["apiVersion"], content["kind"] = o.APIVersion, string(o.Kind)
+	}
+	o.Content, o.inferred = content, inferred
 }
 
 // toContent converts an object's node into plain JSON-compatible data, the
