@@ -31,10 +31,6 @@ type Engine struct {
 	// anyKind is set when user policies are loaded: they may read objects
 	// of any kind, so the load keeps every object (ReadsAnyKind).
 	anyKind bool
-	// reads are the kinds the library's policies read (policies.Reads),
-	// the only objects their input holds; nil when user policies are
-	// loaded (they may read any).
-	reads   map[string]bool
 	query   rego.PreparedEvalQuery
 	outputs []output // one per (package, set) the query reads, by binding
 	rules   []*check.Rule
@@ -106,12 +102,6 @@ func Load(opts Options) (*Engine, error) {
 			e.anyKind = true
 		}
 	}
-	if !e.anyKind {
-		e.reads = map[string]bool{}
-		for _, k := range policies.Reads {
-			e.reads[k] = true
-		}
-	}
 	store := inmem.NewFromObject(data)
 	ctx, cancel := context.WithTimeout(context.Background(), e.timeout)
 	defer cancel()
@@ -178,6 +168,25 @@ func (e *Engine) Rules() []*check.Rule { return e.rules }
 // as a policy of the team's own is loaded. The built-in library reads the
 // mirror kinds only.
 func (e *Engine) ReadsAnyKind() bool { return e != nil && e.anyKind }
+
+// libraryReads are the kinds the library's policies read (policies.Reads).
+var libraryReads = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range policies.Reads {
+		m[k] = true
+	}
+	return m
+}()
+
+// inputKinds are the kinds of the objects the input holds: the library's
+// alone, nil (every kind) when user policies are loaded, which may read
+// any.
+func (e *Engine) inputKinds() map[string]bool {
+	if e.anyKind {
+		return nil
+	}
+	return libraryReads
+}
 
 // Known reports whether id is one of Rules' ids; check.CheckConfig takes it.
 func (e *Engine) Known(id string) bool { return e.known[id] }

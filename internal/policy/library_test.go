@@ -127,12 +127,12 @@ func TestBuiltinInputHoldsTheKindsItReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := buildInput(context.Background(), c, e.reads)
+	v, _ := buildInput(context.Background(), c, e.inputKinds())
 	if n := v.(ast.Object).Get(ast.StringTerm("objects")).Value.(*ast.Array).Len(); n != 3 {
 		t.Errorf("the library's input holds %d objects, want the 3 mirror objects", n)
 	}
 	whole := *e
-	whole.reads = nil
+	whole.anyKind = true // the input of a run with user policies: every object
 	all, err := whole.Evaluate(c)
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestBuiltinInputHoldsTheKindsItReads(t *testing.T) {
 	if dump(narrowed) != dump(all) || len(all) == 0 {
 		t.Errorf("over the kinds it reads:\n%s\nover every object:\n%s", dump(narrowed), dump(all))
 	}
-	if u := mustLoad(t, Options{Builtin: true, Dirs: []string{"testdata/policies"}}); u.reads != nil {
-		t.Errorf("with user policies the input is narrowed to %v", u.reads)
+	if u := mustLoad(t, Options{Builtin: true, Dirs: []string{"testdata/policies"}}); u.inputKinds() != nil {
+		t.Errorf("with user policies the input is narrowed to %v", u.inputKinds())
 	}
 }
