@@ -139,7 +139,7 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := runKey(checks, req, sc)
+	key, listed := runKey(checks, req, sc)
 	if key != "" {
 		if r, ok := storedRun(req.Runs, key); ok {
 			return &Result{Rules: checks.Rules, Findings: r.Findings, Files: r.Files, Reused: len(r.Outcomes), WholeRun: true, stored: r}, nil
@@ -197,7 +197,7 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	// stopped at a limit (that depends on the machine, not the inputs),
 	// and nothing the key lists changed while the run read it.
 	if key != "" && rec.keepable(listingRoots(req, sc)) && !atLimit(findings) && !atLimit(res.Findings) {
-		keepRun(req.Runs, key, res, func() bool { return runKey(checks, req, sc) == key })
+		keepRun(req.Runs, key, res, listed.holds)
 	}
 	return res, nil
 }

@@ -174,10 +174,9 @@ func decodeRun(data []byte, key string) (*cachedRun, bool) {
 }
 
 // keepRun stores res under key when it reads back exactly as it is and
-// unchanged reports that the inputs are still those key lists (the
-// listing made again: nothing was edited while the run read it). The
-// listing and the encoding with its check run at once, both a run's last
-// steps before it answers.
+// unchanged reports that the inputs are still those key lists
+// (listing.holds: nothing was edited while the run read it). The two
+// checks run at once, both a run's last steps before it answers.
 func keepRun(store manifest.Cache, key string, res *Result, unchanged func() bool) {
 	var data []byte
 	var same bool

@@ -8,7 +8,11 @@ import (
 	"hash"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/parallel"
@@ -19,17 +23,19 @@ import (
 // no store, a base revision, a stream, no access root (reads could reach
 // anywhere), no config given (it would be looked up), or checks whose
 // results are not cached (policies reaching the network or the clock).
-func runKey(c *Checks, req Request, sc *scope) string {
+// The listing it was made from says at the end of the run whether the
+// key still describes the inputs (listing.holds).
+func runKey(c *Checks, req Request, sc *scope) (string, *listing) {
 	if req.Runs == nil || req.Base != nil || req.Stream != nil || req.Access == nil || req.Config == nil {
-		return ""
+		return "", nil
 	}
 	run := c.runFingerprint(req.Config)
 	if run == "" {
-		return ""
+		return "", nil
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	o := req.Options
 	var budget [2]int64
@@ -61,16 +67,18 @@ func runKey(c *Checks, req Request, sc *scope) string {
 		o.ReleaseImage, o.OpenShiftVersion, o.Cluster, o.FeatureSet, o.MaxFileSize, o.Access.Limit(), budget,
 		[2]int{o.Shard.K, o.Shard.N}, o.Absent, o.Static, o.NoDefaultPolicy, int(o.Unmodelled), needs, o.Access.Dirs(), o.Access.Files()})
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	h := sha256.New()
 	h.Write(opts)
 	h.Write([]byte{'\n'})
 	o.Files.Digest(h)
 	memo := loadStatMemo(req.Runs)
-	listRoots(h, o.Access, listingRoots(req, sc), o.Blobs, memo)
+	roots := listingRoots(req, sc)
+	l := listRoots(h, o.Access, roots, o.Blobs, memo)
 	memo.save(req.Runs)
-	return "run/" + hex.EncodeToString(h.Sum(nil))
+	l.wd, l.roots, l.req, l.sc = wd, roots, req, sc
+	return "run/" + hex.EncodeToString(h.Sum(nil)), l
 }
 
 // listingRoots are the places the run may read, real and absolute, none
@@ -110,23 +118,25 @@ func listingRoots(req Request, sc *scope) []string {
 // access (so that the run's walks, on a miss, see the listed tree and do
 // not read it again). Content ids of files git has none for come from
 // memo when their stat data are unchanged (see statMemo); memo may be nil.
-func listRoots(h hash.Hash, access *safefs.Root, roots []string, blobs func(string) (string, bool), memo *statMemo) {
-	l := &lister{access: access, blobs: blobs, limit: access.Limit(), memo: memo}
+func listRoots(h hash.Hash, access *safefs.Root, roots []string, blobs func(string) (string, bool), memo *statMemo) *listing {
+	l := &listing{access: access, blobs: blobs, limit: access.Limit(), memo: memo}
 	for _, r := range roots {
-		l.add(fmt.Sprintf("root %q\n", r))
+		l.line("root", r)
 		// The walk asks every directory above a path argument what it
 		// is (a chart, a source-crs directory): those above the roots
 		// are outside the listing.
 		for d := filepath.Dir(r); ; d = filepath.Dir(d) {
-			l.add(fmt.Sprintf("above %q %q\n", d, manifest.UnappliedKindAt(d)))
+			l.line("above", d)
+			l.read(func() string { return manifest.UnappliedKindAt(d) })
 			if filepath.Dir(d) == d {
 				break
 			}
 		}
 		st, err := os.Lstat(r)
+		l.read(func() string { return rootType(r) })
 		switch {
 		case err != nil:
-			l.add(fmt.Sprintf("missing %v\n", err))
+			l.line("missing", err.Error())
 		case st.IsDir():
 			// The listing visits every directory below r: listed at
 			// once first, the walk below takes them from the memo.
@@ -137,46 +147,96 @@ func listRoots(h hash.Hash, access *safefs.Root, roots []string, blobs func(stri
 			l.entry(r, "", st.Mode().Type())
 		}
 	}
-	// The files git gives no id for are read and hashed on all cores.
-	parallel.Each(len(l.pending), func(i int) {
-		pe := l.pending[i]
-		l.lines[pe.line] = fmt.Sprintf("f %q %s\n", pe.rel, l.contentID(pe.path))
-	})
-	for _, line := range l.lines {
-		h.Write([]byte(line))
+	// The files git gives no id for are read and hashed on all cores, and
+	// listed after the tree in the order they were met.
+	ids := make([]string, len(l.pending))
+	parallel.Each(len(l.pending), func(i int) { ids[i] = l.contentID(l.pending[i]) })
+	for i, p := range l.pending {
+		l.line("id", ids[i])
+		l.live = append(l.live, liveRead{ids[i], func() string { return l.contentID(p) }})
 	}
+	h.Write(l.buf)
+	l.buf = nil
+	return l
 }
 
-// lister lists a tree: one line per entry, in walk order.
-type lister struct {
+// listing is a run's listing of the places it may read: one line per
+// entry, in walk order. Directories come from the run's memo of them
+// (safefs.Root.ReadRealDir: every walk of the run sees the tree the
+// listing saw) and tracked files' ids from git's answer; what is read from
+// the file system itself (links, the kinds of the directories above the
+// roots, the roots' types, the content of files git gives no id for) is
+// kept as a live read, which holds asks again at the end of the run.
+type listing struct {
 	access  *safefs.Root
 	blobs   func(string) (string, bool)
 	limit   int64
 	memo    *statMemo
-	lines   []string
-	pending []pendingFile // regular files whose line waits for their content id
+	buf     []byte
+	pending []string // regular files whose content id is read after the walk
+	live    []liveRead
+
+	// What the key was made with, for holds.
+	wd    string
+	roots []string
+	req   Request
+	sc    *scope
 }
 
-type pendingFile struct {
-	line      int
-	path, rel string
+// liveRead is one answer the listing had from the file system and how to
+// ask again.
+type liveRead struct {
+	got  string
+	read func() string
 }
 
-func (l *lister) add(line string) { l.lines = append(l.lines, line) }
+// holds reports whether the listing still describes the places the run
+// read: the working directory and the listing's roots are the same, and
+// every live read answers as it did. A run's reads end before it is kept,
+// so an edit made while the run read its files shows here.
+func (l *listing) holds() bool {
+	if wd, err := os.Getwd(); err != nil || wd != l.wd || !slices.Equal(listingRoots(l.req, l.sc), l.roots) {
+		return false
+	}
+	// The content ids of this listing stand for files whose stat data are
+	// unchanged since it (not those it found racy, which are read again).
+	if l.memo != nil {
+		l.memo = &statMemo{old: l.memo.now, now: map[string]statID{}, since: time.Now()}
+	}
+	same := make([]bool, len(l.live))
+	parallel.Each(len(l.live), func(i int) { same[i] = l.live[i].read() == l.live[i].got })
+	return !slices.Contains(same, false)
+}
 
-func (l *lister) dir(real, rel string) {
+// line adds a line of a word and a quoted string.
+func (l *listing) line(word, s string) {
+	l.buf = append(strconv.AppendQuote(append(append(l.buf, word...), ' '), s), '\n')
+}
+
+// read adds what read answers now as a line and as a live read.
+func (l *listing) read(read func() string) {
+	got := read()
+	l.line("is", got)
+	l.live = append(l.live, liveRead{got, read})
+}
+
+func (l *listing) dir(real, rel string) {
 	entries, err := l.access.ReadRealDir(real)
 	if err != nil {
-		l.add(fmt.Sprintf("error %q %v\n", rel, err))
+		l.line("error "+strconv.Quote(rel), err.Error())
+	}
+	prefix := real + string(filepath.Separator)
+	if strings.HasSuffix(real, string(filepath.Separator)) {
+		prefix = real
 	}
 	for _, e := range entries {
 		name := e.Name()
 		childRel := rel + "/" + name
-		child := filepath.Join(real, name)
+		child := prefix + name
 		if e.IsDir() && name == ".git" {
 			// Git's own store: no walk enters it, and a run whose
 			// builds read in it is not kept (see keepable).
-			l.add(fmt.Sprintf("git %q\n", childRel))
+			l.line("git", childRel)
 			continue
 		}
 		l.entry(child, childRel, e.Type())
@@ -187,31 +247,43 @@ func (l *lister) dir(real, rel string) {
 }
 
 // entry lists one entry of type t at the real path p.
-func (l *lister) entry(p, rel string, t os.FileMode) {
+func (l *listing) entry(p, rel string, t os.FileMode) {
 	switch {
 	case t.IsDir():
-		l.add(fmt.Sprintf("d %q\n", rel))
+		l.line("d", rel)
 	case t&os.ModeSymlink != 0:
-		dest, err := os.Readlink(p)
-		resolved, rerr := filepath.EvalSymlinks(p)
-		l.add(fmt.Sprintf("l %q %q %v %q %v\n", rel, dest, err, resolved, rerr))
+		l.line("l", rel)
+		l.read(func() string {
+			dest, err := os.Readlink(p)
+			resolved, rerr := filepath.EvalSymlinks(p)
+			return fmt.Sprintf("%q %v %q %v", dest, err, resolved, rerr)
+		})
 	case t.IsRegular():
 		if l.blobs != nil {
 			if id, ok := l.blobs(p); ok {
-				l.add(fmt.Sprintf("f %q %s\n", rel, id))
+				l.line("f "+id, rel)
 				return
 			}
 		}
-		l.pending = append(l.pending, pendingFile{len(l.lines), p, rel})
-		l.add("")
+		l.line("f", rel)
+		l.pending = append(l.pending, p)
 	default:
-		l.add(fmt.Sprintf("o %q %v\n", rel, t))
+		l.line("o "+t.String(), rel)
 	}
+}
+
+// rootType says what the root r is, or why it is not there.
+func rootType(r string) string {
+	st, err := os.Lstat(r)
+	if err != nil {
+		return "missing " + err.Error()
+	}
+	return st.Mode().Type().String()
 }
 
 // contentID is git's blob id of the file at p, or for a file over the
 // size limit (which every reader refuses, naming its size) the size.
-func (l *lister) contentID(p string) string {
+func (l *listing) contentID(p string) string {
 	st, err := os.Stat(p)
 	if err != nil {
 		return "error " + err.Error()
@@ -226,7 +298,7 @@ func (l *lister) contentID(p string) string {
 }
 
 // readID reads the file at p for its content id.
-func (l *lister) readID(p string) string {
+func (l *listing) readID(p string) string {
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return "error " + err.Error()
