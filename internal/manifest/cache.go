@@ -57,7 +57,7 @@ func (o Options) cached(it walkItem, blob string) (fileResult, bool) {
 	if !ok {
 		return fileResult{}, false
 	}
-	objs, kinds, unsure, err := decodeResult(it.name, data)
+	objs, kinds, unsure, err := decodeResult(it.name, blob, data)
 	if err != nil {
 		return fileResult{}, false
 	}

@@ -30,7 +30,23 @@ const (
 // a tree with an alias to a node outside it. Objects kept whole hold the
 // file's text (for the ends of positions): it is stored once, with them.
 func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
-	e := &encoder{b: make([]byte, 0, 1024)}
+	var src *source
+	for _, o := range objs {
+		if o.src != nil {
+			if src != nil && o.src != src {
+				return nil, false
+			}
+			src = o.src
+		}
+	}
+	// An entry is about twice its file's text (the text, then its nodes
+	// with their values): made that size at once, it is not copied while
+	// it grows, which on a cold run is every file of the tree.
+	size := 1024
+	if src != nil {
+		size += 2 * len(src.data)
+	}
+	e := &encoder{b: make([]byte, 0, size)}
 	if unsure {
 		e.uint(1)
 	} else {
@@ -40,15 +56,6 @@ func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 	e.uint(uint64(len(kinds)))
 	for _, k := range kinds {
 		e.str(k)
-	}
-	var src *source
-	for _, o := range objs {
-		if o.src != nil {
-			if src != nil && o.src != src {
-				return nil, false
-			}
-			src = o.src
-		}
 	}
 	if src != nil {
 		e.uint(1)
@@ -106,7 +113,7 @@ func (o *Object) hasTyped() bool {
 		o.ClusterImagePolicy != nil || o.ImagePolicy != nil || o.FeatureGate != nil || o.ClusterVersion != nil
 }
 
-func decodeResult(name string, data []byte) (objs []*Object, kinds []string, unsure bool, err error) {
+func decodeResult(name, blob string, data []byte) (objs []*Object, kinds []string, unsure bool, err error) {
 	d := &decoder{b: data}
 	switch d.uint() {
 	case 0:
@@ -124,6 +131,7 @@ func decodeResult(name string, data []byte) (objs []*Object, kinds []string, uns
 	case 0:
 	case 1:
 		src = newSource([]byte(d.str()))
+		src.blob = blob
 	default:
 		return nil, nil, false, errEntry
 	}

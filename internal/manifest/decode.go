@@ -32,25 +32,26 @@ type fileResult struct {
 // each document). Every document is parsed, so malformed YAML is reported
 // in any file, but only mirror-related objects are converted and kept.
 func parseFile(name string, data []byte, keep Unmodelled) fileResult {
-	return parseFileAt(name, "", data, Options{Unmodelled: keep})
+	return parseFileAt(name, "", "", data, Options{Unmodelled: keep})
 }
 
 // parseStream is parseFile for a stream read under opts: only the kinds
 // it keeps and its access layer's memory budget apply (without a file on
 // disk no source CR is read).
 func parseStream(name string, data []byte, opts Options) fileResult {
-	return parseFileAt(name, "", data, Options{Unmodelled: opts.Unmodelled, Access: opts.Access})
+	return parseFileAt(name, "", "", data, Options{Unmodelled: opts.Unmodelled, Access: opts.Access})
 }
 
 // parseFileAt is parseFile for a file on disk at osPath, so that the
-// generators it holds can read their source CRs.
-func parseFileAt(name, osPath string, data []byte, opts Options) fileResult {
+// generators it holds can read their source CRs; blob is the content's
+// id when the loader computed it ("" otherwise), kept with the text.
+func parseFileAt(name, osPath, blob string, data []byte, opts Options) fileResult {
 	var res fileResult
 	if p := checkText(name, data); p != nil {
 		res.problems = append(res.problems, *p)
 		return res
 	}
-	fp := &fileParse{name: name, data: data, res: &res, keep: opts.Unmodelled, osPath: osPath, sourceCRs: opts.SourceCRs, access: opts.Access}
+	fp := &fileParse{name: name, data: data, blob: blob, res: &res, keep: opts.Unmodelled, osPath: osPath, sourceCRs: opts.SourceCRs, access: opts.Access}
 	fp.over = opts.heapOver
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for doc := 0; ; doc++ {
@@ -86,6 +87,7 @@ func parseFileAt(name, osPath string, data []byte, opts Options) fileResult {
 type fileParse struct {
 	name     string
 	data     []byte
+	blob     string // data's id, when the loader knows it
 	res      *fileResult
 	src      *source // shared by the objects kept from this file
 	marks    *marks  // the file's marked lines, found once
@@ -110,6 +112,7 @@ func (fp *fileParse) source() *source {
 		// The read buffer is reused for the next file; kept objects need
 		// their own copy of the text.
 		fp.src = newSource(bytes.Clone(fp.data))
+		fp.src.blob = fp.blob
 	}
 	return fp.src
 }

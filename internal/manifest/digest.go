@@ -80,10 +80,17 @@ func (d *digester) object(o *Object) {
 	d.node(o.Node)
 }
 
-// text writes the digest of a file's text, computed once per text.
+// text writes the digest of a file's text: its blob id when the loader
+// knows it (the id the content cache already trusts the text by), else
+// its SHA-256, computed once per text.
 func (d *digester) text(s *source) {
 	if s == nil {
 		d.bool(false)
+		return
+	}
+	if s.blob != "" {
+		d.buf = append(d.buf, 2)
+		d.str(s.blob)
 		return
 	}
 	sum, ok := d.texts[s]

@@ -3,8 +3,10 @@ package manifest
 import (
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -57,5 +59,41 @@ func TestDigestOfALongListIsItsContent(t *testing.T) {
 		if digestOf(t, changed) == base {
 			t.Errorf("%s changed, the digest did not", name)
 		}
+	}
+}
+
+// With the content cache on, a text is digested by its blob id: the key of
+// objects parsed on a cold run is the key of the same objects restored
+// from the cache, and an edit of the file gives another.
+func TestDigestOfCachedObjectsIsTheDigestOfParsedOnes(t *testing.T) {
+	t.Parallel()
+	text := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\ndata: {k: v} # note\n"
+	path := writeTemp(t, text)
+	digest := func(o Options) ([sha256.Size]byte, *Set) {
+		s := mustLoad(t, []string{path}, o)
+		h := sha256.New()
+		Digest(h, s.Objects)
+		var sum [sha256.Size]byte
+		h.Sum(sum[:0])
+		return sum, s
+	}
+	var hits atomic.Int64
+	opts := Options{Unmodelled: UnmodelledAll, Cache: countingCache{memCache{}, &hits}}
+	parsed, s := digest(opts)
+	if len(s.Objects) != 1 || s.Objects[0].src == nil || s.Objects[0].src.blob != BlobID([]byte(text)) {
+		t.Fatal("a parsed object's text does not carry its blob id")
+	}
+	restored, _ := digest(opts)
+	if hits.Load() == 0 {
+		t.Fatal("the second load did not restore from the cache")
+	}
+	if restored != parsed {
+		t.Error("objects restored from the cache digest otherwise than when parsed")
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(text, "# note", "# other", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if edited, _ := digest(opts); edited == parsed {
+		t.Error("an edited comment gave the same digest")
 	}
 }

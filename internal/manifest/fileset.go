@@ -5,6 +5,7 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -95,11 +96,14 @@ func (s *FileSet) Digest(w io.Writer) {
 	sort.Strings(files)
 	trees := append([]string(nil), s.trees...)
 	sort.Strings(trees)
-	fmt.Fprintf(w, "file set %q %d %d\n", s.root, len(files), len(trees))
+	// One write of the whole listing: a repository's set is thousands of
+	// names, and a formatted write per name costs more than hashing them.
+	b := fmt.Appendf(nil, "file set %q %d %d\n", s.root, len(files), len(trees))
 	for _, f := range files {
-		fmt.Fprintf(w, "%q\n", f)
+		b = append(strconv.AppendQuote(b, f), '\n')
 	}
 	for _, t := range trees {
-		fmt.Fprintf(w, "tree %q\n", t)
+		b = append(strconv.AppendQuote(append(b, "tree "...), t), '\n')
 	}
+	w.Write(b)
 }

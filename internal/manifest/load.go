@@ -213,7 +213,7 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	if it.stdin {
 		return parseStream(it.name, buf.Bytes(), opts)
 	}
-	res = parseFileAt(it.name, it.osPath, buf.Bytes(), opts)
+	res = parseFileAt(it.name, it.osPath, blob, buf.Bytes(), opts)
 	if caching {
 		opts.store(it.name, blob, buf.Bytes(), res)
 	}

@@ -132,6 +132,10 @@ func (o *Object) nodePos(n *yaml.Node) Position {
 type source struct {
 	data   []byte
 	starts []int // byte offset of each line; starts[0] is line 1
+	// blob is git's id of data when the loader knows it (it computes it
+	// for the content cache): a digest of the text takes it instead of
+	// hashing the text again (see Digest).
+	blob string
 }
 
 func newSource(data []byte) *source {
