@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
@@ -44,7 +45,8 @@ type Engine struct {
 	// nil: every cluster was linted.
 	AllReadersLinted func(file string) bool
 
-	sup *suppressions
+	supOnce sync.Once
+	sup     *suppressions
 }
 
 // ProblemRule turns loading problems into findings: a file that does not

@@ -5,9 +5,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/parallel"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
@@ -60,7 +62,7 @@ type directive struct {
 type suppressions struct {
 	byKey map[string]*directive
 	order []*directive
-	canon map[string]string
+	canon sync.Map // file → canonical name (see canonical and Engine.Prepare)
 	// realPath names a file by its real path: the run's access root's
 	// (whose listings already know most files), else one resolver for
 	// the engine, each directory resolved once.
@@ -81,15 +83,34 @@ func (s *suppressions) canonical(file string) string {
 	if file == "" || manifest.IsStream(file) {
 		return file
 	}
-	if c, ok := s.canon[file]; ok {
-		return c
+	if c, ok := s.canon.Load(file); ok {
+		return c.(string)
 	}
 	c := s.realPath(file)
-	if s.canon == nil {
-		s.canon = map[string]string{}
-	}
-	s.canon[file] = c
+	s.canon.Store(file, c)
 	return c
+}
+
+// Prepare names by their real paths the files cl's objects were read
+// from, for Settle: resolving the files of a cluster of thousands is a
+// good part of settling it, and settling is done one cluster at a time,
+// while Prepare may run for several clusters at once and beside Check.
+func (e *Engine) Prepare(cl *cluster.Cluster) {
+	s := e.suppressions()
+	var files []string
+	seen := map[string]bool{}
+	for _, o := range cl.Objects {
+		if !seen[o.File] {
+			seen[o.File] = true
+			files = append(files, o.File)
+		}
+	}
+	const chunk = 256
+	parallel.Each((len(files)+chunk-1)/chunk, func(i int) {
+		for _, f := range files[i*chunk : min((i+1)*chunk, len(files))] {
+			s.canonical(f)
+		}
+	})
 }
 
 // markedLines returns the marked lines of a file (canonical name key, as
@@ -123,10 +144,7 @@ func (s *suppressions) add(key string, d *directive) *directive {
 // nil, holds each finding's file before relocation: the file of the object
 // its annotations are on.
 func (e *Engine) suppress(cl *cluster.Cluster, fs []Finding, objFiles []string) []Finding {
-	if e.sup == nil {
-		e.sup = e.newSuppressions()
-	}
-	canon := e.sup.canonical
+	canon := e.suppressions().canonical
 	// Annotations, per object.
 	annots := map[string][]*directive{} // canonical file|Kind/name → directives
 	files := map[string]string{}        // canonical → as displayed (first seen)
@@ -326,13 +344,17 @@ func (e *Engine) allReadersLinted(d *directive) bool {
 	return e.AllReadersLinted(d.canon)
 }
 
-func (e *Engine) newSuppressions() *suppressions {
-	s := &suppressions{}
-	s.realPath = s.res.RealPath
-	if e.Access != nil {
-		s.realPath = e.Access.RealPath
-	}
-	return s
+// suppressions is the run's suppression bookkeeping, made on first use.
+func (e *Engine) suppressions() *suppressions {
+	e.supOnce.Do(func() {
+		s := &suppressions{}
+		s.realPath = s.res.RealPath
+		if e.Access != nil {
+			s.realPath = e.Access.RealPath
+		}
+		e.sup = s
+	})
+	return e.sup
 }
 
 // source is a file's bytes for its suppression comments. A finding's file

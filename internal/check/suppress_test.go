@@ -1,11 +1,14 @@
 package check
 
 import (
-	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -130,5 +133,74 @@ func TestSuppressionSourceNeverReadsADevice(t *testing.T) {
 	}
 	if len(fs) != 1 || fs[0].Suppressed != nil {
 		t.Errorf("findings %+v, want one, not suppressed (the comment is not in the file it was placed on)", fs)
+	}
+}
+
+// TestPreparedClustersSettleAlike: clusters whose files' names Prepare
+// resolved beforehand, for all of them at once, settle to exactly the
+// findings and the unused suppressions of an engine that resolves each
+// name as it meets it; the files are read through a linked directory, so
+// a name's resolution is what matches a comment to its finding.
+func TestPreparedClustersSettleAlike(t *testing.T) {
+	dir := t.TempDir()
+	var clusters []*cluster.Cluster
+	for i := range 4 {
+		sub := filepath.Join(dir, "real", strings.Repeat("d", i+1))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := commentedSource + "---\n" + strings.Replace(commentedSource, "name: b", "name: c", 1)
+		if i%2 == 1 {
+			text = strings.ReplaceAll(text, " # mirrorlint:ignore every-source vendor registry, known", "")
+		}
+		if err := os.WriteFile(filepath.Join(sub, "m.yaml"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("real", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		set, err := manifest.Load([]string{filepath.Join(dir, "link", strings.Repeat("d", i+1))}, manifest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		clusters = append(clusters, &cluster.Cluster{Objects: set.Objects, Settings: cluster.Defaults()})
+	}
+	reg, _ := NewRegistry(everySource, UnusedSuppressionRule, InvalidSuppressionRule)
+	settle := func(prepare bool) []Finding {
+		e := &Engine{Rules: reg}
+		if prepare {
+			done := make(chan struct{})
+			for _, cl := range clusters {
+				go func() { e.Prepare(cl); done <- struct{}{} }()
+			}
+			for range clusters {
+				<-done
+			}
+			for _, cl := range clusters {
+				for _, o := range cl.Objects {
+					if c, ok := e.sup.canon.Load(o.File); !ok || !strings.Contains(c.(string), "/real/") {
+						t.Fatalf("%s: not prepared to its real name (%v)", o.File, c)
+					}
+				}
+			}
+		}
+		var all []Finding
+		for _, cl := range clusters {
+			fs, _, err := e.Lint(cl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, fs...)
+		}
+		return append(all, e.Finish()...)
+	}
+	want, got := settle(false), settle(true)
+	if suppressed := len(want) - len(slices.DeleteFunc(slices.Clone(want), func(f Finding) bool { return f.Suppressed != nil })); suppressed == 0 {
+		t.Fatal("no finding was suppressed: the test compares nothing")
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("prepared:\n%+v\nas met:\n%+v", got, want)
 	}
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -92,7 +93,22 @@ func (c *Checks) lint(reg *check.Registry, p *project.Project, store manifest.Ca
 	contexts := make([]*check.Context, n)
 	errs := make([]error, n)
 	hits := make([]bool, n)
-	parallel.Each(n, func(i int) {
+	// The largest clusters start first: a repository's one big cluster
+	// started last would leave the other processors idle while it is
+	// checked after the small ones. Beside each check, the names Settle
+	// will need of the cluster's files are resolved (Engine.Prepare), so
+	// that the one-at-a-time part of the work is small.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(p.Clusters[b].Objects) - len(p.Clusters[a].Objects) })
+	parallel.Each(2*n, func(k int) {
+		i := order[k/2]
+		if k%2 == 1 {
+			engine.Prepare(p.Clusters[i])
+			return
+		}
 		if errs[i] = canceled(); errs[i] == nil {
 			cl := p.Clusters[i]
 			raw[i], contexts[i], hits[i], errs[i] = cachedCheck(store, resultKey(run, cl), engine, cl)

@@ -56,11 +56,13 @@ type sourceFile struct {
 	objects []*manifest.Object
 }
 
-// AnyOrigin reports whether an object of objs names an origin file: when
-// none does, Place changes nothing.
+// AnyOrigin reports whether an object of objs names an origin file other
+// than the one it was read from: when none does, Place changes nothing (an
+// object built in-process already sits in its origin file), and a caller
+// need not look each finding's object up among objs.
 func AnyOrigin(objs []*manifest.Object) bool {
 	for _, o := range objs {
-		if o.Origin != "" {
+		if o.Origin != "" && o.Origin != o.File {
 			return true
 		}
 	}

@@ -145,6 +145,34 @@ func TestNoOriginNoChange(t *testing.T) {
 	}
 }
 
+// AnyOrigin says whether Place can change anything: an object whose
+// origin is the file it sits in (built in-process) is placed where it is,
+// so a set of only such objects needs no lookups; one stream object with
+// an origin elsewhere does.
+func TestAnyOriginIsWhatPlaceMoves(t *testing.T) {
+	dir, objs := setup(t)
+	r := &Remapper{Roots: []string{filepath.Join(dir, "overlay")}}
+	home := make([]*manifest.Object, len(objs))
+	for i, o := range objs {
+		c := *o
+		c.Origin = c.File
+		home[i] = &c
+	}
+	if AnyOrigin(home) {
+		t.Error("objects sitting in their origin files count as having an origin elsewhere")
+	}
+	f := finding(home[0], "spec.imageDigestMirrors[0].mirrors[0]")
+	if got := place(r, home, f); got.Position != f.Position || got.elsewhere {
+		t.Errorf("an object in its origin file was placed at %v", got)
+	}
+	if !AnyOrigin(objs) {
+		t.Fatal("a stream object with an origin elsewhere is not seen")
+	}
+	if got := place(r, objs, finding(objs[0], "spec.imageDigestMirrors[0].mirrors[0]")); got.File == objs[0].File {
+		t.Errorf("a stream object's value was not moved to its origin: %v", got)
+	}
+}
+
 func TestRemapDiscoversBuiltKustomization(t *testing.T) {
 	dir, objs := setup(t)
 	if err := os.WriteFile(filepath.Join(dir, "overlay", "kustomization.yaml"), []byte("resources: [../base]\n"), 0o644); err != nil {
