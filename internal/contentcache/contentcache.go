@@ -67,6 +67,7 @@ type Pack struct {
 
 	mu      sync.Mutex
 	loaded  bool // the file has been read (on first use: see Open)
+	held    int  // the entries the file held when read
 	entries map[string][]byte
 	used    map[string]bool
 	dirty   bool
@@ -101,6 +102,21 @@ func (p *Pack) load() {
 			p.entries = entries
 		}
 	}
+	p.held = len(p.entries)
+}
+
+// Fresh reports whether the pack held nothing when this run opened it (no
+// file, or one that fails its checks): no Get can find what an earlier run
+// stored, so a caller need not wait for a key to look up before it starts
+// the work the key would have saved.
+func (p *Pack) Fresh() bool {
+	if p == nil {
+		return true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.load()
+	return p.held == 0
 }
 
 func readBounded(path string) ([]byte, error) {

@@ -22,7 +22,13 @@ func TestEntriesSurviveAReopen(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
+	if !p.Fresh() {
+		t.Error("a pack opened on no file, then written, is not fresh for the run that opened it")
+	}
 	q := Open(dir, "v1", "f1")
+	if q.Fresh() {
+		t.Error("a pack read with entries says it is fresh")
+	}
 	if v, ok := q.Get("a"); !ok || string(v) != "alpha" {
 		t.Errorf("a = %q, %v", v, ok)
 	}
@@ -68,8 +74,12 @@ func TestADamagedPackIsIgnored(t *testing.T) {
 			if err := os.WriteFile(path, damage(data), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if v, ok := Open(dir, "v1", "f1").Get("a"); ok {
+			q := Open(dir, "v1", "f1")
+			if v, ok := q.Get("a"); ok {
 				t.Errorf("a damaged pack answered %q", v)
+			}
+			if !q.Fresh() {
+				t.Error("a damaged pack is not fresh: a run would wait for keys it cannot find")
 			}
 		})
 	}

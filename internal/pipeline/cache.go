@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -146,26 +147,41 @@ func policyFingerprint(o policy.Options) string {
 }
 
 // cachedCheck is engine.Check of cl through the result store: the stored
-// results when key has an entry that decodes and names key, else Check's,
-// stored when Check succeeds and nothing stopped at a limit. hit says
-// which.
-func cachedCheck(store manifest.Cache, key string, engine *check.Engine, cl *cluster.Cluster) (fs []check.Finding, c *check.Context, hit bool, err error) {
-	if store == nil || key == "" {
+// results when the key (keyOf's) has an entry that decodes and names it,
+// else Check's, stored when Check succeeds and nothing stopped at a limit.
+// hit says which. In a fresh store (one that held nothing when the run
+// began) no lookup can hit, so Check starts at once and the key is made
+// beside it, for storing.
+func cachedCheck(store manifest.Cache, keyOf func() string, engine *check.Engine, cl *cluster.Cluster) (fs []check.Finding, c *check.Context, hit bool, err error) {
+	if store == nil {
 		fs, c, err = engine.Check(cl)
 		return fs, c, false, err
 	}
-	if data, ok := store.Get(key); ok {
-		var r cachedResult
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if dec.Decode(&r) == nil && r.Key == key && (r.Rendered == nil) != (r.Refusal == nil) {
-			// What NewContext would give the callers: the render or the
-			// refusal, and the cluster with the version it rendered.
-			return r.Findings, &check.Context{Cluster: cl, Settings: cl.Settings, Rendered: r.Rendered, Refusal: r.Refusal}, true, nil
+	var key string
+	if fresh(store) {
+		var wg sync.WaitGroup
+		wg.Go(func() { key = keyOf() })
+		fs, c, err = engine.Check(cl)
+		wg.Wait()
+	} else {
+		if key = keyOf(); key == "" {
+			fs, c, err = engine.Check(cl)
+			return fs, c, false, err
 		}
+		if data, ok := store.Get(key); ok {
+			var r cachedResult
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.DisallowUnknownFields()
+			if dec.Decode(&r) == nil && r.Key == key && (r.Rendered == nil) != (r.Refusal == nil) {
+				// What NewContext would give the callers: the render or
+				// the refusal, and the cluster with the version it
+				// rendered.
+				return r.Findings, &check.Context{Cluster: cl, Settings: cl.Settings, Rendered: r.Rendered, Refusal: r.Refusal}, true, nil
+			}
+		}
+		fs, c, err = engine.Check(cl)
 	}
-	fs, c, err = engine.Check(cl)
-	if err != nil || (c.Rendered == nil) == (c.Refusal == nil) || atLimit(fs) {
+	if err != nil || key == "" || (c.Rendered == nil) == (c.Refusal == nil) || atLimit(fs) {
 		return fs, c, false, err
 	}
 	if data, err := json.Marshal(cachedResult{Key: key, Findings: fs, Rendered: c.Rendered, Refusal: c.Refusal}); err == nil {

@@ -111,7 +111,7 @@ func (c *Checks) lint(reg *check.Registry, p *project.Project, store manifest.Ca
 		}
 		if errs[i] = canceled(); errs[i] == nil {
 			cl := p.Clusters[i]
-			raw[i], contexts[i], hits[i], errs[i] = cachedCheck(store, resultKey(run, cl), engine, cl)
+			raw[i], contexts[i], hits[i], errs[i] = cachedCheck(store, func() string { return resultKey(run, cl) }, engine, cl)
 		}
 	})
 	all := make([][]check.Finding, 0, n+1)

@@ -10,6 +10,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -139,15 +140,26 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, listed := runKey(checks, req, sc)
-	if key != "" {
+	var key string
+	var listed *listing
+	keyed := func() {}
+	if fresh(req.Runs) {
+		// Nothing an earlier run kept can be found: the key, which then
+		// only keeping this run needs, is made while the tree loads (its
+		// listing and the walks share one listing of each directory, in
+		// whichever order they come to it).
+		var wg sync.WaitGroup
+		wg.Go(func() { key, listed = runKey(checks, req, sc) })
+		keyed = wg.Wait
+		defer keyed()
+	} else if key, listed = runKey(checks, req, sc); key != "" {
 		if r, ok := storedRun(req.Runs, key); ok {
 			return &Result{Rules: checks.Rules, Findings: r.Findings, Files: r.Files, Reused: len(r.Outcomes), WholeRun: true, stored: r}, nil
 		}
 	}
 	opts := req.Options
 	var rec *runRecorder
-	if key != "" {
+	if mayKeep(req) {
 		rec = &runRecorder{below: opts.Cache}
 		opts.Cache = rec
 	}
@@ -191,6 +203,7 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	keyed()
 	res.Findings, res.Contexts, res.Reused = sc.filter(findings), contexts, reused
 	res.Findings = append(res.Findings, sc.unbuilt(p, findings, res.Findings)...)
 	// Kept whole when every build can be checked by the listing, nothing

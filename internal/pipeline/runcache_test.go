@@ -13,6 +13,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/build"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/contentcache"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
@@ -268,6 +269,55 @@ func TestRunKeyKnowsEveryOption(t *testing.T) {
 			if f := typ.Field(i); f.IsExported() && known[f.Name] == "" {
 				t.Errorf("%s.%s: not known to the run key (runKey)", typ.Name(), f.Name)
 			}
+		}
+	}
+}
+
+// A run on packs that hold nothing (the first run, a CI job without a
+// restored cache) makes its keys beside the load and the checks instead of
+// before them (contentcache.Pack.Fresh); it reports what an uncached run
+// does, and what it kept serves the next runs: the same tree is taken
+// whole, and after an edit the unchanged clusters are reused.
+func TestFreshPacksKeepWhatTheyServe(t *testing.T) {
+	t.Parallel()
+	checks := cachingChecks(t, policy.Options{Builtin: true})
+	cfg := &config.Config{}
+	for seed := uint64(1); seed <= 3; seed++ {
+		rt := newRandomTree(t, seed)
+		dir := t.TempDir()
+		packed := func() (*Result, string, bool) {
+			files := contentcache.Open(dir, "test", manifest.CacheFormat)
+			results := contentcache.Open(dir, "test", ResultFormat)
+			wasFresh := results.Fresh()
+			req := Request{Options: project.Options{Paths: []string{rt.dir}, Config: cfg, Access: safefs.New(0, rt.dir), Cache: files}, Results: results, Runs: results}
+			res, out := runReport(t, checks, req, true)
+			for _, p := range []*contentcache.Pack{files, results} {
+				if err := p.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return res, out, wasFresh
+		}
+		_, want := wholeRun(t, checks, cfg, rt.dir, nil, nil)
+		first, got, wasFresh := packed()
+		if !wasFresh || first.WholeRun || first.Reused != 0 {
+			t.Fatalf("seed %d: the first run was not a fresh one (fresh %v, whole %v, reused %d)", seed, wasFresh, first.WholeRun, first.Reused)
+		}
+		if got != want {
+			t.Fatalf("seed %d: the fresh run differs\nfresh:\n%s\nuncached:\n%s", seed, got, want)
+		}
+		again, got, _ := packed()
+		if !again.WholeRun || got != want {
+			t.Fatalf("seed %d: the run after a fresh one was not taken whole (%v) or differs\n%s", seed, again.WholeRun, got)
+		}
+		name, _ := rt.editOne(t)
+		_, want = wholeRun(t, checks, cfg, rt.dir, nil, nil)
+		edited, got, _ := packed()
+		if got != want {
+			t.Fatalf("seed %d, after editing %s: differs\ncached:\n%s\nuncached:\n%s", seed, name, got, want)
+		}
+		if edited.WholeRun || edited.Reused == 0 {
+			t.Errorf("seed %d, after editing %s: whole %v, %d clusters reused; want some reused", seed, name, edited.WholeRun, edited.Reused)
 		}
 	}
 }

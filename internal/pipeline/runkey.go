@@ -26,7 +26,7 @@ import (
 // The listing it was made from says at the end of the run whether the
 // key still describes the inputs (listing.holds).
 func runKey(c *Checks, req Request, sc *scope) (string, *listing) {
-	if req.Runs == nil || req.Base != nil || req.Stream != nil || req.Access == nil || req.Config == nil {
+	if !mayKeep(req) {
 		return "", nil
 	}
 	run := c.runFingerprint(req.Config)
@@ -79,6 +79,21 @@ func runKey(c *Checks, req Request, sc *scope) (string, *listing) {
 	memo.save(req.Runs)
 	l.wd, l.roots, l.req, l.sc = wd, roots, req, sc
 	return "run/" + hex.EncodeToString(h.Sum(nil)), l
+}
+
+// mayKeep reports whether req's result may be kept whole, as far as the
+// request says: a store, no base revision, no stream, an access root and
+// a config (runKey says the rest).
+func mayKeep(req Request) bool {
+	return req.Runs != nil && req.Base == nil && req.Stream == nil && req.Access != nil && req.Config != nil
+}
+
+// fresh reports whether store held nothing when the run began
+// (contentcache.Pack.Fresh): no lookup in it can find what an earlier run
+// kept. A store that cannot say is not.
+func fresh(store manifest.Cache) bool {
+	f, ok := store.(interface{ Fresh() bool })
+	return ok && f.Fresh()
 }
 
 // listingRoots are the places the run may read, real and absolute, none
