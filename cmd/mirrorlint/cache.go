@@ -1,6 +1,8 @@
 package main
 
 import (
+	"sync"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/mirrorlint/mirrorlint/internal/contentcache"
@@ -24,6 +26,24 @@ func noCacheFlag() *cli.BoolFlag {
 func cacheDir(c *cli.Context) (string, bool) {
 	dir, version := contentcache.DefaultDir(), contentcache.Version()
 	return dir, !c.Bool(noCacheName) && dir != "" && version != ""
+}
+
+// openCaches opens the loader's cache (openCache) and the results'
+// (openResults) for req and returns what writes both back. The loader's
+// is written as soon as the run has loaded everything (Request.Loaded),
+// while the checks run: a first run's is tens of MB. Written again at the
+// end should anything have been added since (a write of a pack without
+// news is nothing).
+func openCaches(c *cli.Context, req *pipeline.Request, top string, blobs map[string]string) (done func()) {
+	files := openCache(c, &req.Options, blobs)
+	results := openResults(c, req, top)
+	var early sync.WaitGroup
+	req.Loaded = func() { early.Go(files) }
+	return func() {
+		results()
+		early.Wait()
+		files()
+	}
 }
 
 // openCache sets po's loader cache, unless --no-cache, and returns what

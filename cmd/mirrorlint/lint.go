@@ -70,8 +70,7 @@ func runLint(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	defer openCache(c, &req.Options, blobs)()
-	defer openResults(c, &req, top)()
+	defer openCaches(c, &req, top, blobs)()
 	refused := distrustFoundConfig(c, req.Config, req.Options.Access)
 	threshold, err := failOn(c.String("fail-on"), req.Config)
 	if err != nil {

@@ -10,12 +10,14 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/randcluster"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
@@ -325,6 +327,50 @@ func TestResultCacheKeepsNoStoppedEvaluation(t *testing.T) {
 		}
 		if res.Reused != 0 || len(store.m) != 0 {
 			t.Fatalf("run %d: %d clusters reused, %d entries stored, want none", run, res.Reused, len(store.m))
+		}
+	}
+}
+
+// sealedStore fails the test on a Put after it was sealed.
+type sealedStore struct {
+	memStore
+	t      *testing.T
+	sealed atomic.Bool
+	puts   atomic.Int64
+}
+
+func (s *sealedStore) Put(k string, v []byte) {
+	if s.sealed.Load() {
+		s.t.Errorf("%s stored after Loaded was called", k)
+	}
+	s.puts.Add(1)
+	s.memStore.Put(k, v)
+}
+
+// Loaded is called once, when the loader and the builds are done with the
+// loader's cache: nothing is stored in it afterwards, on a first run (whose
+// loader stores every file and build) and on one after an edit.
+func TestLoadedComesAfterTheLoadersLastStore(t *testing.T) {
+	t.Parallel()
+	checks := cachingChecks(t, policy.Options{Builtin: true})
+	rt := newRandomTree(t, 5)
+	files := &sealedStore{memStore: memStore{m: map[string][]byte{}}, t: t}
+	results := &memStore{m: map[string][]byte{}}
+	for round := range 2 {
+		if round == 1 {
+			rt.editOne(t)
+		}
+		calls := 0
+		files.sealed.Store(false)
+		before := files.puts.Load()
+		req := Request{Options: project.Options{Paths: []string{rt.dir}, Config: &config.Config{}, Access: safefs.New(0, rt.dir), Cache: files}, Results: results}
+		req.Loaded = func() { calls++; files.sealed.Store(true) }
+		runReport(t, checks, req, false)
+		if calls != 1 {
+			t.Errorf("round %d: Loaded called %d times", round, calls)
+		}
+		if round == 0 && files.puts.Load() == before {
+			t.Fatal("the first run's loader stored nothing: the test checks nothing")
 		}
 	}
 }

@@ -59,6 +59,11 @@ type Request struct {
 	// for runs that write files. On such a hit Result.Project and
 	// Result.Contexts are nil: read Outcomes and Read.
 	Runs manifest.Cache
+	// Loaded, when set, is called once every file has been read and every
+	// build run (of the base revision too), before the checks: the loader
+	// no longer uses Options.Cache, so a caller may write it while the
+	// checks run. Not called when the run stops before the checks.
+	Loaded func()
 }
 
 // Base is the tree the change is compared with: the same paths read at a
@@ -198,6 +203,9 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	store := req.Results
 	if req.Base != nil {
 		store = nil
+	}
+	if req.Loaded != nil {
+		req.Loaded()
 	}
 	findings, contexts, reused, err := checks.lint(res.Rules, p, store, relocator(p, roots, opts.Unmodelled, opts.Access), ctx.Err)
 	if err != nil {

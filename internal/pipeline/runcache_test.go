@@ -262,7 +262,7 @@ func TestRunKeyKnowsEveryOption(t *testing.T) {
 		"Cache": "results do not depend on it", "Blobs": "an id git gives equals the content's",
 		// Request
 		"Options": "above", "Context": "key", "OriginRoots": "key", "Base": "never kept", "Results": "results do not depend on it",
-		"Runs": "the store itself",
+		"Runs": "the store itself", "Loaded": "a notice to the caller",
 	}
 	for _, typ := range []reflect.Type{reflect.TypeOf(project.Options{}), reflect.TypeOf(Request{})} {
 		for i := range typ.NumField() {
