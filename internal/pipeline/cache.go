@@ -42,7 +42,7 @@ const ResultFormat = "pipeline-cluster-result-1"
 type cachedResult struct {
 	Key      string          `json:"key"`
 	Findings []check.Finding `json:"findings"`
-	Rendered *render.Output  `json:"rendered,omitempty"`
+	Rendered *keptOutput     `json:"rendered,omitempty"`
 	Refusal  *render.Refusal `json:"refusal,omitempty"`
 }
 
@@ -173,10 +173,12 @@ func cachedCheck(store manifest.Cache, keyOf func() string, engine *check.Engine
 			dec := json.NewDecoder(bytes.NewReader(data))
 			dec.DisallowUnknownFields()
 			if dec.Decode(&r) == nil && r.Key == key && (r.Rendered == nil) != (r.Refusal == nil) {
-				// What NewContext would give the callers: the render or
-				// the refusal, and the cluster with the version it
-				// rendered.
-				return r.Findings, &check.Context{Cluster: cl, Settings: cl.Settings, Rendered: r.Rendered, Refusal: r.Refusal}, true, nil
+				if out, ok := r.Rendered.restore(store); ok {
+					// What NewContext would give the callers: the render
+					// or the refusal, and the cluster with the version it
+					// rendered.
+					return r.Findings, &check.Context{Cluster: cl, Settings: cl.Settings, Rendered: out, Refusal: r.Refusal}, true, nil
+				}
 			}
 		}
 		fs, c, err = engine.Check(cl)
@@ -184,7 +186,7 @@ func cachedCheck(store manifest.Cache, keyOf func() string, engine *check.Engine
 	if err != nil || key == "" || (c.Rendered == nil) == (c.Refusal == nil) || atLimit(fs) {
 		return fs, c, false, err
 	}
-	if data, err := json.Marshal(cachedResult{Key: key, Findings: fs, Rendered: c.Rendered, Refusal: c.Refusal}); err == nil {
+	if data, err := json.Marshal(cachedResult{Key: key, Findings: fs, Rendered: keepOutput(store, c.Rendered), Refusal: c.Refusal}); err == nil {
 		store.Put(key, data)
 	}
 	return fs, c, false, nil

@@ -297,7 +297,7 @@ type Outcome struct {
 // Outcomes lists each linted cluster's outcome, in the clusters' order.
 func (r *Result) Outcomes() []Outcome {
 	if r.stored != nil {
-		return r.stored.Outcomes
+		return r.stored.outcomes
 	}
 	out := make([]Outcome, 0, len(r.Project.Clusters))
 	for i, cl := range r.Project.Clusters {

@@ -10,8 +10,10 @@ import (
 	"sync"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // A run whose inputs are all unchanged gives the result it gave before, so
@@ -42,8 +44,20 @@ type cachedRun struct {
 	Key      string          `json:"key"`
 	Findings []check.Finding `json:"findings"`
 	Files    []string        `json:"files"`
-	Outcomes []Outcome       `json:"outcomes"`
+	Outcomes []keptOutcome   `json:"outcomes"`
 	Read     ReadSummary     `json:"read"`
+
+	outcomes []Outcome // Outcomes with their renders' files read back
+}
+
+// keptOutcome is an Outcome as an entry holds it: its render's larger
+// files are entries of their own (keptOutput).
+type keptOutcome struct {
+	Name       string
+	Output     *keptOutput
+	Refusal    *render.Refusal
+	Stopped    *cluster.Stop
+	Unreadable *manifest.Problem
 }
 
 // ReadSummary is what the command's notes and warnings about what was read
@@ -143,13 +157,26 @@ func listed(roots []string, p string) bool {
 }
 
 // storedRun returns the run kept under key, when there is one that
-// decodes whole, names key and gives every cluster one outcome.
+// decodes whole, names key and gives every cluster one outcome whose
+// render's files are all there.
 func storedRun(store manifest.Cache, key string) (*cachedRun, bool) {
 	data, ok := store.Get(key)
 	if !ok {
 		return nil, false
 	}
-	return decodeRun(data, key)
+	r, ok := decodeRun(data, key)
+	if !ok {
+		return nil, false
+	}
+	r.outcomes = make([]Outcome, len(r.Outcomes))
+	for i, k := range r.Outcomes {
+		out, ok := k.Output.restore(store)
+		if !ok {
+			return nil, false
+		}
+		r.outcomes[i] = Outcome{Name: k.Name, Output: out, Refusal: k.Refusal, Stopped: k.Stopped, Unreadable: k.Unreadable}
+	}
+	return r, true
 }
 
 func decodeRun(data []byte, key string) (*cachedRun, bool) {
@@ -182,7 +209,11 @@ func keepRun(store manifest.Cache, key string, res *Result, unchanged func() boo
 	var same bool
 	var wg sync.WaitGroup
 	wg.Go(func() { same = unchanged() })
-	entry := cachedRun{Key: key, Findings: res.Findings, Files: res.Files, Outcomes: res.Outcomes(), Read: res.Read()}
+	var kept []keptOutcome
+	for _, o := range res.Outcomes() {
+		kept = append(kept, keptOutcome{Name: o.Name, Output: keepOutput(store, o.Output), Refusal: o.Refusal, Stopped: o.Stopped, Unreadable: o.Unreadable})
+	}
+	entry := cachedRun{Key: key, Findings: res.Findings, Files: res.Files, Outcomes: kept, Read: res.Read()}
 	if d, err := json.Marshal(entry); err == nil {
 		if back, ok := decodeRun(d, key); ok && reflect.DeepEqual(*back, entry) {
 			data = d // else something the encoding does not carry: never kept
