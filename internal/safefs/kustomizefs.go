@@ -98,7 +98,7 @@ func (k *KustomizeFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error)
 	if IsURL(p) {
 		return "", "", &Refusal{Path: p, Err: ErrURL}
 	}
-	d, f, err := k.disk.CleanedAbs(p)
+	d, f, err := k.cleanedAbs(p)
 	if err != nil {
 		return d, f, err
 	}
@@ -106,6 +106,22 @@ func (k *KustomizeFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error)
 		return "", "", &Refusal{Path: p, Err: ErrOutside, Real: string(d)}
 	}
 	return d, f, nil
+}
+
+// cleanedAbs is the disk's CleanedAbs, answered from what the run knows of
+// the tree (its listings and the directories it resolved) when the path
+// is a directory or a regular file it listed: kustomize asks it of every
+// file it loads, and on disk it costs a system call per component of the
+// path. Anything else (a link, a path not listed, an error to report in
+// the disk's words) is asked of the disk.
+func (k *KustomizeFS) cleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
+	if real, t, ok := k.Root.listedPath(p); ok {
+		if t.IsDir() {
+			return filesys.ConfirmedDir(real), "", nil
+		}
+		return filesys.ConfirmedDir(filepath.Dir(real)), filepath.Base(real), nil
+	}
+	return k.disk.CleanedAbs(p)
 }
 
 // Glob keeps the matches inside the root.

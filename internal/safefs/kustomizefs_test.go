@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -139,5 +140,37 @@ func TestKustomizeFSIsReadOnly(t *testing.T) {
 	}
 	if err := fs.RemoveAll("x"); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("RemoveAll = %v", err)
+	}
+}
+
+// CleanedAbs answers as the disk does for every kind of path, whether the
+// run has listed the tree (and answers from its listings) or not: a
+// directory, a file, each through a linked directory, a linked file, a
+// relative path, a missing one, and one whose name no listing holds.
+func TestCleanedAbsIsTheDisks(t *testing.T) {
+	dir := t.TempDir()
+	testtree.WriteAt(t, dir, map[string]string{"base/cm.yaml": configMap, "base/sub/x.yaml": configMap})
+	for _, l := range [][2]string{{"base", "linked"}, {"base/cm.yaml", "cm-link.yaml"}} {
+		if err := os.Symlink(filepath.Join(dir, l[0]), filepath.Join(dir, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	paths := []string{dir, "base", "base/cm.yaml", filepath.Join(dir, "base/sub"), "linked", "linked/cm.yaml", "linked/sub/x.yaml",
+		"cm-link.yaml", "base/missing.yaml", "missing/x.yaml", "base/sub/..", "base/./cm.yaml"}
+	disk := filesys.MakeFsOnDisk()
+	for _, listed := range []bool{false, true} {
+		root := New(0, dir)
+		if listed {
+			root.Prefetch(dir, nil)
+		}
+		k := NewKustomizeFS(root)
+		for _, p := range paths {
+			wd, wf, werr := disk.CleanedAbs(p)
+			gd, gf, gerr := k.CleanedAbs(p)
+			if gd != wd || gf != wf || (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+				t.Errorf("listed %v, %s: (%q, %q, %v), the disk says (%q, %q, %v)", listed, p, gd, gf, gerr, wd, wf, werr)
+			}
+		}
 	}
 }

@@ -109,6 +109,33 @@ func (r *Resolver) RealPath(p string) string {
 	return abs
 }
 
+// listedPath is p's real path when the run's listing of its (resolved)
+// directory shows it as a directory or a regular file, with that type;
+// false otherwise (not listed, a link, or a name no listing holds, such
+// as "..").
+func (r *Root) listedPath(p string) (string, fs.FileMode, bool) {
+	if r == nil {
+		return "", 0, false
+	}
+	abs, err := Abs(p)
+	if err != nil {
+		return "", 0, false
+	}
+	dir, base := filepath.Split(abs)
+	if base == "" || base == "." || base == ".." {
+		return "", 0, false
+	}
+	rd, ok := r.resolver.RealDir(filepath.Clean(dir))
+	if !ok {
+		return "", 0, false
+	}
+	t, ok := r.resolver.listedAs(rd, base)
+	if !ok || !(t.IsDir() || t.IsRegular()) {
+		return "", 0, false
+	}
+	return filepath.Join(rd, base), t, true
+}
+
 // RealPath is Resolver.RealPath with the root's resolver, which the run's
 // reads and directory listings have taught; a nil Root resolves every
 // component (manifest.RealPath).
