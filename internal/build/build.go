@@ -175,21 +175,33 @@ var schemaGate struct {
 }
 
 // runBuild runs fn under the schema gate; exclusive for a closure that
-// sets its own schema.
+// sets its own schema. Ordinary builds only ever take the gate shared once
+// the schema is parsed: taking it exclusively to ask whether it is would
+// wait for every build running, and one build would start only when the
+// others had finished.
 func runBuild(custom bool, fn func()) {
-	schemaGate.Lock()
-	if !schemaGate.ready {
-		resetSchema()
-		schemaGate.ready = true
-	}
 	if custom {
+		schemaGate.Lock()
 		defer schemaGate.Unlock()
+		if !schemaGate.ready {
+			resetSchema()
+			schemaGate.ready = true
+		}
 		defer resetSchema()
 		fn()
 		return
 	}
-	schemaGate.Unlock()
 	schemaGate.RLock()
+	if !schemaGate.ready {
+		schemaGate.RUnlock()
+		schemaGate.Lock()
+		if !schemaGate.ready {
+			resetSchema()
+			schemaGate.ready = true
+		}
+		schemaGate.Unlock()
+		schemaGate.RLock()
+	}
 	defer schemaGate.RUnlock()
 	fn()
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"sigs.k8s.io/kustomize/kyaml/openapi"
 
@@ -201,4 +202,31 @@ func (b *buildCounter) Built(string, []string, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.n++
+}
+
+// Builds of ordinary closures run at once: two of them each wait, inside
+// the gate, for the other to be inside too; a gate that lets one in only
+// when the other has left never lets the first one out.
+func TestOrdinaryBuildsRunTogether(t *testing.T) {
+	var inside sync.WaitGroup
+	inside.Add(2)
+	met := make(chan bool, 2)
+	for range 2 {
+		go runBuild(false, func() {
+			inside.Done()
+			done := make(chan struct{})
+			go func() { inside.Wait(); close(done) }()
+			select {
+			case <-done:
+				met <- true
+			case <-time.After(30 * time.Second):
+				met <- false
+			}
+		})
+	}
+	for range 2 {
+		if !<-met {
+			t.Fatal("a build waited for another to finish before it could start")
+		}
+	}
 }
