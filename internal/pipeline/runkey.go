@@ -147,11 +147,11 @@ func listRoots(h hash.Hash, access *safefs.Root, roots []string, blobs func(stri
 				break
 			}
 		}
-		st, err := os.Lstat(r)
+		// What the root is (or why it is not there) is a live read.
 		l.read(func() string { return rootType(r) })
+		st, err := os.Lstat(r)
 		switch {
 		case err != nil:
-			l.line("missing", err.Error())
 		case st.IsDir():
 			// The listing visits every directory below r: listed at
 			// once first, the walk below takes them from the memo.
