@@ -15,6 +15,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/config"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/parallel"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
@@ -353,12 +354,17 @@ func (d *discoverer) isKust(dir string) bool {
 // directory only if it is one of these (isKust), so no directory of the
 // tree is looked at again.
 func (d *discoverer) kustDirs(l *manifest.Listing) []string {
-	var out []string
+	var dirs []string
 	for _, n := range append(l.Files(), l.Named()...) {
-		if !kustomization.IsFileName(path.Base(n)) {
-			continue
+		if kustomization.IsFileName(path.Base(n)) {
+			dirs = append(dirs, filepath.Dir(manifest.AbsName(n)))
 		}
-		dir := filepath.Dir(manifest.AbsName(n))
+	}
+	// Parsed at once (the graph keeps each directory's one parse): a
+	// fleet's hundreds of kustomizations are otherwise read one by one.
+	parallel.Each(len(dirs), func(i int) { d.graph.Get(dirs[i]) })
+	var out []string
+	for _, dir := range dirs {
 		if d.kustSet[dir] {
 			continue
 		}
