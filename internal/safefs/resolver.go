@@ -81,18 +81,32 @@ func (r *Resolver) Real(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if dir, base := filepath.Split(abs); base != "" && base != "." && base != ".." {
-		if rd, ok := r.RealDir(filepath.Clean(dir)); ok {
-			full := filepath.Join(rd, base)
-			if t, ok := r.listedAs(rd, base); ok && t.IsRegular() {
-				return full, nil
-			}
-			if fi, err := os.Lstat(full); err == nil && fi.Mode()&os.ModeSymlink == 0 {
-				return full, nil
-			}
+	if full, t, listed, ok := r.inRealDir(abs); ok {
+		if listed && t.IsRegular() {
+			return full, nil
+		}
+		if fi, err := os.Lstat(full); err == nil && fi.Mode()&os.ModeSymlink == 0 {
+			return full, nil
 		}
 	}
 	return filepath.EvalSymlinks(abs)
+}
+
+// inRealDir names abs inside its directory's real path (full, abs's own
+// real path unless abs is a link), with what the run's listing of that
+// directory shows abs as (t, when listed); false for a name no directory
+// holds ("", ".", "..") or a directory that does not resolve.
+func (r *Resolver) inRealDir(abs string) (full string, t fs.FileMode, listed, ok bool) {
+	dir, base := filepath.Split(abs)
+	if base == "" || base == "." || base == ".." {
+		return "", 0, false, false
+	}
+	rd, ok := r.RealDir(filepath.Clean(dir))
+	if !ok {
+		return "", 0, false, false
+	}
+	t, listed = r.listedAs(rd, base)
+	return filepath.Join(rd, base), t, listed, true
 }
 
 // RealPath is p absolute and symlink-free as far as it exists, as
@@ -121,19 +135,11 @@ func (r *Root) listedPath(p string) (string, fs.FileMode, bool) {
 	if err != nil {
 		return "", 0, false
 	}
-	dir, base := filepath.Split(abs)
-	if base == "" || base == "." || base == ".." {
+	full, t, listed, ok := r.resolver.inRealDir(abs)
+	if !ok || !listed || !(t.IsDir() || t.IsRegular()) {
 		return "", 0, false
 	}
-	rd, ok := r.resolver.RealDir(filepath.Clean(dir))
-	if !ok {
-		return "", 0, false
-	}
-	t, ok := r.resolver.listedAs(rd, base)
-	if !ok || !(t.IsDir() || t.IsRegular()) {
-		return "", 0, false
-	}
-	return filepath.Join(rd, base), t, true
+	return full, t, true
 }
 
 // RealPath is Resolver.RealPath with the root's resolver, which the run's
