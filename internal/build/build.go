@@ -183,10 +183,7 @@ func runBuild(custom bool, fn func()) {
 	if custom {
 		schemaGate.Lock()
 		defer schemaGate.Unlock()
-		if !schemaGate.ready {
-			resetSchema()
-			schemaGate.ready = true
-		}
+		parseSchema()
 		defer resetSchema()
 		fn()
 		return
@@ -195,15 +192,21 @@ func runBuild(custom bool, fn func()) {
 	if !schemaGate.ready {
 		schemaGate.RUnlock()
 		schemaGate.Lock()
-		if !schemaGate.ready {
-			resetSchema()
-			schemaGate.ready = true
-		}
+		parseSchema()
 		schemaGate.Unlock()
 		schemaGate.RLock()
 	}
 	defer schemaGate.RUnlock()
 	fn()
+}
+
+// parseSchema parses the default schema the first time; the caller holds
+// the gate exclusively.
+func parseSchema() {
+	if !schemaGate.ready {
+		resetSchema()
+		schemaGate.ready = true
+	}
 }
 
 // Result is a kustomization's build, traced to its files.
