@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,12 +62,15 @@ type sourceFile struct {
 // object built in-process already sits in its origin file), and a caller
 // need not look each finding's object up among objs.
 func AnyOrigin(objs []*manifest.Object) bool {
-	for _, o := range objs {
-		if o.Origin != "" && o.Origin != o.File {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(objs, originElsewhere)
+}
+
+// originElsewhere reports whether o names an origin file other than its
+// own: the objects Place moves. Objects discovery built in-process already
+// sit in their origin file (File == Origin), with patched values relocated
+// to their patches; reading the file again would only rename it.
+func originElsewhere(o *manifest.Object) bool {
+	return o.Origin != "" && o.Origin != o.File
 }
 
 // Place maps the position at of the value at path of the object kind/name
@@ -79,10 +83,7 @@ func AnyOrigin(objs []*manifest.Object) bool {
 func (r *Remapper) Place(objs []*manifest.Object, pos manifest.Position, kind, name, path string) (_ manifest.Position, elsewhere bool) {
 	r.confine()
 	streamObj := streamObject(objs, pos, kind, name)
-	// Objects discovery built in-process already sit in their origin file
-	// (File == Origin), with patched values relocated to their patches;
-	// reading the file again would only rename it.
-	if streamObj == nil || streamObj.Origin == "" || streamObj.Origin == streamObj.File {
+	if streamObj == nil || !originElsewhere(streamObj) {
 		return pos, false
 	}
 	src, o, file := r.source(streamObj)
