@@ -148,8 +148,8 @@ func listRoots(h hash.Hash, access *safefs.Root, roots []string, blobs func(stri
 			}
 		}
 		// What the root is (or why it is not there) is a live read.
-		l.read(func() string { return rootType(r) })
 		st, err := os.Lstat(r)
+		l.answered(rootType(st, err), func() string { return rootType(os.Lstat(r)) })
 		switch {
 		case err != nil:
 		case st.IsDir():
@@ -229,8 +229,10 @@ func (l *listing) line(word, s string) {
 }
 
 // read adds what read answers now as a line and as a live read.
-func (l *listing) read(read func() string) {
-	got := read()
+func (l *listing) read(read func() string) { l.answered(read(), read) }
+
+// answered adds got, what read answered now, as a line and a live read.
+func (l *listing) answered(got string, read func() string) {
 	l.line("is", got)
 	l.live = append(l.live, liveRead{got, read})
 }
@@ -287,9 +289,8 @@ func (l *listing) entry(p, rel string, t os.FileMode) {
 	}
 }
 
-// rootType says what the root r is, or why it is not there.
-func rootType(r string) string {
-	st, err := os.Lstat(r)
+// rootType says what a root is from its Lstat, or why it is not there.
+func rootType(st os.FileInfo, err error) string {
 	if err != nil {
 		return "missing " + err.Error()
 	}
