@@ -1,6 +1,10 @@
 package check
 
-import "github.com/mirrorlint/mirrorlint/internal/manifest"
+import (
+	"slices"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+)
 
 // RenderReads are the kinds the render of every cluster reads (BuildInput):
 // every run needs them, whatever its rules.
@@ -26,4 +30,51 @@ func (r *Registry) Needs() manifest.Needs {
 		n = n.Union(manifest.NeedKinds(rule.Reads...))
 	}
 	return n
+}
+
+// Judged splits Needs for a run that reports only on some files: judged
+// are the kinds that only rules judging them one object at a time read
+// (Rule.Judges; never a kind the render reads), relates the kinds the
+// findings about such objects may also name (those rules' other Reads).
+// Findings about a judged object in a file the run does not report on
+// are then dropped, unless they name an object of a relates kind in a
+// reported file: when no reported file holds one, the judged kinds are
+// not needed from the other files. Both are nil when a rule reads any
+// kind (Rule.Reads nil).
+func (r *Registry) Judged() (judged, relates []string) {
+	readBy := map[string]bool{} // kind -> read by a rule that does not judge it
+	for _, k := range RenderReads {
+		readBy[k] = true
+	}
+	judges := map[string]bool{}
+	rel := map[string]bool{}
+	for _, rule := range r.order {
+		if rule.Check == nil {
+			continue
+		}
+		if rule.Reads == nil {
+			return nil, nil
+		}
+		for _, k := range rule.Reads {
+			if slices.Contains(rule.Judges, k) {
+				judges[k] = true
+				continue
+			}
+			readBy[k] = true
+			if len(rule.Judges) > 0 {
+				rel[k] = true
+			}
+		}
+	}
+	for k := range judges {
+		if !readBy[k] {
+			judged = append(judged, k)
+		}
+	}
+	for k := range rel {
+		relates = append(relates, k)
+	}
+	slices.Sort(judged)
+	slices.Sort(relates)
+	return judged, relates
 }

@@ -36,6 +36,15 @@ type Rule struct {
 	// Registry.Needs and manifest.Options.Prefilter). Built-in rules
 	// write it in their literal; a test fails for one that does not.
 	Reads []string
+	// Judges lists the kinds of Reads the rule judges one object at a
+	// time: each object of these kinds is compared with the rest of the
+	// cluster, never with another object of a judged kind, and a finding
+	// about it is placed on it, naming besides (Finding.Related) only
+	// objects of the rule's other Reads. A run that reports only on some
+	// files (the pre-commit path) then needs these kinds only from those
+	// files, unless one of them holds an object such a finding may name
+	// (see Registry.Judged).
+	Judges []string
 	// Covers names rules whose finding this rule's finding at the same
 	// place replaces: a mirror input's check says, in its component's
 	// words, what a rule on the objects derived from that input would

@@ -120,6 +120,9 @@ type discoverer struct {
 	// loose maps a kustomization file to the files lying in its directory
 	// that no kustomization reads.
 	loose map[string][]string
+	// narrowed holds the files a load read with less needed of them
+	// (narrowable): read again whole when a later load needs them so.
+	narrowed map[string]bool
 	// kustSet holds the kustomization directories of the listed trees
 	// (listedRoots, absolute).
 	kustSet     map[string]bool
@@ -139,7 +142,8 @@ type discoverer struct {
 
 func newDiscoverer(opts Options, st *Stats) *discoverer {
 	d := &discoverer{opts: opts, graph: kustomization.NewGraph(), stats: st, listed: map[string]string{},
-		reached: map[string]bool{}, loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{}}
+		reached: map[string]bool{}, loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{},
+		narrowed: map[string]bool{}}
 	if opts.Root != "" {
 		if abs, err := filepath.Abs(opts.Root); err == nil {
 			d.base = abs

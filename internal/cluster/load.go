@@ -2,11 +2,12 @@ package cluster
 
 import (
 	"fmt"
-	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
+	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -103,9 +104,22 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 			}
 		}
 	}
+	narrow := d.narrowable(cls)
 	for f := range want {
-		if d.res.Has(f) {
+		if d.res.Has(f) && (narrow[f] || !d.narrowed[f]) {
 			delete(want, f)
+		} else if d.res.Has(f) {
+			// Read before with less needed of it: read whole now.
+			d.res.Forget(f)
+		}
+	}
+	load := d.opts.Load
+	if len(narrow) > 0 {
+		load.Narrows = func(name string) bool { return narrow[manifest.AbsName(name)] }
+		for f := range narrow {
+			if want[f] {
+				d.narrowed[f] = true
+			}
 		}
 	}
 	var outside []string
@@ -115,13 +129,13 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 		}
 	}
 	for _, l := range d.listings {
-		set := l.Load(func(name string) bool { return want[manifest.AbsName(name)] }, d.opts.Load)
+		set := l.Load(func(name string) bool { return want[manifest.AbsName(name)] }, load)
 		d.res.Index(set)
 		d.markRead(set, want)
 	}
 	if len(outside) > 0 {
 		sort.Strings(outside)
-		if set, err := manifest.Load(outside, d.opts.Load); err == nil {
+		if set, err := manifest.Load(outside, load); err == nil {
 			d.res.Index(set)
 			d.markRead(set, want)
 		}
@@ -133,6 +147,40 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 	d.statsMu.Lock()
 	d.stats.Load += time.Since(start)
 	d.statsMu.Unlock()
+}
+
+// narrowable is which of the plain files of cls a load may read with
+// less needed of them (manifest.Options.Narrowed): those of clusters
+// made of plain files only, which no kustomization reads or lies beside.
+// A finding on an object of such a file stays in that file: no build
+// traces a value to it, no patch relocates a finding into it or out of it.
+func (d *discoverer) narrowable(cls []*Cluster) map[string]bool {
+	if d.opts.Load.Narrowed == nil {
+		return nil
+	}
+	out := map[string]bool{}
+	var mixed []*Cluster
+	for _, c := range cls {
+		if slices.ContainsFunc(c.parts, func(pt part) bool { return pt.kust != "" }) {
+			mixed = append(mixed, c)
+			continue
+		}
+		for _, pt := range c.parts {
+			for _, f := range pt.files {
+				if !d.reached[f] && !d.isKust(filepath.Dir(f)) {
+					out[f] = true
+				}
+			}
+		}
+	}
+	for _, c := range mixed {
+		for _, pt := range c.parts {
+			for _, f := range pt.files {
+				delete(out, f)
+			}
+		}
+	}
+	return out
 }
 
 func (d *discoverer) markRead(set *manifest.Set, want map[string]bool) {

@@ -19,12 +19,19 @@ const RuleID = "drain-on-change"
 // cluster with the same cluster at the base revision (lint --base REV);
 // with base nil the rule reports nothing, since there is nothing to compare.
 func DrainRule(base *Baseline) *check.Rule {
+	// Without a base the rule reads nothing; with one it compares whole
+	// clusters (whether each loads without errors), so every file counts.
+	var reads []string
+	if base == nil {
+		reads = []string{}
+	}
 	return &check.Rule{
 		ID:       RuleID,
 		Severity: check.Warning,
 		Origin:   check.OriginSurprise,
 		Summary:  "The change makes the Machine Config Daemon drain (or reboot) every node (only with lint --base).",
 		Doc:      doc("drain-on-change"),
+		Reads:    reads,
 		Check: func(c *check.Pass) {
 			old := base.Of(c.Cluster)
 			if old == nil {

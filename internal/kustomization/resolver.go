@@ -148,6 +148,18 @@ func (r *Resolver) MarkLoaded(abs string) {
 	r.loaded[abs] = true
 }
 
+// Forget drops what a load read of a file, so that the next load reads it
+// again (one that read it with less needed of it than a later reader
+// needs).
+func (r *Resolver) Forget(abs string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.loaded, abs)
+	delete(r.byFile, abs)
+	delete(r.probs, abs)
+	delete(r.texts, abs)
+}
+
 // has reports whether a file was read already.
 func (r *Resolver) Has(abs string) bool {
 	r.mu.Lock()

@@ -61,7 +61,7 @@ func (o Options) cached(it walkItem, blob string) (fileResult, bool) {
 	if err != nil {
 		return fileResult{}, false
 	}
-	if o.Prefilter != nil && (o.ParseAll == nil || !o.ParseAll(it.name)) && !o.Prefilter.mayHoldFileKinds(it.name, kinds, unsure, o.Unmodelled) {
+	if n := o.needsOf(it.name); n != nil && !n.mayHoldFileKinds(it.name, kinds, unsure, o.Unmodelled) {
 		return fileResult{}, true
 	}
 	return fileResult{objects: objs}, true

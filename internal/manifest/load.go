@@ -34,6 +34,12 @@ type Options struct {
 	// the files parsed whatever they hold (the files being committed).
 	Prefilter *Needs
 	ParseAll  func(name string) bool
+	// Narrowed, when set with Prefilter, is what is needed of the files
+	// Narrows names instead: less than Prefilter (the kinds a pre-commit
+	// check needs only from the files it reports on, see
+	// check.Registry.Judged).
+	Narrowed *Needs
+	Narrows  func(name string) bool
 	// ListNames are base names of files without a manifest extension that
 	// List reports (Listing.Named) without reading them: kustomize's
 	// extension-less "Kustomization".
@@ -64,12 +70,25 @@ func (o Options) maxFileSize() int64 {
 	return o.MaxFileSize
 }
 
+// needsOf is what the prefilter needs of a file; nil when the file is
+// parsed whatever it holds.
+func (o Options) needsOf(name string) *Needs {
+	switch {
+	case o.Prefilter == nil || (o.ParseAll != nil && o.ParseAll(name)):
+		return nil
+	case o.Narrowed != nil && o.Narrows != nil && o.Narrows(name):
+		return o.Narrowed
+	}
+	return o.Prefilter
+}
+
 // skips reports whether the prefilter leaves a file unparsed.
 func (o Options) skips(it walkItem, data []byte) bool {
-	if o.Prefilter == nil || it.stdin || (o.ParseAll != nil && o.ParseAll(it.name)) {
+	if it.stdin {
 		return false
 	}
-	return !o.Prefilter.MayHoldFile(it.name, data, o.Unmodelled)
+	n := o.needsOf(it.name)
+	return n != nil && !n.MayHoldFile(it.name, data, o.Unmodelled)
 }
 
 // heapOver reports whether the run's memory budget is spent (see
@@ -147,6 +166,7 @@ func memoryProblem(opts Options, name string) Problem {
 // file finished parsing first. The first file over the budget is named in
 // one limit-exceeded problem per run.
 func keptObjects(opts Options, name string, objs []*Object, problems *[]Problem) []*Object {
+	objs = narrowObjects(opts, name, objs)
 	if opts.Access == nil || opts.Access.Budget == nil {
 		return objs
 	}
@@ -157,6 +177,25 @@ func keptObjects(opts Options, name string, objs []*Object, problems *[]Problem)
 			Message: fmt.Sprintf("the run keeps at most %d objects and stopped keeping them here: object %d of this file and every later file's objects are not checked (the limit is fixed); lint the tree in parts, one run per directory", b.MaxObjects, n+1)})
 	}
 	return objs[:n]
+}
+
+// narrowObjects leaves out of a file read with Options.Narrowed the
+// objects of the kinds it leaves out of Prefilter: the run needs them only
+// from the files parsed whole. They are left out after parsing, so that
+// what is stored for the file stays whole.
+func narrowObjects(opts Options, name string, objs []*Object) []*Object {
+	n := opts.needsOf(name)
+	if n == nil || n != opts.Narrowed {
+		return objs
+	}
+	kept := objs[:0:0]
+	for _, o := range objs {
+		k := string(o.Kind)
+		if n.Has(k, opts.Unmodelled) || !opts.Prefilter.Has(k, opts.Unmodelled) {
+			kept = append(kept, o)
+		}
+	}
+	return kept
 }
 
 // loadOne reads and parses one file. A panic anywhere in parsing (a bug in

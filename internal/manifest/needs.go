@@ -45,6 +45,21 @@ func (n Needs) Union(o Needs) Needs {
 	return out
 }
 
+// Without is what n needs but the given kinds; every kind stays needed
+// when n needs every kind (what "every kind" holds is not listed).
+func (n Needs) Without(kinds ...string) Needs {
+	if n.All() {
+		return n
+	}
+	out := NeedKinds()
+	for k := range n.kinds {
+		if !slices.Contains(kinds, k) {
+			out.kinds[k] = true
+		}
+	}
+	return out
+}
+
 // Kinds lists the needed kinds, sorted; nil when every kind is needed.
 func (n Needs) Kinds() []string {
 	if n.All() {

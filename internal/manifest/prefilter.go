@@ -1,6 +1,10 @@
 package manifest
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
 
 // MayHold reports whether data (a whole file, or one document of it) may
 // hold an object of a needed kind; false means it certainly cannot, so the
@@ -34,6 +38,23 @@ import "bytes"
 func (n Needs) MayHold(data []byte, u Unmodelled) bool {
 	kinds, unsure := kindsIn(data)
 	return n.mayHoldKinds(kinds, unsure, u)
+}
+
+// MayHoldKinds reports whether data may hold an object of one of kinds,
+// or a typed list of them, read as MayHold reads it; unlike MayHold it
+// asks nothing of the loader (a kind it keeps only to report it is not
+// one of kinds).
+func MayHoldKinds(data []byte, kinds []string) bool {
+	found, unsure := kindsIn(data)
+	if unsure {
+		return true
+	}
+	for _, k := range found {
+		if slices.Contains(kinds, strings.TrimSuffix(k, "List")) || slices.Contains(kinds, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayHoldKinds is MayHold's verdict from what kindsIn read.

@@ -149,6 +149,27 @@ func (c *Checks) unmodelled(cfg *config.Config) manifest.Unmodelled {
 	return manifest.UnmodelledImages
 }
 
+// narrowed is what a run reporting only on some files needs of the other
+// files, given needs: needs without the kinds only rules judging them one
+// object at a time read (check.Registry.Judged), with the kinds that, held
+// by a reported file, make those needed from every file after all. ok is
+// false when nothing can be left out (a policy may read any kind, or
+// reads the judged ones).
+func (c *Checks) narrowed(needs manifest.Needs) (_ manifest.Needs, relates []string, ok bool) {
+	judged, relates := c.Rules.Judged()
+	if c.Policies != nil {
+		pn := c.Policies.Needs()
+		if pn.All() {
+			return needs, nil, false
+		}
+		judged = slices.DeleteFunc(judged, func(k string) bool { return slices.Contains(pn.Kinds(), k) })
+	}
+	if len(judged) == 0 || needs.All() {
+		return needs, nil, false
+	}
+	return needs.Without(judged...), relates, true
+}
+
 // needs is what a run with these checks reads: the kinds the rules, the
 // policies and the renderer declare (see manifest.Options.Prefilter).
 func (c *Checks) needs() manifest.Needs {

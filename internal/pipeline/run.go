@@ -170,12 +170,24 @@ func Run(ctx context.Context, checks *Checks, req Request) (*Result, error) {
 	}
 	opts.Paths = sc.loadPaths(req.Paths)
 	opts.Unmodelled = checks.unmodelled(req.Config)
+	opts.Narrowed = nil // Run's own: from the checks and the files given
 	if sc.only != nil {
 		// Given files (pre-commit): only the clusters reading them are
 		// read and built, and of the other files only those that may hold
-		// what these checks read are parsed.
+		// what these checks read are parsed; of plain files, not even the
+		// objects checked one at a time, unless a given file may hold
+		// what findings about them name. (Such an object is read from a
+		// document of its own kind: the loader keeps no workload a
+		// generator or a policy delivers, so the bytes of the given files
+		// tell.)
 		needs := checks.needs()
+		if req.Base != nil {
+			needs = manifest.NeedAll() // drain-on-change compares whole clusters
+		}
 		opts.Only, opts.Needs = sc.only, &needs
+		if narrowed, relates, ok := checks.narrowed(needs); ok && !sc.mayHold(relates, opts.Access) {
+			opts.Narrowed = &narrowed
+		}
 	}
 	p, err := project.Open(opts)
 	if err != nil {

@@ -257,7 +257,7 @@ func TestRunKeyKnowsEveryOption(t *testing.T) {
 		// project.Options
 		"Paths": "key", "ConfigPath": "key", "Config": "run fingerprint", "ReleaseImage": "key", "OpenShiftVersion": "key",
 		"MaxFileSize": "key", "Cluster": "key", "Shard": "key", "Stream": "never kept", "Root": "key", "Repository": "key",
-		"Only": "key", "Absent": "key", "Needs": "key", "Select": "key", "Static": "key", "Files": "digest", "Access": "key and listing",
+		"Only": "key", "Absent": "key", "Needs": "key", "Narrowed": "Run sets it, from the checks and Only", "Select": "key", "Static": "key", "Files": "digest", "Access": "key and listing",
 		"Unmodelled": "key", "FeatureSet": "key", "NoDefaultPolicy": "key",
 		"Cache": "results do not depend on it", "Blobs": "an id git gives equals the content's",
 		// Request

@@ -2,8 +2,9 @@ package pipeline
 
 import (
 	"fmt"
-	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"os"
+
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -90,6 +91,24 @@ func (s *scope) covers(file string) bool {
 	p := manifest.RealPath(file)
 	for _, o := range s.only {
 		if inside(o, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayHold reports whether a given path may hold an object of kinds (what
+// its bytes cannot rule out), or is not a file that can be read.
+func (s *scope) mayHold(kinds []string, access *safefs.Root) bool {
+	for _, p := range s.only {
+		var data []byte
+		var err error
+		if access != nil {
+			data, err = access.ReadFile(p)
+		} else {
+			data, err = safefs.ReadRegular(p)
+		}
+		if err != nil || manifest.MayHoldKinds(data, kinds) {
 			return true
 		}
 	}

@@ -68,6 +68,11 @@ type Options struct {
 	// Needs are the kinds the run's rules, policies and renderer read
 	// (checks.Needs); nil: every kind the loader keeps.
 	Needs *manifest.Needs
+	// Narrowed, when set with Only and Needs, is what is needed of the
+	// plain files outside Only that no kustomization reads: Needs without
+	// the kinds the checks need only from the files reported on
+	// (check.Registry.Judged).
+	Narrowed *manifest.Needs
 	// Select, when set, loads only the clusters with these names (those
 	// another run loaded: the other side of a comparison); names the tree
 	// does not hold are ignored.

@@ -32,7 +32,7 @@ func loadOptions(opts Options, cfg *config.Config) manifest.Options {
 	lo := manifest.Options{MaxFileSize: opts.MaxFileSize, Exclude: cfg.Exclude, Files: opts.Files, Unmodelled: opts.Unmodelled,
 		Cache: opts.Cache, Blobs: opts.Blobs, Access: opts.Access, SourceCRs: cfg.SourceCRDirs()}
 	if opts.Only != nil && opts.Needs != nil {
-		lo.Prefilter = opts.Needs
+		lo.Prefilter, lo.Narrowed = opts.Needs, opts.Narrowed
 		lo.ParseAll = reportedFile(opts.Only)
 	}
 	return lo

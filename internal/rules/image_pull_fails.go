@@ -22,6 +22,10 @@ var imagePullFails = &check.Rule{
 	Summary:  "An image a workload, CatalogSource or ClusterCatalog pulls cannot be served by the rendered registries.conf and policy.json.",
 	Doc:      doc("image-pull-fails"),
 	Reads:    withWorkloads,
+	// Each workload's images are judged against the render alone; the
+	// finding sits on the image and names the mirror entry or Image list
+	// that blocks it.
+	Judges: manifest.ImageKinds(),
 	Check: func(c *check.Pass) {
 		if c.Rendered == nil {
 			return // MCO refuses: the nodes keep an older configuration, nothing to judge against

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -18,6 +19,11 @@ func TestRulesDeclareReads(t *testing.T) {
 		for _, k := range r.Reads {
 			if !manifest.KeepsAs(k, manifest.UnmodelledImages) {
 				t.Errorf("%s reads %s, which the loader does not keep", r.ID, k)
+			}
+		}
+		for _, k := range r.Judges {
+			if !slices.Contains(r.Reads, k) {
+				t.Errorf("%s judges %s, which it does not read: add it to Reads", r.ID, k)
 			}
 		}
 	}
