@@ -122,24 +122,10 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 			}
 		}
 	}
-	var outside []string
-	for f := range want {
-		if _, ok := d.listed[f]; !ok {
-			outside = append(outside, d.names.display(f))
-		}
-	}
-	for _, l := range d.listings {
-		set := l.Load(func(name string) bool { return want[manifest.AbsName(name)] }, load)
+	d.load(want, load, func(set *manifest.Set) {
 		d.res.Index(set)
 		d.markRead(set, want)
-	}
-	if len(outside) > 0 {
-		sort.Strings(outside)
-		if set, err := manifest.Load(outside, load); err == nil {
-			d.res.Index(set)
-			d.markRead(set, want)
-		}
-	}
+	})
 	// A file that vanished, or that no load named, is read as empty once.
 	for f := range want {
 		d.res.MarkLoaded(f)
@@ -147,6 +133,52 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 	d.statsMu.Lock()
 	d.stats.Load += time.Since(start)
 	d.statsMu.Unlock()
+}
+
+// load reads the files of want (absolute paths) with o, giving each set
+// read to got: those the walks listed through their listings, in walk
+// order, without asking the file system about their paths again; the
+// others (a base above the arguments) by name.
+func (d *discoverer) load(want map[string]bool, o manifest.Options, got func(*manifest.Set)) {
+	var outside []string
+	for f := range want {
+		if _, ok := d.listed[f]; !ok {
+			outside = append(outside, d.names.display(f))
+		}
+	}
+	for _, l := range d.listings {
+		got(l.Load(func(name string) bool { return want[manifest.AbsName(name)] }, o))
+	}
+	if len(outside) > 0 {
+		sort.Strings(outside)
+		if set, err := manifest.Load(outside, o); err == nil {
+			got(set)
+		}
+	}
+}
+
+// LoadFiles reads files (as the loader names them) with o, the files the
+// walks listed through their listings: what manifest.Load of them reads,
+// without asking the file system about each path again. What it reads is
+// not kept for the clusters.
+func (r *Result) LoadFiles(files []string, o manifest.Options) *manifest.Set {
+	if r.d == nil {
+		if set, err := manifest.Load(files, o); err == nil {
+			return set
+		}
+		return &manifest.Set{}
+	}
+	want := make(map[string]bool, len(files))
+	for _, f := range files {
+		want[manifest.AbsName(f)] = true
+	}
+	out := &manifest.Set{}
+	r.d.load(want, o, func(set *manifest.Set) {
+		out.Files = append(out.Files, set.Files...)
+		out.Objects = append(out.Objects, set.Objects...)
+		out.Problems = append(out.Problems, set.Problems...)
+	})
+	return out
 }
 
 // narrowable is which of the plain files of cls a load may read with

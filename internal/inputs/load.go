@@ -17,6 +17,22 @@ func Declares(kind string) bool { return slices.Contains(triggerKinds, kind) }
 // DeclaringKinds are the kinds Declares knows.
 func DeclaringKinds() []string { return slices.Clone(triggerKinds) }
 
+// DeclaringOptions are base's limits for a load that looks only for the
+// objects that declare a cluster: every kind kept, only the files that may
+// hold one parsed.
+func DeclaringOptions(base manifest.Options) manifest.Options {
+	o := base
+	o.Unmodelled, o.ParseAll, o.Narrowed, o.Narrows = manifest.UnmodelledAll, nil, nil, nil
+	trigger := manifest.NeedKinds(triggerKinds...)
+	o.Prefilter = &trigger
+	return o
+}
+
+// AnyDeclares reports whether one of objs declares a cluster.
+func AnyDeclares(objs []*manifest.Object) bool {
+	return slices.ContainsFunc(objs, func(obj *manifest.Object) bool { return Declares(string(obj.Kind)) })
+}
+
 // Load reads the input objects of files (those a tree's load read) whole,
 // with base's limits: first only the files that may declare a cluster (a
 // byte test, so a tree without inputs costs one read of its files), then,
@@ -31,15 +47,9 @@ func Load(files []string, base manifest.Options) []*manifest.Object {
 	if len(files) == 0 {
 		return nil
 	}
-	o := base
-	o.Unmodelled, o.ParseAll = manifest.UnmodelledAll, nil
-	trigger := manifest.NeedKinds(triggerKinds...)
-	o.Prefilter = &trigger
+	o := DeclaringOptions(base)
 	set, err := manifest.Load(files, o)
-	if err != nil {
-		return nil
-	}
-	if !slices.ContainsFunc(set.Objects, func(obj *manifest.Object) bool { return Declares(string(obj.Kind)) }) {
+	if err != nil || !AnyDeclares(set.Objects) {
 		return nil
 	}
 	all := manifest.NeedKinds(Kinds...)

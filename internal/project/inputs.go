@@ -112,7 +112,7 @@ func inputObjects(res *cluster.Result, lo manifest.Options) []*manifest.Object {
 			return inputs.Load(files, lo)
 		}
 	}
-	if len(unread) == 0 || len(inputs.Load(unread, lo)) == 0 {
+	if len(unread) == 0 || !inputs.AnyDeclares(res.LoadFiles(unread, inputs.DeclaringOptions(lo)).Objects) {
 		return nil
 	}
 	return inputs.Load(files, lo)
