@@ -15,6 +15,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/project"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
@@ -113,13 +114,19 @@ func workloadTree(t *testing.T, r *rand.Rand) (dir string, files []string) {
 	return testtree.Write(t, tree), files
 }
 
-// given is Run on one file of dir, as the pre-commit hook runs it.
-func given(t *testing.T, checks *Checks, dir, file string) *Result {
+// given is Run on one file of dir, as the pre-commit hook runs it; with
+// confined, its reads confined to dir as the command confines them.
+func given(t *testing.T, checks *Checks, dir, file string, confined bool) *Result {
 	t.Helper()
-	res, err := Run(context.Background(), checks, Request{
+	req := Request{
 		Options: project.Options{Paths: []string{filepath.Join(dir, file)}, Config: &config.Config{}, Root: dir},
 		Context: dir,
-	})
+	}
+	if confined {
+		req.Access = safefs.New(0, dir)
+		req.Access.Allow(req.Paths...)
+	}
+	res, err := Run(context.Background(), checks, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +172,7 @@ func TestGivenFileNeedsOnlyItsOwnWorkloads(t *testing.T) {
 		for _, file := range files {
 			sc.only = []string{manifest.RealPath(filepath.Join(dir, file))}
 			want := findingsJSON(t, sc.filter(full.Findings))
-			res := given(t, checks, dir, file)
+			res := given(t, checks, dir, file, seed%2 == 0)
 			// The notice that a cluster reading the file did not build is
 			// the pre-commit path's own (unbuilt.go), on every given file.
 			own := slices.DeleteFunc(slices.Clone(res.Findings), func(f check.Finding) bool {

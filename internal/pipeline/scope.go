@@ -98,16 +98,19 @@ func (s *scope) covers(file string) bool {
 }
 
 // mayHold reports whether a given path may hold an object of kinds (what
-// its bytes cannot rule out), or is not a file that can be read.
+// its bytes cannot rule out), or is not a file that can be read. Reads are
+// confined as the run's (access), but not charged to its budget: the
+// loader reads the file again, and charges it then.
 func (s *scope) mayHold(kinds []string, access *safefs.Root) bool {
 	for _, p := range s.only {
-		var data []byte
-		var err error
 		if access != nil {
-			data, err = access.ReadFile(p)
-		} else {
-			data, err = safefs.ReadRegular(p)
+			real, err := access.Resolve(p)
+			if err != nil {
+				return true
+			}
+			p = real
 		}
+		data, err := safefs.ReadRegular(p)
 		if err != nil || manifest.MayHoldKinds(data, kinds) {
 			return true
 		}
