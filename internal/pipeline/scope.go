@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mirrorlint/mirrorlint/internal/cluster"
-
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/project"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
