@@ -111,6 +111,7 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 		} else if d.res.Has(f) {
 			// Read before with less needed of it: read whole now.
 			d.res.Forget(f)
+			delete(d.narrowed, f)
 		}
 	}
 	load := d.opts.Load
