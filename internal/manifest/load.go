@@ -182,7 +182,11 @@ func keptObjects(opts Options, name string, objs []*Object, problems *[]Problem)
 // narrowObjects leaves out of a file read with Options.Narrowed the
 // objects of the kinds it leaves out of Prefilter: the run needs them only
 // from the files parsed whole. They are left out after parsing, so that
-// what is stored for the file stays whole.
+// what is stored for the file stays whole. Each such object sits in the
+// file it was read from: the loader keeps no workload that a generator
+// makes from a source CR (whose values could sit in a file parsed whole)
+// or that a policy delivers; one that starts keeping them must keep here
+// those with a value in a file ParseAll names.
 func narrowObjects(opts Options, name string, objs []*Object) []*Object {
 	n := opts.needsOf(name)
 	if n == nil || n != opts.Narrowed {
