@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/benchrepo"
+	"github.com/mirrorlint/mirrorlint/internal/contentcache"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
@@ -29,7 +30,7 @@ func TestNarrowedFilesLeaveKindsOut(t *testing.T) {
 	full := NeedKinds(append([]string{"ImageDigestMirrorSet", "ConfigMap"}, ImageKinds()...)...)
 	narrowed := full.Without(ImageKinds()...)
 	given := filepath.Join(dir, "given.yaml")
-	cache := memCache{}
+	cache := contentcache.Open(t.TempDir(), "test", CacheFormat) // safe for the load's workers
 	load := func(narrow bool) string {
 		t.Helper()
 		o := Options{Unmodelled: UnmodelledImages, Prefilter: &full, Narrowed: &narrowed, Cache: cache,
