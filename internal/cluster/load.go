@@ -106,9 +106,11 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 	}
 	narrow := d.narrowable(cls)
 	for f := range want {
-		if d.res.Has(f) && (narrow[f] || !d.narrowed[f]) {
+		switch {
+		case !d.res.Has(f):
+		case narrow[f] || !d.narrowed[f]:
 			delete(want, f)
-		} else if d.res.Has(f) {
+		default:
 			// Read before with less needed of it: read whole now.
 			d.res.Forget(f)
 			delete(d.narrowed, f)

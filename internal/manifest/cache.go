@@ -50,9 +50,10 @@ func (o Options) cacheKey(name, blob string) string {
 
 // cached returns the stored result of the file whose content has the
 // given blob id, false when there is none or it does not decode. The
-// prefilter judges the kinds stored with it as it would judge the text: a
-// file it skips gives nothing, as when it is read.
-func (o Options) cached(it walkItem, blob string) (fileResult, bool) {
+// prefilter, needing needs of the file (needsOf), judges the kinds stored
+// with it as it would judge the text: a file it skips gives nothing, as
+// when it is read.
+func (o Options) cached(it walkItem, needs *Needs, blob string) (fileResult, bool) {
 	data, ok := o.Cache.Get(o.cacheKey(it.name, blob))
 	if !ok {
 		return fileResult{}, false
@@ -61,7 +62,7 @@ func (o Options) cached(it walkItem, blob string) (fileResult, bool) {
 	if err != nil {
 		return fileResult{}, false
 	}
-	if n := o.needsOf(it.name); n != nil && !n.mayHoldFileKinds(it.name, kinds, unsure, o.Unmodelled) {
+	if needs != nil && !needs.mayHoldFileKinds(it.name, kinds, unsure, o.Unmodelled) {
 		return fileResult{}, true
 	}
 	return fileResult{objects: objs}, true

@@ -82,13 +82,10 @@ func (o Options) needsOf(name string) *Needs {
 	return o.Prefilter
 }
 
-// skips reports whether the prefilter leaves a file unparsed.
-func (o Options) skips(it walkItem, data []byte) bool {
-	if it.stdin {
-		return false
-	}
-	n := o.needsOf(it.name)
-	return n != nil && !n.MayHoldFile(it.name, data, o.Unmodelled)
+// skips reports whether the prefilter, needing needs of a file (needsOf),
+// leaves it unparsed.
+func (o Options) skips(it walkItem, needs *Needs, data []byte) bool {
+	return needs != nil && !needs.MayHoldFile(it.name, data, o.Unmodelled)
 }
 
 // heapOver reports whether the run's memory budget is spent (see
@@ -166,7 +163,6 @@ func memoryProblem(opts Options, name string) Problem {
 // file finished parsing first. The first file over the budget is named in
 // one limit-exceeded problem per run.
 func keptObjects(opts Options, name string, objs []*Object, problems *[]Problem) []*Object {
-	objs = narrowObjects(opts, name, objs)
 	if opts.Access == nil || opts.Access.Budget == nil {
 		return objs
 	}
@@ -187,19 +183,19 @@ func keptObjects(opts Options, name string, objs []*Object, problems *[]Problem)
 // makes from a source CR (whose values could sit in a file parsed whole)
 // or that a policy delivers; one that starts keeping them must keep here
 // those with a value in a file ParseAll names.
-func narrowObjects(opts Options, name string, objs []*Object) []*Object {
-	n := opts.needsOf(name)
-	if n == nil || n != opts.Narrowed {
-		return objs
+func (o Options) narrowObjects(needs *Needs, res fileResult) fileResult {
+	if needs == nil || needs != o.Narrowed {
+		return res
 	}
-	kept := objs[:0:0]
-	for _, o := range objs {
-		k := string(o.Kind)
-		if n.Has(k, opts.Unmodelled) || !opts.Prefilter.Has(k, opts.Unmodelled) {
-			kept = append(kept, o)
+	kept := res.objects[:0:0]
+	for _, obj := range res.objects {
+		k := string(obj.Kind)
+		if needs.Has(k, o.Unmodelled) || !o.Prefilter.Has(k, o.Unmodelled) {
+			kept = append(kept, obj)
 		}
 	}
-	return kept
+	res.objects = kept
+	return res
 }
 
 // loadOne reads and parses one file. A panic anywhere in parsing (a bug in
@@ -218,11 +214,15 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	if opts.heapOver() {
 		return fileResult{stopped: true}
 	}
+	var needs *Needs // what the prefilter needs of the file; nil: all of it
+	if !it.stdin {
+		needs = opts.needsOf(it.name)
+	}
 	caching := opts.Cache != nil && !it.stdin && !it.template
 	if caching && opts.Blobs != nil {
 		if blob, ok := opts.Blobs(it.osPath); ok {
-			if res, ok := opts.cached(it, blob); ok {
-				return res
+			if res, ok := opts.cached(it, needs, blob); ok {
+				return opts.narrowObjects(needs, res)
 			}
 		}
 	}
@@ -243,11 +243,11 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 		// The prefilter judges a stored result as it judges the text
 		// (Options.cached), so it is looked up before the prefilter.
 		blob = BlobID(buf.Bytes())
-		if res, ok := opts.cached(it, blob); ok {
-			return res
+		if res, ok := opts.cached(it, needs, blob); ok {
+			return opts.narrowObjects(needs, res)
 		}
 	}
-	if opts.skips(it, buf.Bytes()) {
+	if opts.skips(it, needs, buf.Bytes()) {
 		return fileResult{}
 	}
 	if err := safefs.CheckDepth(it.name, buf.Bytes()); err != nil {
@@ -260,6 +260,7 @@ func loadOne(it walkItem, opts Options, stdin io.Reader) (res fileResult) {
 	if caching {
 		opts.store(it.name, blob, buf.Bytes(), res)
 	}
+	res = opts.narrowObjects(needs, res)
 	return res
 }
 

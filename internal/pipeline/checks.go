@@ -162,7 +162,8 @@ func (c *Checks) narrowed(needs manifest.Needs) (_ manifest.Needs, relates []str
 		if pn.All() {
 			return needs, nil, false
 		}
-		judged = slices.DeleteFunc(judged, func(k string) bool { return slices.Contains(pn.Kinds(), k) })
+		read := pn.Kinds()
+		judged = slices.DeleteFunc(judged, func(k string) bool { return slices.Contains(read, k) })
 	}
 	if len(judged) == 0 || needs.All() {
 		return needs, nil, false
