@@ -30,6 +30,9 @@ const (
 type imageFields struct {
 	group string // the apiVersion's group ("" for the core group)
 	paths [][]string
+	// keep is what partialNode keeps of such an object, made once per
+	// kind: every workload of a large tree is pruned with it.
+	keep fieldTrie
 }
 
 // podImages are the image fields of a pod spec at prefix.
@@ -43,19 +46,34 @@ func podImages(prefix ...string) [][]string {
 }
 
 // imageKinds are the kinds whose image references a node pulls.
-var imageKinds = map[string]imageFields{
-	"Pod":                   {"", podImages("spec")},
-	"PodTemplate":           {"", podImages("template", "spec")},
-	"ReplicationController": {"", podImages("spec", "template", "spec")},
-	"Deployment":            {"apps", podImages("spec", "template", "spec")},
-	"StatefulSet":           {"apps", podImages("spec", "template", "spec")},
-	"DaemonSet":             {"apps", podImages("spec", "template", "spec")},
-	"ReplicaSet":            {"apps", podImages("spec", "template", "spec")},
-	"Job":                   {"batch", podImages("spec", "template", "spec")},
-	"CronJob":               {"batch", podImages("spec", "jobTemplate", "spec", "template", "spec")},
-	"DeploymentConfig":      {"apps.openshift.io", podImages("spec", "template", "spec")},
-	"CatalogSource":         {"operators.coreos.com", [][]string{{"spec", "image"}}},
-	"ClusterCatalog":        {"olm.operatorframework.io", [][]string{{"spec", "source", "image", "ref"}}},
+var imageKinds = withKeep(map[string]imageFields{
+	"Pod":                   {group: "", paths: podImages("spec")},
+	"PodTemplate":           {group: "", paths: podImages("template", "spec")},
+	"ReplicationController": {group: "", paths: podImages("spec", "template", "spec")},
+	"Deployment":            {group: "apps", paths: podImages("spec", "template", "spec")},
+	"StatefulSet":           {group: "apps", paths: podImages("spec", "template", "spec")},
+	"DaemonSet":             {group: "apps", paths: podImages("spec", "template", "spec")},
+	"ReplicaSet":            {group: "apps", paths: podImages("spec", "template", "spec")},
+	"Job":                   {group: "batch", paths: podImages("spec", "template", "spec")},
+	"CronJob":               {group: "batch", paths: podImages("spec", "jobTemplate", "spec", "template", "spec")},
+	"DeploymentConfig":      {group: "apps.openshift.io", paths: podImages("spec", "template", "spec")},
+	"CatalogSource":         {group: "operators.coreos.com", paths: [][]string{{"spec", "image"}}},
+	"ClusterCatalog":        {group: "olm.operatorframework.io", paths: [][]string{{"spec", "source", "image", "ref"}}},
+})
+
+// withKeep sets each kind's keep: of metadata, what identifies the object
+// and the annotations that carry suppressions and origins (labels can be
+// many, and no rule about pulls reads them; apiVersion and kind are on the
+// Object), and the image fields.
+func withKeep(kinds map[string]imageFields) map[string]imageFields {
+	for k, f := range kinds {
+		f.keep = fieldTrie{"metadata": fieldTrie{"name": nil, "namespace": nil, "annotations": nil}}
+		for _, p := range f.paths {
+			f.keep.add(p)
+		}
+		kinds[k] = f
+	}
+	return kinds
 }
 
 // imageFieldsOf returns where objects of apiVersion and kind hold images;
@@ -135,18 +153,11 @@ func (t fieldTrie) add(p []string) {
 }
 
 // partialNode copies the parts of an object node a rule about image pulls
-// reads: metadata's name, namespace and annotations, and the image fields,
-// each node keeping its position. The rest of the object is left for the garbage
-// collector.
+// reads (f.keep): metadata's name, namespace and annotations, and the
+// image fields, each node keeping its position. The rest of the object is
+// left for the garbage collector.
 func partialNode(n *yaml.Node, f imageFields) *yaml.Node {
-	// Of metadata, what identifies the object and the annotations that
-	// carry suppressions and origins; labels can be many, and no rule
-	// about pulls reads them. apiVersion and kind are on the Object.
-	t := fieldTrie{"metadata": fieldTrie{"name": nil, "namespace": nil, "annotations": nil}}
-	for _, p := range f.paths {
-		t.add(p)
-	}
-	return prune(n, t, 0)
+	return prune(n, f.keep, 0)
 }
 
 func prune(n *yaml.Node, t fieldTrie, depth int) *yaml.Node {
