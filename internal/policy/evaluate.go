@@ -31,7 +31,7 @@ func (e *Engine) Evaluate(c *check.Context) ([]check.Finding, error) {
 	var input ast.Value
 	if len(e.outputs) > 0 {
 		var ok bool
-		if input, ok = buildInput(ctx, c, e.inputKinds()); !ok {
+		if input, ok = buildInput(ctx, c, e.inputKinds(), e.inputFields()); !ok {
 			f := e.stoppedFinding(ctx, e.userRules())
 			f.Message = e.inputStopReason(ctx, len(c.Cluster.Objects))
 			return []check.Finding{f}, nil

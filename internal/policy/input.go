@@ -30,8 +30,12 @@ import (
 //
 // With kinds, objects holds only the objects of those kinds: the library
 // alone reads no other (policies.Reads), and a cluster's ConfigMaps and
-// other inputs converted for nothing were a third of its evaluation.
-func buildInput(ctx context.Context, c *check.Context, kinds map[string]bool) (ast.Value, bool) {
+// other inputs converted for nothing were a third of its evaluation. With
+// fields, the document holds only those members besides objects: the
+// library alone reads no other (policies.Fields), and input.rendered, the
+// render converted entry by entry, was a third of the library's
+// evaluation on a 10,000-object cluster.
+func buildInput(ctx context.Context, c *check.Context, kinds, fields map[string]bool) (ast.Value, bool) {
 	objs := make([]*ast.Term, 0, len(c.Cluster.Objects))
 	for i, o := range c.Cluster.Objects {
 		if i%256 == 255 && ctx.Err() != nil {
@@ -45,12 +49,17 @@ func buildInput(ctx context.Context, c *check.Context, kinds map[string]bool) (a
 		}
 		objs = append(objs, ast.NewTerm(objectValue(o)))
 	}
-	return ast.NewObject(
-		item("objects", ast.NewArray(objs...)),
-		item("rendered", renderedValue(c)),
-		item("settings", settingsValue(c.Settings)),
-		item("cluster", ast.NewObject(item("name", ast.String(c.Cluster.Name)))),
-	), true
+	members := [][2]*ast.Term{item("objects", ast.NewArray(objs...))}
+	if fields == nil || fields["rendered"] {
+		members = append(members, item("rendered", renderedValue(c)))
+	}
+	if fields == nil || fields["settings"] {
+		members = append(members, item("settings", settingsValue(c.Settings)))
+	}
+	if fields == nil || fields["cluster"] {
+		members = append(members, item("cluster", ast.NewObject(item("name", ast.String(c.Cluster.Name)))))
+	}
+	return ast.NewObject(members...), true
 }
 
 func objectValue(o *manifest.Object) ast.Value {

@@ -116,7 +116,7 @@ spec:
 // built is buildInput under no budget.
 func built(t *testing.T, c *check.Context) ast.Value {
 	t.Helper()
-	v, ok := buildInput(context.Background(), c, nil)
+	v, ok := buildInput(context.Background(), c, nil, nil)
 	if !ok {
 		t.Fatal("buildInput stopped without a budget")
 	}

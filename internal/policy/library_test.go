@@ -99,12 +99,12 @@ func TestDataFileErrors(t *testing.T) {
 	}
 }
 
-// The library's input holds only the kinds it reads (policies.Reads), and
-// its findings are the ones it gives over every object of the cluster:
-// here the mirror sets among ConfigMaps, a workload and a kind the loader
-// has no type for, all kept whole. With a user policy the input holds
-// every object.
-func TestBuiltinInputHoldsTheKindsItReads(t *testing.T) {
+// The library's input holds only the kinds and members it reads
+// (policies.Reads, policies.Fields), and its findings are the ones it gives
+// over every object of the cluster with every member: here the mirror
+// sets among ConfigMaps, a workload and a kind the loader has no type for,
+// all kept whole. With a user policy the input holds everything.
+func TestBuiltinInputHoldsWhatItReads(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"icsp.yaml", "sets.yaml"} {
@@ -127,9 +127,12 @@ func TestBuiltinInputHoldsTheKindsItReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := buildInput(context.Background(), c, e.inputKinds())
+	v, _ := buildInput(context.Background(), c, e.inputKinds(), e.inputFields())
 	if n := v.(ast.Object).Get(ast.StringTerm("objects")).Value.(*ast.Array).Len(); n != 3 {
 		t.Errorf("the library's input holds %d objects, want the 3 mirror objects", n)
+	}
+	if v.(ast.Object).Get(ast.StringTerm("rendered")) != nil {
+		t.Error("the library's input holds the render, which no library policy reads")
 	}
 	whole := *e
 	whole.anyKind = true // the input of a run with user policies: every object
@@ -140,7 +143,7 @@ func TestBuiltinInputHoldsTheKindsItReads(t *testing.T) {
 	if dump(narrowed) != dump(all) || len(all) == 0 {
 		t.Errorf("over the kinds it reads:\n%s\nover every object:\n%s", dump(narrowed), dump(all))
 	}
-	if u := mustLoad(t, Options{Builtin: true, Dirs: []string{"testdata/policies"}}); u.inputKinds() != nil {
-		t.Errorf("with user policies the input is narrowed to %v", u.inputKinds())
+	if u := mustLoad(t, Options{Builtin: true, Dirs: []string{"testdata/policies"}}); u.inputKinds() != nil || u.inputFields() != nil {
+		t.Errorf("with user policies the input is narrowed to kinds %v, members %v", u.inputKinds(), u.inputFields())
 	}
 }
