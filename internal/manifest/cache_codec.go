@@ -59,7 +59,7 @@ func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 	}
 	if src != nil {
 		e.uint(1)
-		e.str(string(src.data))
+		e.bytes(src.data)
 	} else {
 		e.uint(0)
 	}
@@ -189,6 +189,10 @@ type encoder struct {
 func (e *encoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *encoder) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
 func (e *encoder) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+
+// bytes writes b as str writes a string, without the copy a conversion
+// to string would make (the file's text, on a cold run every file's).
+func (e *encoder) bytes(b []byte) { e.uint(uint64(len(b))); e.b = append(e.b, b...) }
 
 // node writes a tree; false when it cannot be restored: an alias pointing
 // outside it, a tree past the decoder's bounds, or in a tree with aliases
