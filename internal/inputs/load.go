@@ -39,22 +39,29 @@ func AnyDeclares(objs []*manifest.Object) bool {
 // when one does, every file that may hold an input kind or a mirror
 // object. A stream (manifest.StreamName) cannot be read twice and gives nothing.
 func Load(files []string, base manifest.Options) []*manifest.Object {
-	for _, f := range files {
-		if manifest.IsStream(f) {
-			return nil
-		}
-	}
-	if len(files) == 0 {
+	if len(files) == 0 || slices.ContainsFunc(files, manifest.IsStream) {
 		return nil
 	}
-	o := DeclaringOptions(base)
-	set, err := manifest.Load(files, o)
+	set, err := manifest.Load(files, DeclaringOptions(base))
 	if err != nil || !AnyDeclares(set.Objects) {
 		return nil
 	}
+	return LoadDeclared(files, base)
+}
+
+// LoadDeclared is Load's second pass, for a caller that already knows one
+// of files declares a cluster: every file that may hold an input kind or a
+// mirror object, read whole with base's limits. A stream gives nothing,
+// as in Load.
+func LoadDeclared(files []string, base manifest.Options) []*manifest.Object {
+	if len(files) == 0 || slices.ContainsFunc(files, manifest.IsStream) {
+		return nil
+	}
+	o := DeclaringOptions(base)
 	all := manifest.NeedKinds(Kinds...)
 	o.Prefilter = &all
-	if set, err = manifest.Load(files, o); err != nil {
+	set, err := manifest.Load(files, o)
+	if err != nil {
 		return nil
 	}
 	return set.Objects

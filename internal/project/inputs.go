@@ -2,7 +2,6 @@ package project
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -108,14 +107,14 @@ func inputObjects(res *cluster.Result, lo manifest.Options) []*manifest.Object {
 			unread = append(unread, f)
 			continue
 		}
-		if slices.ContainsFunc(objs, func(o *manifest.Object) bool { return inputs.Declares(string(o.Kind)) }) {
-			return inputs.Load(files, lo)
+		if inputs.AnyDeclares(objs) {
+			return inputs.LoadDeclared(files, lo)
 		}
 	}
 	if len(unread) == 0 || !inputs.AnyDeclares(res.LoadFiles(unread, inputs.DeclaringOptions(lo)).Objects) {
 		return nil
 	}
-	return inputs.Load(files, lo)
+	return inputs.LoadDeclared(files, lo)
 }
 
 // keepsDeclaring reports whether a load with lo keeps every object that
