@@ -188,24 +188,14 @@ func (e *Engine) inputKinds() map[string]bool {
 	return libraryReads
 }
 
-// libraryFields are the members of the input the library's policies read
-// (policies.Fields).
-var libraryFields = func() map[string]bool {
-	m := map[string]bool{}
-	for _, f := range policies.Fields {
-		m[f] = true
-	}
-	return m
-}()
-
-// inputFields are the members the input document holds: the library's
-// alone, nil (every member) when user policies are loaded, which may read
-// any.
-func (e *Engine) inputFields() map[string]bool {
+// inputFields are the members the input document holds besides objects:
+// the library's alone (policies.Fields), nil (every member) when user
+// policies are loaded, which may read any.
+func (e *Engine) inputFields() []string {
 	if e.anyKind {
 		return nil
 	}
-	return libraryFields
+	return policies.Fields
 }
 
 // Known reports whether id is one of Rules' ids; check.CheckConfig takes it.
