@@ -106,15 +106,16 @@ func (d *discoverer) readFiles(cls []*Cluster) {
 	}
 	narrow := d.narrowable(cls)
 	for f := range want {
-		switch {
-		case !d.res.Has(f):
-		case narrow[f] || !d.narrowed[f]:
-			delete(want, f)
-		default:
+		if !d.res.Has(f) {
+			continue
+		}
+		if d.narrowed[f] && !narrow[f] {
 			// Read before with less needed of it: read whole now.
 			d.res.Forget(f)
 			delete(d.narrowed, f)
+			continue
 		}
+		delete(want, f)
 	}
 	load := d.opts.Load
 	if len(narrow) > 0 {
