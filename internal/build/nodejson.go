@@ -15,8 +15,10 @@ import (
 // overlay's build. Only a tree of the core schema's tags with string keys
 // and without anchors, aliases or merge keys is decoded directly: with
 // those the written text can read back otherwise (a custom tag, an anchor
-// or a null on an empty key), and MarshalJSON itself is asked. TestNodeJSONIsMarshalJSON and
-// FuzzNodeJSON hold the two equal.
+// or a null on an empty key), and MarshalJSON itself is asked. Keys
+// without a tag are taken (stringKey): the keys kustomize adds would
+// otherwise send every resource a transformer touched the slow way.
+// TestNodeJSONIsMarshalJSON and FuzzNodeJSON hold the two equal.
 func nodeJSON(n *yaml.Node) ([]byte, error) {
 	if n == nil {
 		return []byte("null"), nil
@@ -55,9 +57,9 @@ func plainTree(n *yaml.Node, depth int) bool {
 		return false
 	}
 	for i, c := range n.Content {
-		// A key that is not a string (a number, a null, an empty key)
-		// reads back from the text as another key.
-		if n.Kind == yaml.MappingNode && i%2 == 0 && (c.Kind != yaml.ScalarNode || c.Tag != "!!str" || c.Value == "<<") {
+		// A key of another tag (a number, a null, an empty key) or a
+		// merge key reads back from the text as another key.
+		if n.Kind == yaml.MappingNode && i%2 == 0 && !stringKey(c) {
 			return false
 		}
 		if !plainTree(c, depth+1) {
@@ -65,4 +67,13 @@ func plainTree(n *yaml.Node, depth int) bool {
 		}
 	}
 	return true
+}
+
+// stringKey reports whether a mapping key is decoded as the text written
+// from it reads back: a scalar of !!str or without a tag (as kustomize
+// makes the keys it adds, metadata.annotations when a transformer records
+// itself), which the node and the text resolve alike, as they do a
+// value's; not a merge key.
+func stringKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && (k.Tag == "!!str" || k.Tag == "") && k.Value != "<<"
 }

@@ -56,6 +56,8 @@ func TestNodeJSONIsMarshalJSON(t *testing.T) {
 			t.Fatalf("tricky document %d does not parse: %v", i, err)
 		}
 		sameJSON(t, "tricky document "+text, n)
+		untagKeys(n.YNode())
+		sameJSON(t, "tricky document with untagged keys "+text, n)
 	}
 	// Nodes as kustomize's transformers make them: scalars without a tag
 	// (yaml.NewScalarRNode) or of !!str, in block and flow mappings.
@@ -67,6 +69,21 @@ func TestNodeJSONIsMarshalJSON(t *testing.T) {
 				m := yaml.NewRNode(&yaml.Node{Kind: yaml.MappingNode, Style: style, Content: []*yaml.Node{yaml.NewStringRNode("k").YNode(), val}})
 				sameJSON(t, fmt.Sprintf("made node %q tag %q style %v", v, tag, style), m)
 			}
+		}
+	}
+	// Keys as kustomize makes them too: without a tag (it adds
+	// metadata.annotations so), in block and flow mappings, with values
+	// that read as strings, numbers, booleans, nulls or not at all.
+	for _, k := range []string{"annotations", "a.b/c-d_e", "A1", "", "1", "-1", "1.5", ".inf", ".nan", "true", "True", "FALSE", "null", "Null", "~", "yes", "no", "on", "off", "y", "n", "<<", "a: b", "a b", " lead", "#x", "*x", "&x", "!x", "2001-12-14", "0x1F", "x\ny", "k"} {
+		for _, style := range []yaml.Style{0, yaml.FlowStyle} {
+			key := yaml.NewScalarRNode(k).YNode()
+			key.Tag = ""
+			inner := &yaml.Node{Kind: yaml.MappingNode, Style: style, Content: []*yaml.Node{key, yaml.NewStringRNode("v").YNode(), yaml.NewStringRNode("z").YNode(), yaml.NewStringRNode("w").YNode()}}
+			sameJSON(t, fmt.Sprintf("made key %q style %v", k, style), yaml.NewRNode(inner))
+			// Nested, where a key that is not a string makes the mapping
+			// one json.Marshal refuses.
+			outer := yaml.NewRNode(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{yaml.NewStringRNode("metadata").YNode(), inner}})
+			sameJSON(t, fmt.Sprintf("made nested key %q style %v", k, style), outer)
 		}
 	}
 	docs := 0
@@ -120,5 +137,18 @@ func FuzzNodeJSON(f *testing.F) {
 			return // kustomize's resources are mappings (its lists sequences)
 		}
 		sameJSON(t, "fuzzed document "+text, n)
+		// And with its keys untagged, as kustomize makes the keys it adds.
+		untagKeys(n.YNode())
+		sameJSON(t, "fuzzed document with untagged keys "+text, n)
 	})
+}
+
+// untagKeys clears the tag of every mapping key under n.
+func untagKeys(n *yaml.Node) {
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 {
+			c.Tag = ""
+		}
+		untagKeys(c)
+	}
 }
