@@ -118,9 +118,10 @@ func runClusters(c *cli.Context) error {
 	if c.NArg() > 1 {
 		return &project.UsageError{Err: fmt.Errorf("clusters takes at most one PATH")}
 	}
-	opts := projectOptions(c)
+	top := gitTopLevel()
+	opts := projectOptions(c, top)
 	opts.Static = !c.Bool("build")
-	opts.Root = gitTopLevel()
+	opts.Root = top
 	opts.Files = gitFiles(c, opts.Root, false, nil)
 	p, err := project.Open(opts)
 	if err != nil {

@@ -104,7 +104,7 @@ func runDiff(c *cli.Context) error {
 		return fail(exitUsage, "diff --format %q: want one of %s", format, strings.Join(diffFormats, ", "))
 	}
 	top := gitTopLevel()
-	req := pipeline.DiffRequest{Options: projectOptions(c), Rev: c.String("base")}
+	req := pipeline.DiffRequest{Options: projectOptions(c, top), Rev: c.String("base")}
 	if req.Rev != "" && req.Stream != nil {
 		return fail(exitUsage, "%v", errBaseStream)
 	}

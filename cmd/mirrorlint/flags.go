@@ -128,16 +128,20 @@ func treeFlags() []cli.Flag {
 	return []cli.Flag{releaseImageFlag(), versionFlag(), featureSetFlag(), noDefaultPolicyFlag(), configFlag(), clusterFlag(), maxFileSizeFlag()}
 }
 
-func projectOptions(c *cli.Context) project.Options {
-	return projectOptionsFor(c, c.Args().Slice())
+// projectOptions is the run the command line describes in the repository
+// whose top level is top (gitTopLevel, asked once by each command: ""
+// outside a repository).
+func projectOptions(c *cli.Context, top string) project.Options {
+	return projectOptionsFor(c, c.Args().Slice(), top)
 }
 
 // projectOptionsFor is projectOptions reading the path arguments args.
-func projectOptionsFor(c *cli.Context, args []string) project.Options {
+func projectOptionsFor(c *cli.Context, args []string, top string) project.Options {
 	paths, stream := input(c, args)
+	repo := repositoryAt(top)
 	return project.Options{
-		Access:           accessRoot(c),
-		Repository:       repositoryDir(),
+		Access:           accessRootAt(c, repo),
+		Repository:       repo,
 		Paths:            paths,
 		Stream:           stream,
 		ConfigPath:       c.String(configName),
@@ -151,27 +155,15 @@ func projectOptionsFor(c *cli.Context, args []string) project.Options {
 	}
 }
 
-// repositoryDir is the repository's top directory (the git top level),
-// else the working directory: what a config found in the tree may not
-// reach out of.
-func repositoryDir() string {
-	if top := gitTopLevel(); top != "" {
+// repositoryAt is the repository's top directory, top (the git top
+// level), else the working directory: what a config found in the tree may
+// not reach out of, and what a run may read (accessRootAt).
+func repositoryAt(top string) string {
+	if top != "" {
 		return top
 	}
 	wd, _ := os.Getwd()
 	return wd
-}
-
-// accessRoot is what a run may read: the repository (the git top level,
-// else the working directory), the paths the command line names, a config
-// file named with --config and what it names, under --max-file-size per
-// file and the run's byte budget. Nothing a tree contains can widen it.
-func accessRoot(c *cli.Context) *safefs.Root {
-	top := gitTopLevel()
-	if top == "" {
-		top, _ = os.Getwd()
-	}
-	return accessRootAt(c, top)
 }
 
 // objectBudget is the objects a run keeps, safefs.DefaultObjectBudget. It
@@ -180,7 +172,10 @@ func accessRoot(c *cli.Context) *safefs.Root {
 // nothing a repository holds can raise it.
 var objectBudget = safefs.DefaultObjectBudget
 
-// accessRootAt is accessRoot with the repository at top.
+// accessRootAt is what a run may read: the repository at top, the paths
+// the command line names, a config file named with --config and what it
+// names, under --max-file-size per file and the run's byte budget.
+// Nothing a tree contains can widen it.
 func accessRootAt(c *cli.Context, top string) *safefs.Root {
 	r := safefs.New(c.Int64(maxFileSizeName), top)
 	r.Budget = &safefs.Budget{Max: safefs.DefaultBudget, MaxObjects: objectBudget, Memory: safefs.DefaultMemory}

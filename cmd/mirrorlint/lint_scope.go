@@ -40,7 +40,7 @@ func summaryFlag() *cli.StringFlag {
 // with the tree's files when the cache is on (cacheDir): the cache looks
 // those files up without reading them.
 func lintRequest(c *cli.Context, top string) (req pipeline.Request, blobs map[string]string, _ error) {
-	po := projectOptions(c)
+	po := projectOptions(c, top)
 	cfg, err := project.LoadConfig(po)
 	if err != nil {
 		return pipeline.Request{}, nil, err

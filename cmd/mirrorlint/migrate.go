@@ -83,7 +83,7 @@ func runMigrate(c *cli.Context) error {
 			return fail(exitUsage, "migrate rewrites files: it cannot read standard input")
 		}
 	}
-	cfg, err := project.LoadConfig(projectOptions(c))
+	cfg, err := project.LoadConfig(projectOptions(c, gitTopLevel()))
 	if err != nil {
 		return err
 	}

@@ -173,8 +173,9 @@ func where(pos interface{ String() string }) string {
 // repository, the files .gitignore leaves out are not part of it, and
 // cluster names are relative to its top level.
 func openProject(c *cli.Context) (*project.Project, error) {
-	opts := projectOptions(c)
-	opts.Root = gitTopLevel()
+	top := gitTopLevel()
+	opts := projectOptions(c, top)
+	opts.Root = top
 	opts.Files = gitFiles(c, opts.Root, false, nil)
 	p, err := project.Open(opts)
 	if err == nil {

@@ -56,8 +56,9 @@ func runResolve(c *cli.Context) error {
 	if _, _, err := resolve.Parse(image); err != nil {
 		return fail(exitUsage, "%v", err)
 	}
-	opts := projectOptionsFor(c, c.Args().Tail()) // IMAGE [PATH...]
-	opts.Root = gitTopLevel()
+	top := gitTopLevel()
+	opts := projectOptionsFor(c, c.Args().Tail(), top) // IMAGE [PATH...]
+	opts.Root = top
 	opts.Files = gitFiles(c, opts.Root, false, nil)
 	p, err := project.Open(opts)
 	if err != nil {

@@ -28,7 +28,7 @@ Example:
   mirrorlint verify --policy policy/`,
 		Flags: append(policyFlags(), configFlag()),
 		Action: func(c *cli.Context) error {
-			cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configName), Repository: repositoryDir()})
+			cfg, err := project.LoadConfig(project.Options{ConfigPath: c.String(configName), Repository: repositoryAt(gitTopLevel())})
 			if err != nil {
 				return err
 			}
