@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/benchrepo"
+	"github.com/mirrorlint/mirrorlint/internal/contentcache"
 )
 
 func TestMain(m *testing.M) {
@@ -38,4 +39,34 @@ func BenchmarkLoad10k(b *testing.B) {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "MiB-live-after")
 	runtime.KeepAlive(s)
+}
+
+// BenchmarkCachedLoad10k loads the same repository with every file's
+// result in the cache and its blob id known (as git's index gives it): the
+// load of an unchanged tree, which decodes entries instead of parsing.
+func BenchmarkCachedLoad10k(b *testing.B) {
+	r, err := benchrepo.Get(10000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pack := contentcache.Open(b.TempDir(), "bench", CacheFormat)
+	opts := Options{Unmodelled: UnmodelledImages, Cache: pack}
+	want := mustLoad(b, []string{r.Dir}, opts)
+	ids := map[string]string{}
+	for _, f := range want.Files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids[f] = BlobID(data)
+	}
+	opts.Blobs = func(p string) (string, bool) { id, ok := ids[p]; return id, ok }
+	b.ReportAllocs()
+	var s *Set
+	for b.Loop() {
+		s = mustLoad(b, []string{r.Dir}, opts)
+	}
+	if len(s.Objects) != len(want.Objects) || len(s.Problems) != 0 {
+		b.Fatalf("objects %d, want %d; problems %v", len(s.Objects), len(want.Objects), s.Problems)
+	}
 }

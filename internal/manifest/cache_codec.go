@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -130,7 +131,7 @@ func decodeResult(name, blob string, data []byte) (objs []*Object, kinds []strin
 	switch d.uint() {
 	case 0:
 	case 1:
-		src = newSource([]byte(d.str()))
+		src = newSource(d.bytes())
 		src.blob = blob
 	default:
 		return nil, nil, false, errEntry
@@ -318,6 +319,42 @@ func (d *decoder) str() string {
 	return s
 }
 
+// tag reads a node's tag: nearly always one of the core schema's, given
+// as a constant rather than a string made for every node.
+func (d *decoder) tag() string {
+	n := d.count()
+	b := d.b[:n]
+	d.b = d.b[n:]
+	switch string(b) {
+	case "":
+		return ""
+	case "!!str":
+		return "!!str"
+	case "!!map":
+		return "!!map"
+	case "!!seq":
+		return "!!seq"
+	case "!!int":
+		return "!!int"
+	case "!!bool":
+		return "!!bool"
+	case "!!null":
+		return "!!null"
+	case "!!float":
+		return "!!float"
+	}
+	return string(b)
+}
+
+// bytes reads what encoder.bytes wrote, as a copy of its own (the entry's
+// bytes belong to the store): one copy, where string and back were two.
+func (d *decoder) bytes() []byte {
+	n := d.count()
+	b := bytes.Clone(d.b[:n])
+	d.b = d.b[n:]
+	return b
+}
+
 func (d *decoder) node() *yaml.Node {
 	d.nodes = d.nodes[:0]
 	type alias struct {
@@ -333,7 +370,8 @@ func (d *decoder) node() *yaml.Node {
 		}
 		n := &yaml.Node{Kind: yaml.Kind(d.uint()), Style: yaml.Style(d.uint())}
 		d.nodes = append(d.nodes, n)
-		for _, s := range []*string{&n.Tag, &n.Value, &n.Anchor, &n.HeadComment, &n.LineComment, &n.FootComment} {
+		n.Tag = d.tag()
+		for _, s := range []*string{&n.Value, &n.Anchor, &n.HeadComment, &n.LineComment, &n.FootComment} {
 			*s = d.str()
 		}
 		n.Line, n.Column = int(d.int()), int(d.int())
