@@ -69,3 +69,29 @@ func TestTreeEncoding(t *testing.T) {
 		t.Error("a tree deeper than the decoder reads was written")
 	}
 }
+
+// FuzzCacheEntry: an entry's bytes, whatever they are, decode to objects
+// or to an error, never to a panic; and any YAML document's tree written
+// by the entry encoder reads back equal.
+func FuzzCacheEntry(f *testing.F) {
+	for _, text := range []string{
+		"a: &x {b: [1, 2]}\nc: *x\nd: plain # comment\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: !!str 1, t: true, n: null, f: 1.5}\n",
+		"- !custom x\n- 'q'\n- \"d\"\n- |\n  lit\n",
+	} {
+		f.Add([]byte(text))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<14 {
+			return
+		}
+		_, _, _, _ = decodeResult("f.yaml", "blob", data)
+		var doc yaml.Node
+		if yaml.Unmarshal(data, &doc) != nil {
+			return
+		}
+		if back, ok := roundTrip(t, &doc); ok && !reflect.DeepEqual(back, &doc) {
+			t.Fatalf("the tree of %q did not read back equal", data)
+		}
+	})
+}
