@@ -13,11 +13,11 @@ import (
 // stored under git's blob id of the content with those options.
 //
 // Only results that can be restored exactly are stored: a file that gave no
-// problems and whose objects are of kinds the loader has no type for
-// (image-field extracts, objects kept whole) or none at all, which is what
-// 95% of a cluster repository's files give. Mirror objects (typed),
-// problems and files whose result depends on other files (a ZTP generator
-// reads its source CRs) are parsed again every run.
+// problems, whose objects are image-field extracts, objects kept whole or
+// mirror objects (their typed form decoded again from the restored node),
+// or none at all. Problems, objects a policy delivers, and files whose
+// result depends on other files (a ZTP generator reads its source CRs) are
+// parsed again every run.
 type Cache interface {
 	Get(key string) ([]byte, bool)
 	Put(key string, data []byte)
@@ -25,7 +25,7 @@ type Cache interface {
 
 // CacheFormat names the entry encoding; it is part of the pack's identity,
 // so entries written by another encoding are never read.
-const CacheFormat = "manifest-file-result-3"
+const CacheFormat = "manifest-file-result-4"
 
 // BlobID is git's object id of a file holding data (the SHA-1 of
 // "blob <size>\x00" and the data): what `git ls-files -s` lists for a file

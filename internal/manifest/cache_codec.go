@@ -27,9 +27,12 @@ const (
 
 // encodeResult encodes a file's objects and what the prefilter reads in
 // it (kindsIn), false when an object cannot be restored exactly: it has a
-// typed form (a mirror object), a decode error, nodes from another file, or
-// a tree with an alias to a node outside it. Objects kept whole hold the
-// file's text (for the ends of positions): it is stored once, with them.
+// decode error, nodes from another file, was delivered by a policy or
+// bound to a site, or holds a tree with an alias to a node outside it.
+// Objects kept whole hold the file's text (for the ends of positions): it
+// is stored once, with them. A mirror object (a kind the loader models) is
+// stored as its node; its typed form is decoded from the restored node
+// when the entry is read, as the parser decodes it from the parsed one.
 func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 	var src *source
 	for _, o := range objs {
@@ -83,7 +86,7 @@ func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 	}
 	e.uint(uint64(len(objs)))
 	for _, o := range objs {
-		if !o.Unmodelled || o.Known || o.DecodeError != "" || o.Node == nil || o.spans != nil || o.hasTyped() {
+		if !restorable(o) {
 			return nil, false
 		}
 		flags := uint64(0)
@@ -96,6 +99,12 @@ func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 		if o.inferred {
 			flags |= 4
 		}
+		if !o.Unmodelled {
+			flags |= 8
+		}
+		if o.Known {
+			flags |= 16
+		}
 		e.uint(flags)
 		for _, s := range []string{o.APIVersion, string(o.Kind), o.Name, o.Origin, o.DeliveredBy} {
 			e.str(s)
@@ -107,6 +116,21 @@ func encodeResult(objs []*Object, kinds []string, unsure bool) ([]byte, bool) {
 		}
 	}
 	return e.b, true
+}
+
+// restorable reports whether an entry can give o back exactly: an image
+// field extract or an object kept whole, as the loader makes them; or a
+// modelled object (a mirror kind, known or misspelt) whose typed form,
+// name, origin and placeholders follow from its node (Object.setContent,
+// decodeTyped) and that no generator or policy made.
+func restorable(o *Object) bool {
+	if o.DecodeError != "" || o.Node == nil || o.spans != nil {
+		return false
+	}
+	if o.Unmodelled {
+		return !o.Known && !o.hasTyped()
+	}
+	return !o.Partial && o.DeliveredBy == "" && o.BoundTo == "" && o.Binding == nil && o.Known == o.hasTyped()
 }
 
 func (o *Object) hasTyped() bool {
@@ -153,10 +177,11 @@ func decodeResult(name, blob string, data []byte) (objs []*Object, kinds []strin
 	}
 	for range n {
 		flags := d.uint()
-		if flags > 7 || (flags&2 != 0 && src == nil) {
+		modelled, known := flags&8 != 0, flags&16 != 0
+		if flags > 31 || (flags&2 != 0 && src == nil) || known && !modelled || modelled && flags&1 != 0 {
 			return nil, nil, false, errEntry
 		}
-		o := &Object{File: name, Unmodelled: true, Partial: flags&1 != 0, marks: ms}
+		o := &Object{File: name, Unmodelled: !modelled, Partial: flags&1 != 0, marks: ms}
 		if flags&2 != 0 {
 			o.src = src
 		}
@@ -174,7 +199,21 @@ func decodeResult(name, blob string, data []byte) (objs []*Object, kinds []strin
 		if err != nil {
 			return nil, nil, false, errEntry
 		}
-		o.setListContent(content, flags&4 != 0)
+		if !modelled {
+			o.setListContent(content, flags&4 != 0)
+			objs = append(objs, o)
+			continue
+		}
+		// As the parser finishes a modelled object (fileParse.object):
+		// the content, then the typed form of a known kind, which must
+		// decode again as it did when the entry was written.
+		o.setContent(content, flags&4 != 0)
+		if known {
+			if o.decodeTyped() != nil {
+				return nil, nil, false, errEntry
+			}
+			o.Known = true
+		}
 		objs = append(objs, o)
 	}
 	if d.err != nil || len(d.b) != 0 {

@@ -51,6 +51,28 @@ var cacheSnippets = []func(i int) string{
 	func(i int) string {
 		return fmt.Sprintf("apiVersion: policy.open-cluster-management.io/v1\nkind: Policy\nmetadata:\n  name: pol-%d\n  namespace: p\nspec:\n  policy-templates:\n  - objectDefinition:\n      apiVersion: policy.open-cluster-management.io/v1\n      kind: ConfigurationPolicy\n      metadata: {name: cp-%d}\n      spec:\n        object-templates:\n        - complianceType: musthave\n          objectDefinition:\n            apiVersion: apps/v1\n            kind: DaemonSet\n            metadata: {name: ds-%d}\n            spec:\n              template:\n                spec:\n                  containers: [{name: d, image: quay.io/ds/d:%d}]\n", i, i, i, i)
 	},
+	// The kinds the loader models, stored as their nodes and decoded again.
+	func(i int) string {
+		return fmt.Sprintf("apiVersion: operator.openshift.io/v1alpha1\nkind: ImageContentSourcePolicy\nmetadata: {name: icsp-%d}\nspec:\n  repositoryDigestMirrors:\n  - source: quay.io/a/b\n    mirrors: [m.example.com/a/b]\n", i)
+	},
+	func(i int) string {
+		return fmt.Sprintf("apiVersion: config.openshift.io/v1\nkind: ImageTagMirrorSet\nmetadata:\n  name: itms-%d\n  annotations: {config.kubernetes.io/origin: \"path: base/x.yaml\"}\nspec:\n  imageTagMirrors:\n  - {source: registry.example.com/t, mirrors: [<registry.example.com:8443>/t], mirrorSourcePolicy: NeverContactSource}\n", i)
+	},
+	func(i int) string {
+		return fmt.Sprintf("apiVersion: config.openshift.io/v1\nkind: Image\nmetadata: {name: cluster}\nspec:\n  registrySources:\n    blockedRegistries: [b%d.example.com]\n  additionalTrustedCA: {name: ca}\n", i)
+	},
+	func(i int) string {
+		return fmt.Sprintf("apiVersion: config.openshift.io/v1alpha1\nkind: ClusterImagePolicy\nmetadata: {name: cip-%d}\nspec:\n  scopes: [quay.io/a, \"*.example.com\"]\n  policy:\n    rootOfTrust:\n      policyType: PublicKey\n      publicKey: {keyData: dGVzdA==}\n", i)
+	},
+	func(i int) string {
+		return fmt.Sprintf("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSetList\nitems:\n- metadata: {name: l-%d}\n  spec: {imageDigestMirrors: [{source: quay.io/l, mirrors: [m.example.com/l]}]}\n", i)
+	},
+	func(i int) string {
+		return fmt.Sprintf("apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSets\nmetadata: {name: typo-%d}\nspec: {imageDigestMirrors: []}\n", i)
+	},
+	func(i int) string {
+		return fmt.Sprintf("apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-%d\n  labels: {machineconfiguration.openshift.io/role: worker}\nspec:\n  config:\n    ignition: {version: 3.2.0}\n    storage:\n      files:\n      - path: /etc/containers/registries.conf.d/99-x.conf\n        mode: 420\n        contents: {source: \"data:,x\"}\n", i)
+	},
 	func(i int) string { return "" },
 	func(i int) string { return fmt.Sprintf("# only a comment %d\n", i) },
 	func(i int) string { return fmt.Sprintf("kind: Kustomization\nresources: [a-%d.yaml]\n", i) },
@@ -290,15 +312,13 @@ func TestABadEntryIsIgnored(t *testing.T) {
 	}
 }
 
-// What cannot be restored exactly is not stored: mirror objects (their
-// typed form), files with problems.
+// What cannot be restored exactly is not stored: files with problems.
 func TestOnlyExactResultsAreStored(t *testing.T) {
 	t.Parallel()
 	for name, c := range map[string]struct {
 		text string
 		keep Unmodelled
 	}{
-		"mirror objects": {benchrepo.Mirror(1), UnmodelledImages},
 		"a decode error": {"apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: x}\nspec:\n  imageDigestMirrors: {source: x}\n", UnmodelledImages},
 		"a parse error":  {"a: [\n", UnmodelledImages},
 	} {
