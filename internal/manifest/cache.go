@@ -15,9 +15,9 @@ import (
 // Only results that can be restored exactly are stored: a file that gave no
 // problems, whose objects are image-field extracts, objects kept whole or
 // mirror objects (their typed form decoded again from the restored node),
-// or none at all. Problems, objects a policy delivers, and files whose
-// result depends on other files (a ZTP generator reads its source CRs) are
-// parsed again every run.
+// or none at all. Problems, mirror objects a policy delivers, and files
+// whose result depends on other files (a ZTP generator reads its source
+// CRs) are parsed again every run.
 type Cache interface {
 	Get(key string) ([]byte, bool)
 	Put(key string, data []byte)
