@@ -135,7 +135,8 @@ func restorable(o *Object) bool {
 
 func (o *Object) hasTyped() bool {
 	return o.ICSP != nil || o.IDMS != nil || o.ITMS != nil || o.Image != nil || o.MachineConfig != nil ||
-		o.ClusterImagePolicy != nil || o.ImagePolicy != nil || o.FeatureGate != nil || o.ClusterVersion != nil
+		o.ClusterImagePolicy != nil || o.ImagePolicy != nil || o.FeatureGate != nil || o.ClusterVersion != nil ||
+		o.MachineConfiguration != nil
 }
 
 func decodeResult(name, blob string, data []byte) (objs []*Object, kinds []string, unsure bool, err error) {

@@ -73,6 +73,9 @@ var cacheSnippets = []func(i int) string{
 	func(i int) string {
 		return fmt.Sprintf("apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 99-%d\n  labels: {machineconfiguration.openshift.io/role: worker}\nspec:\n  config:\n    ignition: {version: 3.2.0}\n    storage:\n      files:\n      - path: /etc/containers/registries.conf.d/99-x.conf\n        mode: 420\n        contents: {source: \"data:,x\"}\n", i)
 	},
+	func(i int) string {
+		return fmt.Sprintf("apiVersion: operator.openshift.io/v1\nkind: MachineConfiguration\nmetadata: {name: cluster}\nspec:\n  nodeDisruptionPolicy:\n    files:\n    - path: /etc/containers/registries.conf\n      actions: [{type: Reload, reload: {serviceName: crio.service}}]\n---\napiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfiguration\nmetadata: {name: wrong-%d}\n", i)
+	},
 	func(i int) string { return "" },
 	func(i int) string { return fmt.Sprintf("# only a comment %d\n", i) },
 	func(i int) string { return fmt.Sprintf("kind: Kustomization\nresources: [a-%d.yaml]\n", i) },
