@@ -19,19 +19,8 @@ var kindLiteral = regexp.MustCompile(`"([A-Z][A-Za-z]+)"`)
 // library's policies name is in Reads, so a pre-commit run never leaves a
 // file the library reads unparsed.
 func TestReadsDeclared(t *testing.T) {
-	files, err := fs.Glob(FS, "*.rego")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("library files: %v %v", files, err)
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.rego") {
-			continue
-		}
-		data, err := fs.ReadFile(FS, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range kindLiteral.FindAllStringSubmatch(string(data), -1) {
+	for f, data := range libraryFiles(t) {
+		for _, m := range kindLiteral.FindAllStringSubmatch(data, -1) {
 			if manifest.Keeps(m[1]) && !slices.Contains(Reads, m[1]) {
 				t.Errorf("%s names %s, which Reads does not declare", f, m[1])
 			}
@@ -39,16 +28,14 @@ func TestReadsDeclared(t *testing.T) {
 	}
 }
 
-// TestFieldsDeclared: every reference the library's policies make to the
-// input document names one of Fields as its first member, so that a run
-// building only those gives them everything they read. A reference to
-// input as a whole, or through a variable key, would read any member.
-func TestFieldsDeclared(t *testing.T) {
+// libraryFiles are the library's policy files (not its tests), by name.
+func libraryFiles(t *testing.T) map[string]string {
+	t.Helper()
 	files, err := fs.Glob(FS, "*.rego")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("library files: %v %v", files, err)
 	}
-	seen := map[string]bool{}
+	out := map[string]string{}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.rego") {
 			continue
@@ -57,7 +44,19 @@ func TestFieldsDeclared(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mod, err := ast.ParseModuleWithOpts(f, string(data), ast.ParserOptions{RegoVersion: ast.RegoV1})
+		out[f] = string(data)
+	}
+	return out
+}
+
+// TestFieldsDeclared: every reference the library's policies make to the
+// input document names one of Fields as its first member, so that a run
+// building only those gives them everything they read. A reference to
+// input as a whole, or through a variable key, would read any member.
+func TestFieldsDeclared(t *testing.T) {
+	seen := map[string]bool{}
+	for f, data := range libraryFiles(t) {
+		mod, err := ast.ParseModuleWithOpts(f, data, ast.ParserOptions{RegoVersion: ast.RegoV1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -366,8 +366,6 @@ func (d *decoder) tag() string {
 	b := d.b[:n]
 	d.b = d.b[n:]
 	switch string(b) {
-	case "":
-		return ""
 	case "!!str":
 		return "!!str"
 	case "!!map":
