@@ -12,11 +12,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/mirrorlint/mirrorlint/internal/testbin"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
@@ -36,40 +36,17 @@ spec:
 // on line 8, column 13.
 var badIDMS = strings.Replace(goodIDMS, "ocp-release\n", "ocp-release:4.16.0\n", 1)
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	binErr    error
-	binDir    string
-)
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
+	testbin.Cleanup()
 	removeContainerStorage()
 	os.Exit(code)
 }
 
-// mirrorlintBinary builds the command once for all tests.
+// mirrorlintBinary is the command, linked once for all tests.
 func mirrorlintBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		binDir, binErr = os.MkdirTemp("", "mirrorlint-bin")
-		if binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "mirrorlint")
-		out, err := exec.Command("go", "build", "-o", binPath, "../cmd/mirrorlint").CombinedOutput()
-		if err != nil {
-			binErr = &buildError{out: string(out), err: err}
-		}
-	})
-	if binErr != nil {
-		t.Fatalf("building mirrorlint: %v", binErr)
-	}
-	return binPath
+	return testbin.Mirrorlint(t)
 }
 
 type buildError struct {

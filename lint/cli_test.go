@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/mirrorlint/mirrorlint/internal/gitrev"
+	"github.com/mirrorlint/mirrorlint/internal/testbin"
 	"github.com/mirrorlint/mirrorlint/lint"
 	"github.com/mirrorlint/mirrorlint/render"
 )
@@ -23,27 +24,13 @@ import (
 // render only, and hold the results against the mirrorlint command's: the
 // library and the command must be one tool.
 
-// cliBinary builds cmd/mirrorlint once per test binary.
+// cliBinary is the mirrorlint command, linked once per test binary.
 func cliBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("builds the command")
+		t.Skip("links the command")
 	}
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mirrorlint-cli-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "mirrorlint")
-		if out, err := exec.Command("go", "build", "-o", binPath, "../cmd/mirrorlint").CombinedOutput(); err != nil {
-			binErr = &buildError{err, string(out)}
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
+	return testbin.Mirrorlint(t)
 }
 
 func TestLintMatchesCommandJSON(t *testing.T) {

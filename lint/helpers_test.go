@@ -1,16 +1,14 @@
 package lint_test
 
-import "sync"
+import (
+	"os"
+	"testing"
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
+	"github.com/mirrorlint/mirrorlint/internal/testbin"
 )
 
-type buildError struct {
-	err error
-	out string
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testbin.Cleanup()
+	os.Exit(code)
 }
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }

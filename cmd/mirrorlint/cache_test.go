@@ -11,6 +11,10 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
+// envRunCLI makes the test binary run the command line with its arguments
+// (TestMain), so a test can run it in a process of its own.
+const envRunCLI = "MIRRORLINT_TEST_RUN_CLI"
+
 // TestMain points the content cache at a directory of this test binary's
 // own: the command's tests never read or write the user's cache, and every
 // one of them runs with the cache on, as users do. Started by cliProcess,

@@ -11,10 +11,6 @@ import (
 	"testing"
 )
 
-// envRunCLI makes the test binary run the command line with its arguments
-// (TestMain), so a test can run it in a process of its own.
-const envRunCLI = "MIRRORLINT_TEST_RUN_CLI"
-
 // cliProcess runs the command line in a child process of this test binary,
 // in dir, after the shell command limit (a ulimit), with GOMEMLIMIT unset.
 func cliProcess(t *testing.T, dir, limit string, args ...string) mlResult {

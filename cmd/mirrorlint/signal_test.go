@@ -15,7 +15,7 @@ import (
 )
 
 // The --base snapshot is removed when the run is stopped by SIGTERM or
-// SIGINT: the built binary is stopped while git is still extracting the
+// SIGINT: the command's process is stopped while git is still extracting the
 // base (a git on PATH that holds `cat-file` open), and no
 // mirrorlint-base-* directory is left in its TMPDIR.
 func TestSignalRemovesTheBaseSnapshot(t *testing.T) {
@@ -24,9 +24,11 @@ func TestSignalRemovesTheBaseSnapshot(t *testing.T) {
 	if err != nil {
 		t.Skip("git not installed")
 	}
-	bin := filepath.Join(t.TempDir(), "mirrorlint")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	// This test binary is the command when envRunCLI is set (TestMain),
+	// with the process set up as main sets it up: the signal handler too.
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
 	repo := tree(t, prodTree(nil))
 	git := gittest.Runner(t, repo)
@@ -48,7 +50,7 @@ func TestSignalRemovesTheBaseSnapshot(t *testing.T) {
 		tmp := t.TempDir()
 		cmd := exec.Command(bin, "diff", "--config", "none", "--base", "HEAD", ".")
 		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "PATH="+shim+string(os.PathListSeparator)+os.Getenv("PATH"),
+		cmd.Env = append(os.Environ(), envRunCLI+"=1", "TMPDIR="+tmp, "PATH="+shim+string(os.PathListSeparator)+os.Getenv("PATH"),
 			"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
