@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 const ztpFleetFixture = "testdata/ztp-fleet"
@@ -258,5 +260,77 @@ func TestZTPFleetRender(t *testing.T) {
 	r = mlRun(t, "", "render", "--config", "none", "--cluster", "ztp-spoke/sno2", ".")
 	if r.code != exitOK || !strings.Contains(r.stdout, `location = "mirror-a.example.com:5000/ocp-v4.0-art-dev"`) || strings.Contains(r.stdout, "mirror-c.example.com") {
 		t.Errorf("sno2: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The images a policy makes its sites pull are judged against the mirrors
+// the sites get: the common policy delivers the disconnected CatalogSource
+// (its image written in the template, the rest from the source CR) with a
+// mirror set that never contacts registry.redhat.io, which has only digest
+// mirrors, so the catalog's by-tag pull fails on every site that gets the
+// policy, and is reported once, at the template's line, naming both sites.
+func TestZTPFleetDeliveredImages(t *testing.T) {
+	ztpFleetCopy(t, "")
+	common := `apiVersion: ran.openshift.io/v1
+kind: PolicyGenTemplate
+metadata:
+  name: "common"
+  namespace: "ztp-common"
+spec:
+  bindingRules:
+    common: "true"
+  sourceFiles:
+    - fileName: disconnected-registry/DisconnectedIDMS.yaml
+      policyName: "config-policy"
+      metadata:
+        name: common-idms
+      spec:
+        imageDigestMirrors:
+        - source: registry.redhat.io
+          mirrors:
+          - mirror-a.example.com:5000
+          - mirror-b.example.com:5000
+        - source: quay.io/acme
+          mirrors:
+          - mirror-a.example.com:5000/acme
+          mirrorSourcePolicy: NeverContactSource
+    - fileName: disconnected-registry/DefaultCatsrc.yaml
+      policyName: "config-policy"
+      metadata:
+        name: redhat-operators-disconnected
+      spec:
+        image: quay.io/acme/operator-index:v4.21
+`
+	catsrc := `apiVersion: operators.coreos.com/v1alpha1
+kind: CatalogSource
+metadata:
+  name: default-cat-source
+  namespace: openshift-marketplace
+spec:
+  displayName: default-cat-source
+  image: $imageUrl
+  sourceType: grpc
+`
+	testtree.WriteAt(t, ".", map[string]string{
+		"policygentemplates/common-ranGen.yaml":                                  common,
+		"policygentemplates/source-crs/disconnected-registry/DefaultCatsrc.yaml": catsrc,
+	})
+	var pulls []siteFinding
+	for _, f := range fleetLint(t, ".") {
+		if f.Rule == "image-pull-fails" {
+			pulls = append(pulls, f)
+		}
+	}
+	if len(pulls) != 1 {
+		t.Fatalf("%d image-pull-fails findings, want 1: %+v", len(pulls), pulls)
+	}
+	f := pulls[0]
+	if f.File != "policygentemplates/common-ranGen.yaml" || f.Line != 29 || f.Column != 16 ||
+		!slices.Equal(f.Clusters, []string{"ztp-spoke/sno1", "ztp-spoke/sno2"}) ||
+		!strings.HasPrefix(f.Message, "quay.io/acme/operator-index:v4.21 cannot be pulled on this cluster's nodes: it is a by-tag pull") {
+		t.Errorf("finding %+v", f)
+	}
+	if len(f.Related) != 1 || f.Related[0].File != "policygentemplates/common-ranGen.yaml" || f.Related[0].Line != 23 {
+		t.Errorf("related %+v, want the mirrorSourcePolicy that blocks the source", f.Related)
 	}
 }

@@ -57,6 +57,11 @@ func (d *discoverer) splitPolicies(c *Cluster) []*Cluster {
 				pc.addInput(f, d.names)
 				pc.Paths = append(pc.Paths, o.File)
 			}
+			// The source CRs a generator read are inputs too: a commit
+			// of one lints the policies made from it.
+			for _, other := range o.OtherFiles() {
+				pc.addInput(manifest.AbsName(other), d.names)
+			}
 		}
 		sort.Strings(pc.Inputs)
 		out = append(out, pc)

@@ -178,11 +178,11 @@ func keptObjects(opts Options, name string, objs []*Object, problems *[]Problem)
 // narrowObjects leaves out of a file read with Options.Narrowed the
 // objects of the kinds it leaves out of Prefilter: the run needs them only
 // from the files parsed whole. They are left out after parsing, so that
-// what is stored for the file stays whole. Each such object sits in the
-// file it was read from: the loader keeps no workload that a generator
-// makes from a source CR (whose values could sit in a file parsed whole)
-// or that a policy delivers; one that starts keeping them must keep here
-// those with a value in a file ParseAll names.
+// what is stored for the file stays whole. An object a policy delivers is
+// always kept: a generator makes it from a source CR, whose values (an
+// image) sit in that file, which may be one ParseAll names; and a file
+// holding policies is parsed whatever the prefilter says (wrapperKinds),
+// so keeping them costs no parse.
 func (o Options) narrowObjects(needs *Needs, res fileResult) fileResult {
 	if needs == nil || needs != o.Narrowed {
 		return res
@@ -190,7 +190,7 @@ func (o Options) narrowObjects(needs *Needs, res fileResult) fileResult {
 	kept := res.objects[:0:0]
 	for _, obj := range res.objects {
 		k := string(obj.Kind)
-		if needs.Has(k, o.Unmodelled) || !o.Prefilter.Has(k, o.Unmodelled) {
+		if needs.Has(k, o.Unmodelled) || !o.Prefilter.Has(k, o.Unmodelled) || obj.DeliveredBy != "" {
 			kept = append(kept, obj)
 		}
 	}

@@ -1,6 +1,10 @@
 package manifest
 
-import "sigs.k8s.io/kustomize/kyaml/yaml"
+import (
+	"slices"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
 
 // PositionOf returns the position of n, a node of o's tree, with its end
 // when it can be told: for findings about a node Locate cannot address,
@@ -16,4 +20,18 @@ func (o *Object) ValueNode(p Path) *yaml.Node {
 		return val
 	}
 	return nil
+}
+
+// OtherFiles lists, sorted, the files other than File that some of o's
+// values sit in: the source CRs a generator made o from. An edit to one of
+// them changes o as much as an edit to File does.
+func (o *Object) OtherFiles() []string {
+	var out []string
+	for _, s := range o.spans {
+		if s.file != o.File && !slices.Contains(out, s.file) {
+			out = append(out, s.file)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

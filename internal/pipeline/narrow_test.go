@@ -97,10 +97,14 @@ func workloadTree(t *testing.T, r *rand.Rand) (dir string, files []string) {
 		add(fmt.Sprintf("clusters/prod/f%d.yaml", i))
 	}
 	if r.IntN(2) == 0 {
-		// A generator: the mirror sets it makes sit in its own file.
-		tree["apps/ztp/group.yaml"] = "apiVersion: ran.openshift.io/v1\nkind: PolicyGenTemplate\nmetadata:\n  name: group\n  namespace: ztp-group\nspec:\n  bindingRules:\n    group: \"\"\n  sourceFiles:\n  - fileName: IDMS.yaml\n    policyName: mirrors\n    spec:\n      imageDigestMirrors:\n      - source: quay.io/acme\n        mirrors: [mirror.example.net/gen]\n        mirrorSourcePolicy: NeverContactSource\n"
+		// A generator: the mirror sets it makes sit in its own file, and
+		// the CatalogSource it delivers pulls an image its source CR
+		// names (by tag, from a source the policy never contacts): the
+		// object is the generator's, the image's line the source CR's.
+		tree["apps/ztp/group.yaml"] = "apiVersion: ran.openshift.io/v1\nkind: PolicyGenTemplate\nmetadata:\n  name: group\n  namespace: ztp-group\nspec:\n  bindingRules:\n    group: \"\"\n  sourceFiles:\n  - fileName: IDMS.yaml\n    policyName: mirrors\n    spec:\n      imageDigestMirrors:\n      - source: quay.io/acme\n        mirrors: [mirror.example.net/gen]\n        mirrorSourcePolicy: NeverContactSource\n  - fileName: Catsrc.yaml\n    policyName: mirrors\n    metadata:\n      name: acme-index\n"
 		tree["apps/ztp/source-crs/IDMS.yaml"] = "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: generated\nspec:\n  imageDigestMirrors:\n  - source: $source\n    mirrors: [$mirror]\n"
-		files = append(files, "apps/ztp/group.yaml", "apps/ztp/source-crs/IDMS.yaml")
+		tree["apps/ztp/source-crs/Catsrc.yaml"] = "apiVersion: operators.coreos.com/v1alpha1\nkind: CatalogSource\nmetadata:\n  name: default\n  namespace: openshift-marketplace\nspec:\n  sourceType: grpc\n  image: quay.io/acme/index:v1\n"
+		files = append(files, "apps/ztp/group.yaml", "apps/ztp/source-crs/IDMS.yaml", "apps/ztp/source-crs/Catsrc.yaml")
 	}
 	var res []string
 	for i := range 3 {
