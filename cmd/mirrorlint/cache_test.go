@@ -21,8 +21,7 @@ const envRunCLI = "MIRRORLINT_TEST_RUN_CLI"
 // the test binary is the command line instead.
 func TestMain(m *testing.M) {
 	if os.Getenv(envRunCLI) == "1" {
-		setUpProcess()
-		os.Exit(run(append([]string{"mirrorlint"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(runProcess(append([]string{"mirrorlint"}, os.Args[1:]...)))
 	}
 	dir, err := os.MkdirTemp("", "mirrorlint-cmd-cache-")
 	if err == nil {

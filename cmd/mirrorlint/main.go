@@ -29,12 +29,21 @@ const (
 )
 
 func main() {
-	setUpProcess()
-	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runProcess(os.Args))
 }
 
-// setUpProcess is what the process needs before any command runs (the
-// command's tests run it too when they run the binary as the command).
+// runProcess is main without the exit: the command's tests run it when
+// they run the test binary as the command.
+func runProcess(args []string) int {
+	setUpProcess()
+	stderr := os.Stderr
+	flush := divertLibraryOutput(stderr)
+	code := run(args, os.Stdin, os.Stdout, stderr)
+	flush()
+	return code
+}
+
+// setUpProcess is what the process needs before any command runs.
 func setUpProcess() {
 	// Under ulimit -v the GC must collect before the heap maps past the
 	// address space left; the stages' own budgets (safefs.Budget.Memory,
