@@ -137,3 +137,66 @@ func TestDeliveredObjectsThatPullImages(t *testing.T) {
 		}
 	}
 }
+
+// A PolicyGenerator's CatalogSources, made from source CRs: the image a
+// patch writes is placed on the generator's line, the one inherited from
+// the source CR on the source CR's; both belong to the generator's policy.
+func TestGeneratedObjectsThatPullImages(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"gen.yaml": `apiVersion: policy.open-cluster-management.io/v1
+kind: PolicyGenerator
+metadata:
+  name: common
+policyDefaults:
+  namespace: ztp-common
+policies:
+  - name: catalogs
+    manifests:
+      - path: source-crs/Catsrc.yaml
+        patches:
+          - metadata:
+              name: patched
+            spec:
+              image: mirror.example.com:5000/olm/index:v4.21
+      - path: source-crs/Other.yaml
+`,
+		"source-crs/Catsrc.yaml": "apiVersion: operators.coreos.com/v1alpha1\nkind: CatalogSource\nmetadata:\n  name: default\n  namespace: openshift-marketplace\nspec:\n  sourceType: grpc\n  image: $imageUrl\n",
+		"source-crs/Other.yaml":  "apiVersion: operators.coreos.com/v1alpha1\nkind: CatalogSource\nmetadata:\n  name: other\n  namespace: openshift-marketplace\nspec:\n  sourceType: grpc\n  image: quay.io/acme/index:v1\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gen := filepath.Join(dir, "gen.yaml")
+	set, err := Load([]string{gen}, Options{Unmodelled: UnmodelledImages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range set.Objects {
+		s := o.Ref() + " " + o.DeliveredBy + " " + o.File
+		for _, r := range o.Images() {
+			s += " " + r.Image + "@" + o.Locate(r.Path).String()
+		}
+		s += " " + strings.Join(o.OtherFiles(), ",")
+		got = append(got, s)
+	}
+	other := filepath.Join(dir, "source-crs/Other.yaml")
+	want := []string{
+		"CatalogSource/patched Policy/ztp-common/catalogs " + gen + " mirror.example.com:5000/olm/index:v4.21@" + gen + ":15:22 " + filepath.Join(dir, "source-crs/Catsrc.yaml"),
+		"CatalogSource/other Policy/ztp-common/catalogs " + gen + " quay.io/acme/index:v1@" + other + ":8:10 " + other,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("objects\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, p := range set.Problems {
+		t.Errorf("problem %+v", p)
+	}
+}
