@@ -181,6 +181,22 @@ func fleetLint(t *testing.T, args ...string) []siteFinding {
 	return doc.Findings
 }
 
+// theFinding is the one finding of rule in fs; the test fails unless there
+// is exactly one.
+func theFinding(t *testing.T, fs []siteFinding, rule string) siteFinding {
+	t.Helper()
+	var of []siteFinding
+	for _, f := range fs {
+		if f.Rule == rule {
+			of = append(of, f)
+		}
+	}
+	if len(of) != 1 {
+		t.Fatalf("%d %s findings, want 1: %+v", len(of), rule, fs)
+	}
+	return of[0]
+}
+
 // The common and the group policy disagree on the mirror order; the site
 // that gets both has the conflict, at the generator entries' lines, and
 // the site that gets only the common one has none.
@@ -188,16 +204,7 @@ func TestZTPFleetConflict(t *testing.T) {
 	ztpFleetCopy(t, "")
 	check := func(t *testing.T, fs []siteFinding) {
 		t.Helper()
-		var conflicts []siteFinding
-		for _, f := range fs {
-			if f.Rule == "mirror-order-conflict" {
-				conflicts = append(conflicts, f)
-			}
-		}
-		if len(conflicts) != 1 {
-			t.Fatalf("%d mirror-order-conflict findings, want 1: %+v", len(conflicts), fs)
-		}
-		f := conflicts[0]
+		f := theFinding(t, fs, "mirror-order-conflict")
 		if f.File != "policygentemplates/group-du-sno-ranGen.yaml" || f.Line != 18 || f.Column != 11 ||
 			!slices.Equal(f.Clusters, []string{"ztp-spoke/sno1"}) ||
 			f.Message != `2 entries give digest mirrors for "registry.redhat.io" in contradicting orders (a cycle); MCO breaks it alphabetically and renders: mirror-a.example.com:5000, mirror-b.example.com:5000` {
@@ -315,16 +322,7 @@ spec:
 		"policygentemplates/common-ranGen.yaml":                                  common,
 		"policygentemplates/source-crs/disconnected-registry/DefaultCatsrc.yaml": catsrc,
 	})
-	var pulls []siteFinding
-	for _, f := range fleetLint(t, ".") {
-		if f.Rule == "image-pull-fails" {
-			pulls = append(pulls, f)
-		}
-	}
-	if len(pulls) != 1 {
-		t.Fatalf("%d image-pull-fails findings, want 1: %+v", len(pulls), pulls)
-	}
-	f := pulls[0]
+	f := theFinding(t, fleetLint(t, "."), "image-pull-fails")
 	if f.File != "policygentemplates/common-ranGen.yaml" || f.Line != 29 || f.Column != 16 ||
 		!slices.Equal(f.Clusters, []string{"ztp-spoke/sno1", "ztp-spoke/sno2"}) ||
 		!strings.HasPrefix(f.Message, "quay.io/acme/operator-index:v4.21 cannot be pulled on this cluster's nodes: it is a by-tag pull") {

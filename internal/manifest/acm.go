@@ -18,7 +18,7 @@ import (
 // in place, at their own lines, and records the Policy that delivers them
 // (Object.DeliveredBy): the objects one Policy delivers reach the same
 // clusters together. Of the kinds it does not model it reads only those
-// that pull images (wrappedPuller), when the run keeps them.
+// that pull images, when the run keeps them (see wrapped).
 //
 // Values written as policy templates ({{hub … hub}} resolved on the hub,
 // {{ … }} on each managed cluster) are known only there: an object holding
@@ -184,64 +184,43 @@ func (fp *fileParse) sourceCR(e *yaml.Node, file string, at *yaml.Node, doc int,
 }
 
 // wrapped reads one delivered object, unless it holds policy templates.
+// Of the kinds the loader does not model it reads only those that pull
+// images (a workload, CatalogSource, ClusterCatalog), when the run keeps
+// such objects, as it reads one written out: what a policy makes its
+// managed clusters pull is then judged against the mirrors they get with
+// it, on a site with the mirrors of every policy placed there. Other kinds
+// a policy delivers (the hub's own mirror inputs among them: a ConfigMap or
+// a ClusterInstance inside a policy is applied on the managed cluster, not
+// read by the hub's installer) stay out.
 func (fp *fileParse) wrapped(n *yaml.Node, doc int, group string) {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return
 	}
 	av, k := typeMeta(n)
+	read, scope, notLinted := fp.object, n, "the object is"
 	if _, _, keep := classify(av, k); !keep {
-		fp.wrappedPuller(n, doc, av, k, group)
-		return
+		f, ok := imageFieldsOf(av, k)
+		if !ok || fp.keep == UnmodelledNone {
+			return
+		}
+		read, notLinted = fp.unmodelled, "the images it pulls are"
+		// A template outside what is kept (a label, an argument) does
+		// not hide the images.
+		if fp.keep != UnmodelledAll {
+			scope = partialNode(n, f)
+		}
 	}
-	if t := firstTemplate(n); t != nil {
+	if t := firstTemplate(scope); t != nil {
 		what := k
 		if name := scalarOf(deref(mapValue(n, "metadata")), "name"); name != "" {
 			what += "/" + name
 		}
-		fp.templateNote(t, what+" in "+group, t.Value, "the object is")
+		fp.templateNote(t, what+" in "+group, t.Value, notLinted)
 		return
 	}
 	before := len(fp.res.objects)
 	fp.wrapSeq++
-	fp.object(n, doc, wrappedItem+fp.wrapSeq, av, k, false)
-	for _, o := range fp.res.objects[before:] {
-		o.DeliveredBy = group
-	}
-}
-
-// wrappedPuller reads a delivered object of a kind that pulls images (a
-// workload, CatalogSource, ClusterCatalog) as the loader reads one written
-// out, when the run keeps such objects: what a policy makes its managed
-// clusters pull is then judged against the mirrors they get with it, on a
-// site with the mirrors of every policy placed there. Other kinds a policy
-// delivers (the hub's own mirror inputs among them: a ConfigMap or a
-// ClusterInstance inside a policy is applied on the managed cluster, not
-// read by the hub's installer) stay out.
-func (fp *fileParse) wrappedPuller(n *yaml.Node, doc int, apiVersion, kind, group string) {
-	if fp.keep == UnmodelledNone {
-		return
-	}
-	f, ok := imageFieldsOf(apiVersion, kind)
-	if !ok {
-		return
-	}
-	// A template outside what is kept (a label, an argument) does not
-	// hide the images.
-	kept := n
-	if fp.keep != UnmodelledAll {
-		kept = partialNode(n, f)
-	}
-	if t := firstTemplate(kept); t != nil {
-		what := kind
-		if name := scalarOf(deref(mapValue(n, "metadata")), "name"); name != "" {
-			what += "/" + name
-		}
-		fp.templateNote(t, what+" in "+group, t.Value, "the images it pulls are")
-		return
-	}
-	before := len(fp.res.objects)
-	fp.wrapSeq++
-	fp.unmodelled(n, doc, wrappedItem+fp.wrapSeq, apiVersion, kind, false)
+	read(n, doc, wrappedItem+fp.wrapSeq, av, k, false)
 	for _, o := range fp.res.objects[before:] {
 		o.DeliveredBy = group
 	}
