@@ -164,3 +164,25 @@ func TestMissingEntryTypo(t *testing.T) {
 		t.Errorf("suggestion for unrelated.yaml: %q", got)
 	}
 }
+
+// TestMissingEntryInBase: a file missing two bases down (overlay → default
+// → manager, as an operator's config/ tree nests them) is reported at the
+// entry naming it, in the base's kustomization, not at the entry naming
+// the base: the base's directory is a prefix of the file's path in
+// kustomize's message.
+func TestMissingEntryInBase(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"config/debug/kustomization.yaml":   "resources:\n  - ../default\n",
+		"config/default/kustomization.yaml": "resources:\n  - ../manager\n",
+		"config/manager/kustomization.yaml": "resources:\n  - manager.yaml\n  - env-config.yaml\n",
+		"config/manager/manager.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: manager}\n",
+	} {
+		testtree.WriteFile(t, filepath.Join(root, name), text)
+	}
+	c := byName(t, discover(t, root), "config/debug")
+	const want = `resources entry "env-config.yaml" does not exist, so kustomize cannot build this cluster`
+	if len(c.Problems) != 1 || !strings.HasSuffix(c.Problems[0].Pos.String(), "config/manager/kustomization.yaml:3:5") || !strings.HasPrefix(c.Problems[0].Message, want) {
+		t.Errorf("problems %v, want one at config/manager/kustomization.yaml:3:5: %s", c.Problems, want)
+	}
+}

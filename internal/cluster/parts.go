@@ -173,13 +173,16 @@ func (d *discoverer) kustProblem(k *kustomization.File, line, col int, msg strin
 
 // buildProblem positions a kustomize error on the entry it is about: the
 // entry whose path appears last in the message, since kustomize wraps
-// errors from the outermost kustomization inward.
+// errors from the outermost kustomization inward. Last means ending last:
+// a base's directory is a prefix of the missing file inside it
+// (".../manager" of ".../manager/env-config.yaml"), and the file's own
+// entry, deeper in the closure, is the one the error is about.
 func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manifest.Problem {
 	if p, ok := d.builds.ShapeProblem(err, kusts); ok { // a malformed entry: see build.Cache.ShapeProblem
 		return p
 	}
 	msg := err.Error()
-	best, bestAt := -1, -1
+	best, bestEnd := -1, -1
 	var bestK *kustomization.File
 	for _, k := range kusts {
 		for i, e := range k.Entries {
@@ -188,8 +191,8 @@ func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manife
 			}
 			abs := filepath.Join(k.Dir, e.Value)
 			for _, s := range []string{"'" + e.Value + "'", `"` + e.Value + `"`, abs} {
-				if at := strings.LastIndex(msg, s); at > bestAt {
-					best, bestAt, bestK = i, at, k
+				if at := strings.LastIndex(msg, s); at >= 0 && at+len(s) > bestEnd {
+					best, bestEnd, bestK = i, at+len(s), k
 				}
 			}
 		}
