@@ -53,6 +53,7 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 	}
 	generated, notRun := d.pluginParts(kusts)
 	l.problems = append(l.problems, notRun...)
+	l.inputs, l.problems = d.generatorReads(kusts, l.inputs, l.problems)
 	if !build {
 		l.problems = append(l.problems, d.missing(kusts)...)
 		for _, f := range kustomization.ResourceFiles(kusts) {

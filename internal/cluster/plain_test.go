@@ -128,3 +128,60 @@ func summaryRel(c *Cluster, root string) string {
 	name := strings.TrimPrefix(c.Name, filepath.ToSlash(root)+"/")
 	return name + " [" + string(c.Source) + "] " + strings.Join(objs, " ")
 }
+
+// TestGeneratorManifestsBesideKustomization: the manifests a PolicyGenerator
+// reads from its kustomization's directory, which the kustomization does
+// not list (the ACM policy-collection layout), are applied through the
+// generator: no not-in-kustomization warning; they are the cluster's
+// inputs, and a template the generator finds in one is the cluster's
+// problem. A file beside them that nothing reads is still reported.
+func TestGeneratorManifestsBesideKustomization(t *testing.T) {
+	root := testtree.Write(t, map[string]string{
+		"policies/kustomization.yaml": "generators:\n  - generator.yaml\n",
+		"policies/generator.yaml": `apiVersion: policy.open-cluster-management.io/v1
+kind: PolicyGenerator
+metadata:
+  name: mirrors
+policyDefaults:
+  namespace: policies
+policies:
+  - name: mirrors
+    manifests:
+      - path: idms.yaml
+      - path: templated.yaml
+`,
+		"policies/idms.yaml": `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: mirrors
+spec:
+  imageDigestMirrors:
+    - source: registry.example.com/app
+      mirrors: [mirror.example.com/app]
+`,
+		"policies/templated.yaml": "object-templates-raw: |\n  {{- range (lookup \"v1\" \"Namespace\" \"\" \"\").items }}\n  {{- end }}\n",
+		"policies/stray.yaml": `apiVersion: config.openshift.io/v1
+kind: ImageDigestMirrorSet
+metadata:
+  name: stray
+spec:
+  imageDigestMirrors:
+    - source: registry.example.com/other
+      mirrors: [mirror.example.com/other]
+`,
+	})
+	res := discover(t, root)
+	c := byName(t, res, "policies")
+	var probs []string
+	for _, p := range c.Problems {
+		probs = append(probs, filepath.Base(p.Pos.File)+" "+p.Code)
+	}
+	if want := "templated.yaml policy-template stray.yaml not-in-kustomization"; strings.Join(probs, " ") != want {
+		t.Errorf("problems %v, want %s", c.Problems, want)
+	}
+	for _, f := range []string{"idms.yaml", "templated.yaml"} {
+		if !c.Includes(filepath.Join(root, "policies", f)) {
+			t.Errorf("%s is not an input of the cluster: %v", f, c.Inputs)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -49,4 +51,38 @@ func sitesOnly(p kustomization.Plugin) bool {
 		}
 	}
 	return len(p.Kinds) > 0
+}
+
+// generatorReads adds to a closure's inputs the files its expanded
+// generators read (the manifests of a PolicyGenerator, the source CRs), so
+// that an edit to one selects the cluster, and to its problems those the
+// expansion placed in a file no kustomization lists: a manifest beside the
+// generator is applied through it, and its problems are reported nowhere
+// else (see notListed).
+func (d *discoverer) generatorReads(kusts []*kustomization.File, inputs []string, probs []manifest.Problem) ([]string, []manifest.Problem) {
+	for _, k := range kusts {
+		for _, p := range k.Plugins() {
+			if !p.Expanded {
+				continue
+			}
+			g := d.res.Generated(p.Entry.Abs)
+			for _, f := range g.Files {
+				if !slices.Contains(inputs, f) {
+					inputs = append(inputs, f)
+				}
+			}
+			for _, pr := range g.Problems {
+				if abs, err := manifest.Abs(pr.Pos.File); err == nil && d.looseFile(abs) {
+					probs = append(probs, pr)
+				}
+			}
+		}
+	}
+	return inputs, probs
+}
+
+// looseFile reports whether a file lies in a kustomization's directory
+// without any kustomization reading it.
+func (d *discoverer) looseFile(abs string) bool {
+	return !d.reached[abs] && d.isKust(filepath.Dir(abs))
 }

@@ -67,7 +67,14 @@ func (fp *fileParse) unwrapPolicy(n *yaml.Node, doc int, apiVersion, kind string
 
 // configurationPolicy reads the objects of one ConfigurationPolicy.
 func (fp *fileParse) configurationPolicy(cp *yaml.Node, doc int, group string) {
-	spec := deref(mapValue(cp, "spec"))
+	fp.objectTemplates(deref(mapValue(cp, "spec")), doc, group)
+}
+
+// objectTemplates reads the object-templates and object-templates-raw of
+// spec: a ConfigurationPolicy's spec, or a PolicyGenerator manifest that
+// holds only object-templates-raw (the generator makes it the spec of a
+// ConfigurationPolicy).
+func (fp *fileParse) objectTemplates(spec *yaml.Node, doc int, group string) {
 	for _, ot := range seqOf(spec, "object-templates") {
 		ot = deref(ot)
 		if scalarOf(ot, "complianceType") == "mustnothave" {
@@ -84,7 +91,8 @@ func (fp *fileParse) configurationPolicy(cp *yaml.Node, doc int, group string) {
 		return
 	}
 	// Without templates, the raw text is YAML: its object templates are
-	// read where they are written (a literal block keeps the lines).
+	// read where they are written (a literal block keeps the lines), in
+	// the file the block sits in (a generator's manifest, for one).
 	if raw.Style&yaml.LiteralStyle == 0 {
 		return
 	}
@@ -92,7 +100,16 @@ func (fp *fileParse) configurationPolicy(cp *yaml.Node, doc int, group string) {
 	if yaml.Unmarshal([]byte(raw.Value), &seqDoc) != nil || len(seqDoc.Content) == 0 {
 		return
 	}
-	shiftNodes(seqDoc.Content[0], raw.Line, BlockIndent(fp.data, raw.Line))
+	data := fp.data
+	span, elsewhere := fp.spans[raw]
+	if elsewhere {
+		if span.src == nil {
+			return // no text to place the block's lines in
+		}
+		data = span.src.data
+		walkNodes(seqDoc.Content[0], func(n *yaml.Node) { fp.spans[n] = span })
+	}
+	shiftNodes(seqDoc.Content[0], raw.Line, BlockIndent(data, raw.Line))
 	for _, ot := range seqDoc.Content[0].Content {
 		ot = deref(ot)
 		if scalarOf(ot, "complianceType") != "mustnothave" {

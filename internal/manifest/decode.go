@@ -21,6 +21,9 @@ type fileResult struct {
 	// generator expanded with its source CRs): it is not cached by the
 	// content of this file alone.
 	readOthers bool
+	// reads lists the files its generators' expansion read besides it
+	// (source CRs, manifests), sorted.
+	reads []string
 	// stopped is set when the run's memory budget was spent before the
 	// file was read or while it was parsed: nothing of it is kept.
 	stopped bool

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/parallel"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
@@ -147,6 +148,18 @@ func runJobs(items []walkItem, opts Options, stdin io.Reader) *Set {
 		}
 		set.Objects = append(set.Objects, keptObjects(opts, it.name, results[i].objects, &set.Problems)...)
 		set.Problems = append(set.Problems, results[i].problems...)
+		if reads := results[i].reads; len(reads) > 0 {
+			g := GeneratorReads{Files: reads}
+			for _, p := range results[i].problems {
+				if slices.Contains(reads, p.Pos.File) {
+					g.Problems = append(g.Problems, p)
+				}
+			}
+			if set.Generated == nil {
+				set.Generated = map[string]GeneratorReads{}
+			}
+			set.Generated[it.name] = g
+		}
 	}
 	return set
 }

@@ -3,6 +3,8 @@ package manifest
 import (
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/ztp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -78,6 +80,12 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 		rec.ReadFile, rec.Stat = fp.access.ReadFile, fp.access.Stat
 	}
 	pols, probs := ztp.Expand(fp.name, n, rec)
+	for f := range rec.srcs {
+		if f != fp.name && !slices.Contains(fp.res.reads, f) {
+			fp.res.reads = append(fp.res.reads, f)
+		}
+	}
+	slices.Sort(fp.res.reads)
 	for _, p := range pols {
 		group, bound := "", ""
 		var binding *ztp.Selector
@@ -170,7 +178,16 @@ func (fp *fileParse) expanded(o *ztp.Object, doc int, group, bound string, bindi
 	}
 	before := len(fp.res.objects)
 	fp.spans = spans
-	fp.wrapped(root, doc, group)
+	// A manifest that is itself a ConfigurationPolicy, or holds only
+	// object-templates-raw, is no object delivered: the generator makes it
+	// the policy's template, and the objects it holds are delivered.
+	if av, k := typeMeta(root); k == "ConfigurationPolicy" && strings.HasPrefix(av, policyGroup) {
+		fp.configurationPolicy(root, doc, group)
+	} else if k == "" && mapValue(root, "object-templates-raw") != nil {
+		fp.objectTemplates(root, doc, group)
+	} else {
+		fp.wrapped(root, doc, group)
+	}
 	fp.spans = nil
 	for _, obj := range fp.res.objects[before:] {
 		obj.spans, obj.BoundTo, obj.Binding = spans, bound, binding
