@@ -36,6 +36,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
 	"github.com/mirrorlint/mirrorlint/internal/trace"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -192,7 +193,8 @@ func (r *Result) All() []*Cluster { return r.all }
 // the path argument) may be read by clusters it never saw. A file lying in
 // a kustomization's directory that no kustomization lists is read by the
 // clusters reading that kustomization: they report it
-// (not-in-kustomization).
+// (not-in-kustomization). A manifest a PolicyGenerator reads is read by
+// the clusters reading the kustomization that names the generator.
 func (r *Result) Readers(file string) ([]*Cluster, bool) {
 	real := manifest.RealPath(file)
 	complete := r.roots == nil
@@ -211,9 +213,16 @@ func (r *Result) Readers(file string) ([]*Cluster, bool) {
 			}
 		}
 	}
+	var via []string
+	if r.d != nil {
+		via = r.d.viaGenerator[manifest.AbsName(file)]
+		if real != manifest.AbsName(file) {
+			via = append(via, r.d.viaGenerator[real]...)
+		}
+	}
 	var out []*Cluster
 	for _, c := range r.all {
-		if c.reads(real) || kustFile != "" && c.Includes(kustFile) {
+		if c.reads(real) || kustFile != "" && c.Includes(kustFile) || slices.ContainsFunc(via, c.Includes) {
 			out = append(out, c)
 		}
 	}

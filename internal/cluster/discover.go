@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -114,9 +115,13 @@ type discoverer struct {
 
 	listings []*manifest.Listing
 	// listed maps the absolute path of every name the walks met to the
-	// name; reached holds the files some kustomization's closure reads.
-	listed  map[string]string
-	reached map[string]bool
+	// name; reached holds the files some kustomization's closure reads;
+	// viaGenerator maps the manifests a PolicyGenerator of a closure reads
+	// (kustomization.Plugin.Reads) to the kustomization files naming the
+	// generator.
+	listed       map[string]string
+	reached      map[string]bool
+	viaGenerator map[string][]string
 	// loose maps a kustomization file to the files lying in its directory
 	// that no kustomization reads.
 	loose map[string][]string
@@ -142,7 +147,7 @@ type discoverer struct {
 
 func newDiscoverer(opts Options, st *Stats) *discoverer {
 	d := &discoverer{opts: opts, graph: kustomization.NewGraph(), stats: st, listed: map[string]string{},
-		reached: map[string]bool{}, loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{},
+		reached: map[string]bool{}, viaGenerator: map[string][]string{}, loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{},
 		narrowed: map[string]bool{}}
 	if opts.Root != "" {
 		if abs, err := filepath.Abs(opts.Root); err == nil {
@@ -236,11 +241,22 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 	}
 	// Every file a kustomization reads, top-level or not (kustomizations
 	// in a reference cycle are nobody's top level), is no plain file.
+	// The manifests a PolicyGenerator reads are applied through it, not as
+	// written: they form no plain cluster and are not left out.
 	for i := range kdirs {
 		for _, dir := range kdirs[i] {
-			_, files := d.graph.Closure(dir)
+			kusts, files := d.graph.Closure(dir)
 			for _, f := range files {
 				d.reached[f] = true
+			}
+			for _, k := range kusts {
+				for _, p := range k.Plugins() {
+					for _, f := range p.Reads {
+						if p.Expanded && !slices.Contains(d.viaGenerator[f], k.Path) {
+							d.viaGenerator[f] = append(d.viaGenerator[f], k.Path)
+						}
+					}
+				}
 			}
 		}
 	}
@@ -270,7 +286,7 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 		}
 		for _, n := range names[i] {
 			a := manifest.AbsName(n)
-			if d.reached[a] {
+			if d.reached[a] || len(d.viaGenerator[a]) > 0 {
 				continue
 			}
 			if dir := filepath.Dir(a); d.isKust(dir) {

@@ -131,8 +131,9 @@ func summaryRel(c *Cluster, root string) string {
 
 // TestGeneratorManifestsBesideKustomization: the manifests a PolicyGenerator
 // reads from its kustomization's directory, which the kustomization does
-// not list (the ACM policy-collection layout), are applied through the
-// generator: no not-in-kustomization warning; they are the cluster's
+// not list, or from a directory below it (the ACM policy-collection
+// layouts), are applied through the generator: no not-in-kustomization
+// warning and no plain cluster of their own; they are the cluster's
 // inputs, and a template the generator finds in one is the cluster's
 // problem. A file beside them that nothing reads is still reported.
 func TestGeneratorManifestsBesideKustomization(t *testing.T) {
@@ -149,7 +150,13 @@ policies:
     manifests:
       - path: idms.yaml
       - path: templated.yaml
+  - name: hub
+    manifests:
+      - path: input/
 `,
+		// A directory of manifests below the kustomization: read by the
+		// generator, it is no plain cluster of its own.
+		"policies/input/image.yaml": "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata:\n  name: cluster\nspec:\n  registrySources:\n    blockedRegistries: [untrusted.example.com]\n",
 		"policies/idms.yaml": `apiVersion: config.openshift.io/v1
 kind: ImageDigestMirrorSet
 metadata:
@@ -179,7 +186,14 @@ spec:
 	if want := "templated.yaml policy-template stray.yaml not-in-kustomization"; strings.Join(probs, " ") != want {
 		t.Errorf("problems %v, want %s", c.Problems, want)
 	}
-	for _, f := range []string{"idms.yaml", "templated.yaml"} {
+	var names []string
+	for _, cl := range res.Clusters {
+		names = append(names, cl.Name)
+	}
+	if want := "policies policies/Policy/policies/hub policies/Policy/policies/mirrors"; strings.Join(names, " ") != want {
+		t.Errorf("clusters %v, want %s", names, want)
+	}
+	for _, f := range []string{"idms.yaml", "templated.yaml", "input/image.yaml"} {
 		if !c.Includes(filepath.Join(root, "policies", f)) {
 			t.Errorf("%s is not an input of the cluster: %v", f, c.Inputs)
 		}

@@ -56,9 +56,9 @@ func sitesOnly(p kustomization.Plugin) bool {
 // generatorReads adds to a closure's inputs the files its expanded
 // generators read (the manifests of a PolicyGenerator, the source CRs), so
 // that an edit to one selects the cluster, and to its problems those the
-// expansion placed in a file no kustomization lists: a manifest beside the
-// generator is applied through it, and its problems are reported nowhere
-// else (see notListed).
+// expansion placed in a manifest no kustomization lists as a resource: it
+// is applied through the generator, in no cluster of its own (see
+// viaGenerator, notListed), so they are reported nowhere else.
 func (d *discoverer) generatorReads(kusts []*kustomization.File, inputs []string, probs []manifest.Problem) ([]string, []manifest.Problem) {
 	for _, k := range kusts {
 		for _, p := range k.Plugins() {
@@ -72,7 +72,7 @@ func (d *discoverer) generatorReads(kusts []*kustomization.File, inputs []string
 				}
 			}
 			for _, pr := range g.Problems {
-				if abs, err := manifest.Abs(pr.Pos.File); err == nil && d.looseFile(abs) {
+				if abs, err := manifest.Abs(pr.Pos.File); err == nil && !d.reached[abs] && (len(d.viaGenerator[abs]) > 0 || d.looseFile(abs)) {
 					probs = append(probs, pr)
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -28,6 +29,12 @@ type Plugin struct {
 	// Expanded is set when every configuration of the file is a generator
 	// mirrorlint expands.
 	Expanded bool
+	// Reads lists the files the PolicyGenerators of the file read as
+	// their manifests (absolute): applied through the generator, not as
+	// they are written. Source CRs are left out: a source-crs directory
+	// is never applied, and is reported as such by the cluster of its
+	// directory (manifest.CodeNotApplied).
+	Reads []string
 }
 
 // What names the plugin for messages: its kinds, the function image or
@@ -89,8 +96,15 @@ func pluginOf(r Resolved) (Plugin, bool) {
 		if !slices.Contains(p.Kinds, what) {
 			p.Kinds = append(p.Kinds, what)
 		}
-		if ztp.Generator(av, kind) == "" {
+		switch ztp.Generator(av, kind) {
+		case "":
 			p.Expanded = false
+		case "PolicyGenerator":
+			for _, f := range ztp.ManifestFiles(filepath.Dir(r.Abs), n) {
+				if !slices.Contains(strings.Split(filepath.ToSlash(filepath.Dir(f)), "/"), ztp.SourceCRDir) {
+					p.Reads = append(p.Reads, f)
+				}
+			}
 		}
 	}
 	return p, len(p.Kinds) > 0

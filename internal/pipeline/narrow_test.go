@@ -106,6 +106,16 @@ func workloadTree(t *testing.T, r *rand.Rand) (dir string, files []string) {
 		tree["apps/ztp/source-crs/Catsrc.yaml"] = "apiVersion: operators.coreos.com/v1alpha1\nkind: CatalogSource\nmetadata:\n  name: default\n  namespace: openshift-marketplace\nspec:\n  sourceType: grpc\n  image: quay.io/acme/index:v1\n"
 		files = append(files, "apps/ztp/group.yaml", "apps/ztp/source-crs/IDMS.yaml", "apps/ztp/source-crs/Catsrc.yaml")
 	}
+	if r.IntN(2) == 0 {
+		// An ACM policy kustomization: its PolicyGenerator reads a
+		// manifest beside it that the kustomization does not list and a
+		// directory of manifests below it, both applied through it.
+		tree["acm/kustomization.yaml"] = "generators: [gen.yaml]\n"
+		tree["acm/gen.yaml"] = "apiVersion: policy.open-cluster-management.io/v1\nkind: PolicyGenerator\nmetadata:\n  name: acm\npolicyDefaults:\n  namespace: acm\npolicies:\n- name: beside\n  manifests:\n  - path: beside.yaml\n- name: below\n  manifests:\n  - path: input\n"
+		files = append(files, "acm/gen.yaml")
+		add("acm/beside.yaml")
+		add("acm/input/f.yaml")
+	}
 	var res []string
 	for i := range 3 {
 		p := fmt.Sprintf("k/base/r%d.yaml", i)

@@ -1,6 +1,7 @@
 package ztp
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // SourceCRDir is where the ZTP generator looks for source CRs first: a
@@ -132,22 +134,13 @@ func (d *Dirs) Manifests(rel string) ([]File, error) {
 		}
 		return []File{{Name: d.shown(p), Data: data}}, nil
 	}
-	entries, err := os.ReadDir(p)
+	names, err := manifestDir(p)
 	if err != nil {
-		return nil, fmt.Errorf("the manifest directory %s cannot be read: %v", d.shown(p), cause(err))
-	}
-	var names []string
-	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || (path.Ext(n) != ".yaml" && path.Ext(n) != ".yml") {
-			continue
-		}
-		if n == "kustomization.yaml" || n == "kustomization.yml" {
+		if errors.Is(err, errKustomization) {
 			return nil, fmt.Errorf("the manifest path %s is a kustomization, which the policy generator builds with kustomize; it is not expanded here", d.shown(p))
 		}
-		names = append(names, n)
+		return nil, fmt.Errorf("the manifest directory %s cannot be read: %v", d.shown(p), cause(err))
 	}
-	slices.Sort(names)
 	var out []File
 	for _, n := range names {
 		fp := filepath.Join(p, n)
@@ -196,4 +189,59 @@ func readBounded(p string) ([]byte, error) {
 		return nil, fmt.Errorf("larger than %d MiB", maxFile>>20)
 	}
 	return io.ReadAll(io.LimitReader(f, maxFile+1))
+}
+
+// errKustomization: a manifest directory holding a kustomization.
+var errKustomization = errors.New("a kustomization")
+
+// manifestDir lists, sorted, the files of a manifest directory the policy
+// generator reads: its YAML files, not those of its subdirectories.
+func manifestDir(p string) ([]string, error) {
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || (path.Ext(n) != ".yaml" && path.Ext(n) != ".yml") {
+			continue
+		}
+		if n == "kustomization.yaml" || n == "kustomization.yml" {
+			return nil, errKustomization
+		}
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// ManifestFiles lists the files the manifests of a PolicyGenerator (its
+// mapping node, in the directory dir) name: a path's file, or the YAML
+// files of its directory, as Manifests reads them, without reading them.
+// Paths that name nothing are left out (the expansion reports them).
+func ManifestFiles(dir string, gen *yaml.Node) []string {
+	var out []string
+	for _, p := range seq(gen, "policies") {
+		for _, m := range seq(p, "manifests") {
+			rel := scalar(m, "path")
+			if rel == "" {
+				continue
+			}
+			full := filepath.Join(dir, filepath.FromSlash(rel))
+			fi, err := os.Stat(full)
+			if err != nil {
+				continue
+			}
+			if !fi.IsDir() {
+				out = append(out, full)
+				continue
+			}
+			names, _ := manifestDir(full)
+			for _, n := range names {
+				out = append(out, filepath.Join(full, n))
+			}
+		}
+	}
+	return out
 }

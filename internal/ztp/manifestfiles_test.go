@@ -1,0 +1,54 @@
+package ztp
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// ManifestFiles names what Manifests would read, without reading it: a
+// path's file, the YAML files of a directory (not its subdirectories'),
+// and nothing for a path that names no file.
+func TestManifestFiles(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{
+		"one.yaml":            "kind: ConfigMap\n",
+		"input/a.yaml":        "kind: ConfigMap\n",
+		"input/b.yml":         "kind: ConfigMap\n",
+		"input/notes.txt":     "not a manifest\n",
+		"input/deeper/c.yaml": "kind: ConfigMap\n",
+	})
+	gen, err := yaml.Parse(`apiVersion: policy.open-cluster-management.io/v1
+kind: PolicyGenerator
+policies:
+  - name: p
+    manifests:
+      - path: one.yaml
+      - path: input
+  - name: q
+    manifests:
+      - path: missing.yaml
+      - path: ""
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ManifestFiles(dir, gen.YNode())
+	want := []string{filepath.Join(dir, "one.yaml"), filepath.Join(dir, "input/a.yaml"), filepath.Join(dir, "input/b.yml")}
+	if !slices.Equal(got, want) {
+		t.Errorf("ManifestFiles = %v, want %v", got, want)
+	}
+	var names []string
+	files, err := (&Dirs{Dir: dir}).Manifests("input")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		names = append(names, filepath.Join(dir, "input", filepath.Base(f.Name)))
+	}
+	if !slices.Equal(names, want[1:]) {
+		t.Errorf("Manifests read %v, ManifestFiles names %v", names, want[1:])
+	}
+}
