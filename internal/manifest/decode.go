@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -70,7 +72,9 @@ func parseFileAt(name, osPath, blob string, data []byte, opts Options) fileResul
 			break
 		}
 		if err != nil {
-			res.problems = append(res.problems, fp.parseProblem(err, doc))
+			if !commentedJSON(name, data, err) {
+				res.problems = append(res.problems, fp.parseProblem(err, doc))
+			}
 			break
 		}
 		fp.lastLine = maxLine(&n, fp.lastLine)
@@ -438,6 +442,19 @@ func (fp *fileParse) parseProblem(err error, doc int) Problem {
 		msg += "; the file looks like a Helm/Jinja template ({{ }}): lint the rendered output instead"
 	}
 	return Problem{Pos: pos, Code: "parse-error", Message: msg}
+}
+
+// commentedJSON reports whether a .json file that does not parse is no
+// manifest whatever it meant: a tsconfig.json, devcontainer.json or VS
+// Code settings file with comments, which YAML cannot read. Every object
+// names its kind, and the text holds no "kind" (nor an escape that could
+// spell it), so nothing in it goes unchecked and its syntax error is not
+// reported. A file refused for its depth is still reported.
+func commentedJSON(name string, data []byte, err error) bool {
+	if path.Ext(filepath.ToSlash(name)) != ".json" || strings.Contains(err.Error(), "max depth") {
+		return false
+	}
+	return !bytes.Contains(data, []byte("kind")) && !bytes.ContainsRune(data, '\\')
 }
 
 func (fp *fileParse) findAlias(name string) (line, col int) {
