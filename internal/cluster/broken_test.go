@@ -1,8 +1,10 @@
 package cluster
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,8 +159,10 @@ func TestMissingEntryTypo(t *testing.T) {
 	res := discover(t, root)
 	c := byName(t, res, "overlays/typo")
 	const want = `resources entry "01_cofigmap_workers.yaml" does not exist (did you mean "01_configmap_workers.yaml"?), so kustomize cannot build this cluster and it is not checked`
-	if len(c.Problems) != 1 || !strings.HasSuffix(c.Problems[0].Pos.String(), "overlays/typo/kustomization.yaml:3:5") || !strings.HasPrefix(c.Problems[0].Message, want) {
-		t.Errorf("problems %v, want one at overlays/typo/kustomization.yaml:3:5: %s", c.Problems, want)
+	// unrelated.yaml is missing too, and listed: one run shows every fix.
+	if len(c.Problems) != 2 || !strings.HasSuffix(c.Problems[0].Pos.String(), "overlays/typo/kustomization.yaml:3:5") || !strings.HasPrefix(c.Problems[0].Message, want) ||
+		!strings.HasSuffix(c.Problems[1].Pos.String(), "overlays/typo/kustomization.yaml:4:5") || c.Problems[1].Message != `resources entry "unrelated.yaml" does not exist: kustomize cannot build this` {
+		t.Errorf("problems %v, want one at overlays/typo/kustomization.yaml:3:5: %s, and unrelated.yaml's at 4:5", c.Problems, want)
 	}
 	if got := kustomization.Nearby(filepath.Join(root, "overlays/typo"), "unrelated.yaml"); got != "" {
 		t.Errorf("suggestion for unrelated.yaml: %q", got)
@@ -184,5 +188,32 @@ func TestMissingEntryInBase(t *testing.T) {
 	const want = `resources entry "env-config.yaml" does not exist, so kustomize cannot build this cluster`
 	if len(c.Problems) != 1 || !strings.HasSuffix(c.Problems[0].Pos.String(), "config/manager/kustomization.yaml:3:5") || !strings.HasPrefix(c.Problems[0].Message, want) {
 		t.Errorf("problems %v, want one at config/manager/kustomization.yaml:3:5: %s", c.Problems, want)
+	}
+}
+
+// TestEveryMissingEntry: kustomize stops at the first entry naming no file;
+// the others are listed too, each at its line, so one run shows every fix.
+// A kustomization that does not parse is reported once, as the loader's
+// syntax error.
+func TestEveryMissingEntry(t *testing.T) {
+	root := t.TempDir()
+	testtree.WriteFile(t, filepath.Join(root, "gitops/kustomization.yaml"), "resources:\n  - one.yaml\n  - first-absent.yaml\n  - second-absent.yaml\n")
+	testtree.WriteFile(t, filepath.Join(root, "gitops/one.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: one}\n")
+	testtree.WriteFile(t, filepath.Join(root, "jinja/kustomization.yaml"), "resources:\n{% for s in sites %}\n- {{ s }}.yaml\n{% endfor %}\n")
+	res := discover(t, root)
+	var got []string
+	for _, c := range res.Clusters {
+		for _, p := range c.Problems {
+			rel, _ := filepath.Rel(root, p.Pos.File)
+			got = append(got, fmt.Sprintf("%s:%d:%d %s", filepath.ToSlash(rel), p.Pos.Line, p.Pos.Column, strings.SplitN(p.Message, ",", 2)[0]))
+		}
+	}
+	want := []string{
+		`gitops/kustomization.yaml:3:5 resources entry "first-absent.yaml" does not exist`,
+		`gitops/kustomization.yaml:4:5 resources entry "second-absent.yaml" does not exist: kustomize cannot build this`,
+		`jinja/kustomization.yaml:2:1 YAML syntax error: found character that cannot start any token (nothing after this error in the file was read); the file looks like a Helm/Jinja template ({{ }}): lint the rendered output instead`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("problems\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,7 +65,16 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 	}
 	b := d.builds.Get(dir)
 	if b.Err != nil {
-		l.problems = append(l.problems, d.buildProblem(b.Err, kusts))
+		// kustomize stops at the first entry it cannot read; the other
+		// entries naming no file are listed too, so that one run shows
+		// every fix.
+		bp := d.buildProblem(b.Err, kusts)
+		l.problems = append(l.problems, bp)
+		for _, m := range d.missing(kusts) {
+			if m.Pos != bp.Pos {
+				l.problems = append(l.problems, m)
+			}
+		}
 		return l
 	}
 	l.objects, l.origins = append(b.Objects, generated...), b.Origins
@@ -78,6 +88,17 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 	return l
 }
 
+// syntaxError returns the YAML syntax error the loader reported in file:
+// placed at its line and naming a template the file looks like, it says
+// what a kustomization's own parse error would say again.
+func (d *discoverer) syntaxError(file string) (manifest.Problem, bool) {
+	probs := d.res.Problems(file)
+	if i := slices.IndexFunc(probs, func(p manifest.Problem) bool { return p.Code == "parse-error" }); i >= 0 {
+		return probs[i], true
+	}
+	return manifest.Problem{}, false
+}
+
 // blocked lists what stops a closure from being built at all: a
 // kustomization that does not parse, a remote entry.
 func (d *discoverer) blocked(kusts []*kustomization.File) []manifest.Problem {
@@ -85,7 +106,11 @@ func (d *discoverer) blocked(kusts []*kustomization.File) []manifest.Problem {
 	for i := len(kusts) - 1; i >= 0; i-- {
 		k := kusts[i]
 		if k.Err != nil {
-			out = append(out, d.kustProblem(k, yamlErrLine(k.Err), 1, "kustomization does not parse: "+k.Err.Error()))
+			if p, ok := d.syntaxError(k.Path); ok {
+				out = append(out, p) // the same problem, reported once
+			} else {
+				out = append(out, d.kustProblem(k, yamlErrLine(k.Err), 1, "kustomization does not parse: "+k.Err.Error()))
+			}
 		}
 		for _, e := range k.Entries {
 			switch {
