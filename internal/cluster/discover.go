@@ -251,8 +251,11 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 			}
 			for _, k := range kusts {
 				for _, p := range k.Plugins() {
+					if !p.Expanded {
+						continue
+					}
 					for _, f := range p.Reads {
-						if p.Expanded && !slices.Contains(d.viaGenerator[f], k.Path) {
+						if !slices.Contains(d.viaGenerator[f], k.Path) {
 							d.viaGenerator[f] = append(d.viaGenerator[f], k.Path)
 						}
 					}
