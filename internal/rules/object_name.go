@@ -27,7 +27,7 @@ var objectName = &check.Rule{
 			if o.Name != "" {
 				for _, msg := range validation.IsDNS1123Subdomain(o.Name) {
 					c.Report(o, manifest.Path{"metadata", "name"}, "%s; the API server refuses the %s%s",
-						field.Invalid(field.NewPath("metadata", "name"), o.Name, msg).Error(), o.Kind, nameFix(o.Name, validation.DNS1123SubdomainMaxLength, true))
+						field.Invalid(field.NewPath("metadata", "name"), o.Name, msg).Error(), o.Kind, nameHint(o.Name, validation.DNS1123SubdomainMaxLength, true))
 				}
 			}
 			if !namespacedKinds[o.Kind] {
@@ -36,7 +36,7 @@ var objectName = &check.Rule{
 			if ns, ok := o.Content["metadata"].(map[string]any)["namespace"].(string); ok && ns != "" {
 				for _, msg := range validation.IsDNS1123Label(ns) {
 					c.Report(o, manifest.Path{"metadata", "namespace"}, "%s; the API server refuses the %s%s",
-						field.Invalid(field.NewPath("metadata", "namespace"), ns, msg).Error(), o.Kind, nameFix(ns, validation.DNS1123LabelMaxLength, false))
+						field.Invalid(field.NewPath("metadata", "namespace"), ns, msg).Error(), o.Kind, nameHint(ns, validation.DNS1123LabelMaxLength, false))
 				}
 			}
 		}
@@ -49,6 +49,20 @@ var objectName = &check.Rule{
 var namespacedKinds = map[manifest.Kind]bool{"ImagePolicy": true}
 
 var nameInvalidRun = regexp.MustCompile(`[^a-z0-9.-]+`)
+
+// shellVar is a placeholder a script fills in before the file is applied
+// (envsubst, sed, a shell heredoc): ${ROLE} or $ROLE.
+var shellVar = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*`)
+
+// nameHint says how to fix an invalid name: a name holding a script's
+// placeholder is a template, whose spelling is not the mistake; any other
+// gets an accepted spelling (nameFix).
+func nameHint(s string, max int, dots bool) string {
+	if v := shellVar.FindString(s); v != "" {
+		return fmt.Sprintf(": %s is a placeholder a script fills in before the file is applied; lint what the script writes, or leave the template out (exclude: in .mirrorlint.yaml)", v)
+	}
+	return nameFix(s, max, dots)
+}
 
 // nameFix proposes an accepted spelling of s: lower case, every run of
 // other characters a "-", no dot in a label, trimmed to max and to an
