@@ -78,15 +78,23 @@ func (d *Dirs) SourceCR(name string) (File, error) {
 			return File{}, fmt.Errorf("the source CR %s cannot be read: %v", d.shown(p), cause(err))
 		}
 	}
-	msg := fmt.Sprintf("the source CR %s is not in %s", name, d.shown(dirs[0]))
-	if len(dirs) > 1 {
+	return File{}, d.missingSourceCR(name, dirs[0])
+}
+
+// missingSourceCR says that the source CR name is in neither dir (the
+// source-crs directory beside the generator) nor the configured ones, and
+// how to supply it: ZTP hub repositories often keep only their own source
+// CRs and take the rest from the container.
+func (d *Dirs) missingSourceCR(name, dir string) error {
+	msg := fmt.Sprintf("the source CR %s is not in %s", name, d.shown(dir))
+	if len(d.SourceCRs) > 0 {
 		msg += " nor in the configured sourceCRs directories"
 	}
 	msg += ", so what it delivers is not linted (the ZTP container would use its own copy): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR])"
 	if near := d.nearby(name); near != "" {
 		msg += "; " + near + " holds one"
 	}
-	return File{}, &missing{msg}
+	return &missing{msg}
 }
 
 // nearby finds a source-crs directory above the generator that holds name,
@@ -108,20 +116,22 @@ func (d *Dirs) nearby(name string) string {
 func (d *Dirs) Manifests(rel string) ([]File, error) {
 	p := filepath.Join(d.Dir, filepath.FromSlash(rel))
 	fi, err := d.stat(p)
-	if err != nil && isNotExist(err) {
+	inner, intoSourceCRs := strings.CutPrefix(filepath.ToSlash(filepath.Clean(rel)), SourceCRDir+"/")
+	if err != nil && isNotExist(err) && intoSourceCRs {
 		// A path into source-crs/ is looked up in the configured source
 		// CR directories too, as a PolicyGenTemplate fileName is.
-		if inner, ok := strings.CutPrefix(filepath.ToSlash(filepath.Clean(rel)), SourceCRDir+"/"); ok {
-			for _, dir := range d.SourceCRs {
-				q := filepath.Join(dir, filepath.FromSlash(inner))
-				if qi, qerr := d.stat(q); qerr == nil {
-					p, fi, err = q, qi, nil
-					break
-				}
+		for _, dir := range d.SourceCRs {
+			q := filepath.Join(dir, filepath.FromSlash(inner))
+			if qi, qerr := d.stat(q); qerr == nil {
+				p, fi, err = q, qi, nil
+				break
 			}
 		}
 	}
 	if err != nil {
+		if isNotExist(err) && intoSourceCRs {
+			return nil, d.missingSourceCR(inner, filepath.Join(d.Dir, SourceCRDir))
+		}
 		if isNotExist(err) {
 			return nil, &missing{fmt.Sprintf("the manifest path %s names no file, so what it delivers is not linted (the policy generator refuses it)", d.shown(p))}
 		}

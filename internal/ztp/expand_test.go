@@ -171,7 +171,7 @@ func TestPolicyGeneratorPatchesAsKustomize(t *testing.T) {
 		t.Errorf("renamed at %s", got)
 	}
 	if len(probs) != 1 || probs[0].Code != CodeSourceMissing || probs[0].Line != 40 ||
-		!strings.Contains(probs[0].Message, "the manifest path hub/source-crs/Missing.yaml names no file") {
+		!strings.Contains(probs[0].Message, "the source CR Missing.yaml is not in hub/source-crs") || !strings.Contains(probs[0].Message, "sourceCRs: [DIR]") {
 		t.Errorf("problems %+v", probs)
 	}
 }

@@ -1,8 +1,11 @@
 package ztp
 
 import (
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
@@ -50,5 +53,16 @@ policies:
 	}
 	if !slices.Equal(names, want[1:]) {
 		t.Errorf("Manifests read %v, ManifestFiles names %v", names, want[1:])
+	}
+	// A missing path says how to supply it: a source CR from the
+	// container, through sourceCRs, when the path goes into source-crs/.
+	for rel, want := range map[string]string{
+		"absent.yaml":            "the manifest path " + filepath.ToSlash(filepath.Join("shown", "absent.yaml")) + " names no file",
+		"source-crs/Absent.yaml": "the source CR Absent.yaml is not in shown/source-crs",
+	} {
+		_, err := (&Dirs{Dir: dir, Shown: "shown"}).Manifests(rel)
+		if err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Manifests(%q) = %v, want a not-exist error saying %q", rel, err, want)
+		}
 	}
 }
