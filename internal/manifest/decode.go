@@ -447,15 +447,20 @@ func (fp *fileParse) parseProblem(err error, doc int) Problem {
 // commentedJSON reports whether a .json file that does not parse is no
 // manifest whatever it meant: a tsconfig.json, devcontainer.json or VS
 // Code settings file with comments, which YAML cannot read. Every object
-// names its kind, and the text holds no "kind" (nor an escape that could
-// spell it), so nothing in it goes unchecked and its syntax error is not
-// reported. A file refused for its depth is still reported.
+// names its kind, and the text holds no "kind" (nor a numeric escape, the
+// only way a string can spell a letter without writing it), so nothing in
+// it goes unchecked and its syntax error is not reported. A file refused
+// for its depth is still reported.
 func commentedJSON(name string, data []byte, err error) bool {
 	if path.Ext(filepath.ToSlash(name)) != ".json" || strings.Contains(err.Error(), "max depth") {
 		return false
 	}
-	return !bytes.Contains(data, []byte("kind")) && !bytes.ContainsRune(data, '\\')
+	return !bytes.Contains(data, []byte("kind")) && !numericEscape.Match(data)
 }
+
+// numericEscape is an escape naming a character by its code, as JSON
+// (\u) and YAML's double-quoted strings (\x, \u, \U) write them.
+var numericEscape = regexp.MustCompile(`\\[xuU]`)
 
 func (fp *fileParse) findAlias(name string) (line, col int) {
 	if i := bytes.Index(fp.data, []byte("*"+name)); i >= 0 {
