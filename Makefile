@@ -68,10 +68,15 @@ test-integration: tools
 lint: $(TOOLS)/staticcheck
 	$(TOOLS)/staticcheck $(PKG)
 
+# gofmt and go vet; vet for darwin and windows too: releases are built
+# for them, so their code, tests included, must compile there (the tests
+# run on linux only).
 vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change: $$out"; exit 1; fi
 	$(GO) vet $(PKG)
+	GOOS=darwin $(GO) vet $(PKG)
+	GOOS=windows $(GO) vet $(PKG)
 
 # The fidelity harness (scripts/mco-oracle/README.md): the renderer
 # against MCO's own code, built from a release branch, on random clusters.

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
@@ -207,7 +206,7 @@ func TestHostileDevicesNotRead(t *testing.T) {
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
 	fifo := filepath.Join(dir, "fifo-target")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Skip("no FIFOs:", err)
 	}
 	if err := os.Symlink("fifo-target", filepath.Join(dir, "pipe.yaml")); err != nil {

@@ -12,7 +12,6 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -313,15 +312,6 @@ func (pm *peakMemory) stop(b *testing.B) {
 	if kb := vmHWM(); kb > 0 {
 		b.ReportMetric(float64(kb)/1024, "peak-RSS-MB")
 	}
-}
-
-// cpuTime is the CPU time the process has used so far, 0 when unknown.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // vmHWM returns the process's peak resident set in KiB, 0 when unknown.

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -82,7 +81,7 @@ func BenchmarkCache10k(b *testing.B) {
 	// written are flushed first (the first loads after the commit would
 	// otherwise wait on their writeback and make the floor half as slow
 	// again), and one load reads the tree into the page cache.
-	syscall.Sync()
+	syncDisks()
 	if _, err := manifest.Load([]string{r.Dir}, manifest.Options{}); err != nil {
 		b.Fatal(err)
 	}
