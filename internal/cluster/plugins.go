@@ -65,7 +65,7 @@ func (d *discoverer) generatorReads(kusts []*kustomization.File, inputs []string
 			if !p.Expanded {
 				continue
 			}
-			g := d.res.Generated(p.Entry.Abs)
+			g := d.res.Expansion(p.Entry.Abs)
 			for _, f := range g.Files {
 				if !slices.Contains(inputs, f) {
 					inputs = append(inputs, f)

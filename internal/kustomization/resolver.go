@@ -13,10 +13,10 @@ type Resolver struct {
 	mu     sync.Mutex
 	byFile map[string][]*manifest.Object
 	probs  map[string][]manifest.Problem
-	// generated maps a generator's file to what its expansion read
+	// expansions maps a generator's file to what its expansion read
 	// (absolute names).
-	generated map[string]manifest.GeneratorReads
-	loaded    map[string]bool
+	expansions map[string]manifest.Expansion
+	loaded     map[string]bool
 	// texts holds the bytes of files read for their text alone (patches
 	// without a kind, which the loader keeps nothing of), by absolute path.
 	texts map[string][]byte
@@ -28,7 +28,7 @@ type Resolver struct {
 // NewResolver returns a Resolver loading files with opts, under the names
 // display gives them.
 func NewResolver(opts manifest.Options, display func(abs string) string) *Resolver {
-	return &Resolver{byFile: map[string][]*manifest.Object{}, probs: map[string][]manifest.Problem{}, generated: map[string]manifest.GeneratorReads{}, loaded: map[string]bool{},
+	return &Resolver{byFile: map[string][]*manifest.Object{}, probs: map[string][]manifest.Problem{}, expansions: map[string]manifest.Expansion{}, loaded: map[string]bool{},
 		texts: map[string][]byte{}, opts: opts, display: display}
 }
 
@@ -111,28 +111,28 @@ func (r *Resolver) indexLocked(set *manifest.Set) {
 			r.probs[abs] = append(r.probs[abs], p)
 		}
 	}
-	for f, g := range set.Generated {
+	for f, g := range set.Expansions {
 		abs, err := manifest.Abs(f)
 		if err != nil || !fresh[abs] {
 			continue
 		}
-		read := manifest.GeneratorReads{Problems: g.Problems}
+		read := manifest.Expansion{Problems: g.Problems}
 		for _, rf := range g.Files {
 			if a, err := manifest.Abs(rf); err == nil {
 				read.Files = append(read.Files, a)
 			}
 		}
-		r.generated[abs] = read
+		r.expansions[abs] = read
 	}
 }
 
-// Generated returns what the generators of a file read besides it
+// Expansion returns what the generators of a file read besides it
 // (absolute names), loading the file if needed.
-func (r *Resolver) Generated(abs string) manifest.GeneratorReads {
+func (r *Resolver) Expansion(abs string) manifest.Expansion {
 	r.Objects(abs)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.generated[abs]
+	return r.expansions[abs]
 }
 
 // problems returns the loading problems of one file, loading it if needed.
@@ -182,7 +182,7 @@ func (r *Resolver) Forget(abs string) {
 	delete(r.loaded, abs)
 	delete(r.byFile, abs)
 	delete(r.probs, abs)
-	delete(r.generated, abs)
+	delete(r.expansions, abs)
 	delete(r.texts, abs)
 }
 

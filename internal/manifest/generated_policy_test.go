@@ -98,7 +98,7 @@ spec:
 		!strings.Contains(set.Problems[0].Message, "object-templates-raw of Policy/policies/mirrors") {
 		t.Errorf("problems %v, want the template of templated.yaml at 1:23", set.Problems)
 	}
-	g := set.Generated[gen]
+	g := set.Expansions[gen]
 	if reads := []string{filepath.Join(dir, "cp.yaml"), filepath.Join(dir, "raw.yaml"), templated}; !slices.Equal(g.Files, reads) {
 		t.Errorf("generator read %v, want %v", g.Files, reads)
 	}

@@ -149,16 +149,16 @@ func runJobs(items []walkItem, opts Options, stdin io.Reader) *Set {
 		set.Objects = append(set.Objects, keptObjects(opts, it.name, results[i].objects, &set.Problems)...)
 		set.Problems = append(set.Problems, results[i].problems...)
 		if reads := results[i].reads; len(reads) > 0 {
-			g := GeneratorReads{Files: reads}
+			g := Expansion{Files: reads}
 			for _, p := range results[i].problems {
 				if slices.Contains(reads, p.Pos.File) {
 					g.Problems = append(g.Problems, p)
 				}
 			}
-			if set.Generated == nil {
-				set.Generated = map[string]GeneratorReads{}
+			if set.Expansions == nil {
+				set.Expansions = map[string]Expansion{}
 			}
-			set.Generated[it.name] = g
+			set.Expansions[it.name] = g
 		}
 	}
 	return set

@@ -277,18 +277,18 @@ type Set struct {
 	Problems []Problem
 	// Files lists every file that was read, in walk order.
 	Files []string
-	// Generated maps a file holding a PolicyGenTemplate or PolicyGenerator
+	// Expansions maps a file holding a PolicyGenTemplate or PolicyGenerator
 	// expanded with its sources to what the expansion read besides it.
-	Generated map[string]GeneratorReads
+	Expansions map[string]Expansion
 }
 
-// GeneratorReads is what a generator's expansion read besides the file
-// holding it: the files (source CRs, manifests), and the problems it
-// placed in them (a policy template in a manifest). A manifest lying
-// beside the generator's kustomization without being listed by it is
-// applied through the generator, not left out; these are its problems as
-// the generator reads it.
-type GeneratorReads struct {
+// Expansion is what the expansion of a file's generators read besides
+// the file: the files (source CRs, manifests), and the problems it placed
+// in them (a policy template in a manifest). A manifest lying beside the
+// generator's kustomization without being listed by it is applied through
+// the generator, not left out; these are its problems as the generator
+// reads it.
+type Expansion struct {
 	Files    []string
 	Problems []Problem
 }
