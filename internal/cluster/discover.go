@@ -249,18 +249,7 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 			for _, f := range files {
 				d.reached[f] = true
 			}
-			for _, k := range kusts {
-				for _, p := range k.Plugins() {
-					if !p.Expanded {
-						continue
-					}
-					for _, f := range p.Reads {
-						if !slices.Contains(d.viaGenerator[f], k.Path) {
-							d.viaGenerator[f] = append(d.viaGenerator[f], k.Path)
-						}
-					}
-				}
-			}
+			d.markGeneratorReads(kusts)
 		}
 	}
 	// A tree with no kustomization and no layout directory is one cluster
@@ -325,6 +314,24 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 		sort.Strings(c.Inputs)
 	}
 	return res, nil
+}
+
+// markGeneratorReads records the manifests the expanded generators of a
+// closure read (kustomization.Plugin.Reads), with the kustomization naming
+// each generator.
+func (d *discoverer) markGeneratorReads(kusts []*kustomization.File) {
+	for _, k := range kusts {
+		for _, p := range k.Plugins() {
+			if !p.Expanded {
+				continue
+			}
+			for _, f := range p.Reads {
+				if !slices.Contains(d.viaGenerator[f], k.Path) {
+					d.viaGenerator[f] = append(d.viaGenerator[f], k.Path)
+				}
+			}
+		}
+	}
 }
 
 // appendFile adds a plain file to a cluster's single plain part.

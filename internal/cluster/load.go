@@ -243,9 +243,9 @@ func (d *discoverer) assemble(c *Cluster, build bool) {
 }
 
 // notListed reports the manifests lying in the directory of a
-// kustomization among files (a cluster's inputs) that it does not list, no
-// other kustomization reads and no generator of the cluster reads (those
-// are inputs too), to every cluster that reads that kustomization:
+// kustomization among files that it does not list and no other
+// kustomization reads, nor a generator of one (see viaGenerator), to every
+// cluster that reads that kustomization:
 // kustomize does not apply them, and without the warning the file would go
 // unchecked or join an unrelated cluster.
 func (d *discoverer) notListed(files []string) []manifest.Problem {
@@ -260,9 +260,6 @@ func (d *discoverer) notListed(files []string) []manifest.Problem {
 			continue // the kustomization's own problem says more
 		}
 		for _, f := range loose {
-			if slices.Contains(files, f) {
-				continue // a generator's manifest: applied through it
-			}
 			var objs []*manifest.Object
 			for _, o := range d.res.Objects(f) {
 				if !o.Unmodelled { // a workload alone is not worth the warning

@@ -2,7 +2,6 @@ package cluster
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
@@ -58,7 +57,7 @@ func sitesOnly(p kustomization.Plugin) bool {
 // that an edit to one selects the cluster, and to its problems those the
 // expansion placed in a manifest no kustomization lists as a resource: it
 // is applied through the generator, in no cluster of its own (see
-// viaGenerator, notListed), so they are reported nowhere else.
+// viaGenerator), so they are reported nowhere else.
 func (d *discoverer) generatorReads(kusts []*kustomization.File, inputs []string, probs []manifest.Problem) ([]string, []manifest.Problem) {
 	for _, k := range kusts {
 		for _, p := range k.Plugins() {
@@ -72,17 +71,11 @@ func (d *discoverer) generatorReads(kusts []*kustomization.File, inputs []string
 				}
 			}
 			for _, pr := range g.Problems {
-				if abs, err := manifest.Abs(pr.Pos.File); err == nil && !d.reached[abs] && (len(d.viaGenerator[abs]) > 0 || d.looseFile(abs)) {
+				if abs, err := manifest.Abs(pr.Pos.File); err == nil && !d.reached[abs] && len(d.viaGenerator[abs]) > 0 {
 					probs = append(probs, pr)
 				}
 			}
 		}
 	}
 	return inputs, probs
-}
-
-// looseFile reports whether a file lies in a kustomization's directory
-// without any kustomization reading it.
-func (d *discoverer) looseFile(abs string) bool {
-	return !d.reached[abs] && d.isKust(filepath.Dir(abs))
 }

@@ -45,11 +45,11 @@ func (fp *fileParse) unwrapPolicy(n *yaml.Node, doc int, apiVersion, kind string
 		group := "Policy/" + nsName(n)
 		for _, t := range seqOf(mapValue(n, "spec"), "policy-templates") {
 			def := deref(mapValue(deref(t), "objectDefinition"))
-			if av, k := typeMeta(orEmpty(def)); k == "ConfigurationPolicy" && strings.HasPrefix(av, policyGroup) {
+			if isConfigurationPolicy(typeMeta(orEmpty(def))) {
 				fp.configurationPolicy(def, doc, group)
 			}
 		}
-	case kind == "ConfigurationPolicy" && strings.HasPrefix(apiVersion, policyGroup):
+	case isConfigurationPolicy(apiVersion, kind):
 		fp.configurationPolicy(n, doc, "ConfigurationPolicy/"+nsName(n))
 	case kind == "PolicyGenTemplate" && strings.HasPrefix(apiVersion, "ran.openshift.io/"):
 		if !fp.expandGenerator(n, doc) {
@@ -63,6 +63,12 @@ func (fp *fileParse) unwrapPolicy(n *yaml.Node, doc int, apiVersion, kind string
 		return false
 	}
 	return true
+}
+
+// isConfigurationPolicy reports whether apiVersion and kind name an ACM
+// ConfigurationPolicy.
+func isConfigurationPolicy(apiVersion, kind string) bool {
+	return kind == "ConfigurationPolicy" && strings.HasPrefix(apiVersion, policyGroup)
 }
 
 // configurationPolicy reads the objects of one ConfigurationPolicy.

@@ -4,7 +4,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/ztp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -181,7 +180,7 @@ func (fp *fileParse) expanded(o *ztp.Object, doc int, group, bound string, bindi
 	// A manifest that is itself a ConfigurationPolicy, or holds only
 	// object-templates-raw, is no object delivered: the generator makes it
 	// the policy's template, and the objects it holds are delivered.
-	if av, k := typeMeta(root); k == "ConfigurationPolicy" && strings.HasPrefix(av, policyGroup) {
+	if av, k := typeMeta(root); isConfigurationPolicy(av, k) {
 		fp.configurationPolicy(root, doc, group)
 	} else if k == "" && mapValue(root, "object-templates-raw") != nil {
 		fp.objectTemplates(root, doc, group)
