@@ -101,7 +101,7 @@ func pluginOf(r Resolved) (Plugin, bool) {
 			p.Expanded = false
 		case "PolicyGenerator":
 			for _, f := range ztp.ManifestFiles(filepath.Dir(r.Abs), n) {
-				if !slices.Contains(strings.Split(filepath.ToSlash(filepath.Dir(f)), "/"), ztp.SourceCRDir) {
+				if !ztp.InSourceCRDir(f) {
 					p.Reads = append(p.Reads, f)
 				}
 			}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/mirrorlint/mirrorlint/internal/ztp"
 )
 
 // CodeNotApplied is the Problem code of a directory whose files no tool
@@ -19,10 +21,6 @@ const CodeNotApplied = "not-applied"
 // kustomization's directory that the kustomization does not list: kustomize
 // does not apply it (package cluster reports it, a warning problem).
 const CodeNotInKustomization = "not-in-kustomization"
-
-// ztpSourceCRs is the directory name the ZTP GitOps layout gives the source
-// custom resources PolicyGenTemplate/PolicyGenerator patch into policies.
-const ztpSourceCRs = "source-crs"
 
 // unapplied is why the files of a directory are never applied as they are
 // written, "" when they are.
@@ -37,7 +35,7 @@ type unapplied struct {
 // written: a Helm chart (Chart.yaml beside templates/) or a ZTP source-crs
 // directory. entries are the directory's own.
 func unappliedDir(osDir, display string, entries []fs.DirEntry) *unapplied {
-	if filepath.Base(filepath.Clean(osDir)) == ztpSourceCRs {
+	if filepath.Base(filepath.Clean(osDir)) == ztp.SourceCRDir {
 		return &unapplied{kind: "ztp", dir: display, osDir: osDir}
 	}
 	var chart, templates bool
@@ -85,7 +83,7 @@ func unappliedAncestor(real, display string, kindAt func(dir string) string) *un
 // "ztp", "kube-compare", "helm", or "" for a directory applied as written
 // (or a path that is no directory).
 func unappliedKindAt(dir string) string {
-	if filepath.Base(dir) == ztpSourceCRs && isDir(dir) {
+	if filepath.Base(dir) == ztp.SourceCRDir && isDir(dir) {
 		return "ztp"
 	}
 	if isKubeCompare(filepath.Join(dir, kubeCompareMetadata)) {

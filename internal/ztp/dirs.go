@@ -20,6 +20,12 @@ import (
 // before the copy built into its container.
 const SourceCRDir = "source-crs"
 
+// InSourceCRDir reports whether the file p lies in a source-crs directory,
+// at any depth: a source CR, never applied as it is written.
+func InSourceCRDir(p string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(filepath.Dir(p)), "/"), SourceCRDir)
+}
+
 // maxFile bounds what a source CR read can take.
 const maxFile = safefs.DefaultMaxFileSize
 
