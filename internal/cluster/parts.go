@@ -93,7 +93,7 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 // what a kustomization's own parse error would say again.
 func (d *discoverer) syntaxError(file string) (manifest.Problem, bool) {
 	probs := d.res.Problems(file)
-	if i := slices.IndexFunc(probs, func(p manifest.Problem) bool { return p.Code == "parse-error" }); i >= 0 {
+	if i := slices.IndexFunc(probs, func(p manifest.Problem) bool { return p.Code == manifest.CodeParseError }); i >= 0 {
 		return probs[i], true
 	}
 	return manifest.Problem{}, false

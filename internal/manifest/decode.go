@@ -441,7 +441,7 @@ func (fp *fileParse) parseProblem(err error, doc int) Problem {
 	if looksTemplated(fp.data) {
 		msg += "; the file looks like a Helm/Jinja template ({{ }}): lint the rendered output instead"
 	}
-	return Problem{Pos: pos, Code: "parse-error", Message: msg}
+	return Problem{Pos: pos, Code: CodeParseError, Message: msg}
 }
 
 // commentedJSON reports whether a .json file that does not parse is no

@@ -206,7 +206,7 @@ func TestHostileDevicesNotRead(t *testing.T) {
 	dir := t.TempDir()
 	testtree.WriteFile(t, filepath.Join(dir, "good.yaml"), goodIDMS)
 	fifo := filepath.Join(dir, "fifo-target")
-	if err := mkfifo(fifo); err != nil {
+	if err := testtree.Mkfifo(fifo); err != nil {
 		t.Skip("no FIFOs:", err)
 	}
 	if err := os.Symlink("fifo-target", filepath.Join(dir, "pipe.yaml")); err != nil {

@@ -126,7 +126,7 @@ func checkText(name string, data []byte) *Problem {
 		i += size
 	}
 	line, col := offsetPosition(data, i)
-	return &Problem{Pos: Position{File: name, Line: line, Column: col}, Code: "parse-error",
+	return &Problem{Pos: Position{File: name, Line: line, Column: col}, Code: CodeParseError,
 		Message: fmt.Sprintf("invalid UTF-8 (byte 0x%02x); YAML manifests must be UTF-8, so the file was not read", data[i])}
 }
 

@@ -229,6 +229,9 @@ type Object struct {
 // Ref is a short human name: "ImageDigestMirrorSet/foo".
 func (o *Object) Ref() string { return string(o.Kind) + "/" + o.Name }
 
+// CodeParseError is the Problem code of a file YAML cannot read.
+const CodeParseError = "parse-error"
+
 // Problem is a positioned loading error: a file that does not parse, an
 // object that does not decode, a file skipped for its size.
 type Problem struct {

@@ -58,7 +58,7 @@ func TestReadFollowsLinksThatStayInside(t *testing.T) {
 func TestReadRefusesDevicesAndFIFOs(t *testing.T) {
 	repo, _ := hostileTree(t)
 	fifo := filepath.Join(repo, "pipe.yaml")
-	if err := mkfifo(fifo); err != nil {
+	if err := testtree.Mkfifo(fifo); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	r := New(0, repo)
