@@ -84,7 +84,10 @@ func (e *Engine) Check(cl *cluster.Cluster) ([]Finding, *Context, error) {
 			continue
 		}
 		pass := newPass(c, r, sev)
-		pass.ReportAt(p.Pos, "%s", p.Message)
+		f := pass.ReportAt(p.Pos, "%s", p.Message)
+		for _, rel := range p.Related {
+			f.Related = append(f.Related, Location{Position: rel})
+		}
 		findings = append(findings, pass.Findings()...)
 	}
 	type job struct {

@@ -206,6 +206,24 @@ func TestWarningProblemsAreWarnings(t *testing.T) {
 	}
 }
 
+// A problem about several places (the entries of a generator naming
+// missing source CRs) is one finding, the other places related to it.
+func TestProblemRelatedPlaces(t *testing.T) {
+	at := func(line int) manifest.Position { return manifest.Position{File: "pgt.yaml", Line: line, Column: 17} }
+	cl := &cluster.Cluster{Problems: []manifest.Problem{
+		{Pos: at(10), Code: CodeSourceCRMissing, Message: "3 source CRs", Warning: true, Related: []manifest.Position{at(12), at(14)}},
+	}, Settings: cluster.Defaults()}
+	reg, _ := NewRegistry()
+	fs, _, err := (&Engine{Rules: reg}).Lint(cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || fs[0].Rule != SourceCRMissingRule.ID || fs[0].Line != 10 || len(fs[0].Related) != 2 ||
+		fs[0].Related[0].Position != at(12) || fs[0].Related[1].Position != at(14) {
+		t.Fatalf("findings %+v", fs)
+	}
+}
+
 func TestMergeListsEveryCluster(t *testing.T) {
 	f := Finding{Rule: "r", Message: "m", Position: manifest.Position{File: "base/x.yaml", Line: 3, Column: 5}}
 	a, b := f, f

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -102,7 +103,7 @@ spec:
 	if reads := []string{filepath.Join(dir, "cp.yaml"), filepath.Join(dir, "raw.yaml"), templated}; !slices.Equal(g.Files, reads) {
 		t.Errorf("generator read %v, want %v", g.Files, reads)
 	}
-	if len(g.Problems) != 1 || g.Problems[0] != set.Problems[0] {
+	if len(g.Problems) != 1 || !reflect.DeepEqual(g.Problems[0], set.Problems[0]) {
 		t.Errorf("generator's problems %v, want the template note", g.Problems)
 	}
 }

@@ -252,6 +252,9 @@ type Problem struct {
 	// content. Consumers may report warnings without failing (render
 	// goes on; lint reports them with severity warning).
 	Warning bool `json:"warning,omitempty"`
+	// Related are other places the problem is about (the other entries of
+	// a generator naming source CRs missing from the same directory).
+	Related []Position `json:"related,omitempty"`
 }
 
 func (p Problem) String() string { return p.Pos.String() + ": " + p.Message }

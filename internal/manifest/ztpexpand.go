@@ -98,6 +98,7 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 		}
 	}
 	fallback := map[[2]int]bool{}
+	var left []ztp.Problem
 	for _, p := range probs {
 		if p.Code == ztp.CodeSourceMissing {
 			if at := fp.builtinEntry(n, p.Line, p.Column); at != nil {
@@ -105,11 +106,9 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 				continue
 			}
 		}
-		fp.res.problems = append(fp.res.problems, Problem{
-			Pos:  Position{File: p.File, Line: p.Line, Column: p.Column},
-			Code: p.Code, Message: p.Message, Warning: p.Code == ztp.CodeSourceMissing,
-		})
+		left = append(left, p)
 	}
+	fp.res.problems = append(fp.res.problems, generatorProblems(left)...)
 	if len(fallback) > 0 {
 		before := len(fp.res.objects)
 		fp.builtinEntries(n, doc, fallback)
@@ -124,6 +123,41 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 		}
 	}
 	return true
+}
+
+// generatorProblems are the problems of a generator's expansion. The
+// source CRs it names that are missing from the same places are one
+// problem at the first entry, the others related to it: a hub repository
+// that takes its source CRs from the ZTP container misses dozens per
+// generator, and one line each would bury everything else.
+func generatorProblems(probs []ztp.Problem) []Problem {
+	type gap struct {
+		dir        string
+		configured bool
+	}
+	at := map[gap]int{} // the group's problem in out
+	var grouped [][]*ztp.MissingSourceCR
+	var out []Problem
+	for _, p := range probs {
+		pos := Position{File: p.File, Line: p.Line, Column: p.Column}
+		if m := p.SourceCR; m != nil {
+			g := gap{m.Dir, m.Configured}
+			if i, ok := at[g]; ok {
+				out[i].Related = append(out[i].Related, pos)
+				grouped[i] = append(grouped[i], m)
+				continue
+			}
+			at[g] = len(out)
+		}
+		out = append(out, Problem{Pos: pos, Code: p.Code, Message: p.Message, Warning: p.Code == ztp.CodeSourceMissing})
+		grouped = append(grouped, []*ztp.MissingSourceCR{p.SourceCR})
+	}
+	for i := range out {
+		if len(grouped[i]) > 1 {
+			out[i].Message = ztp.SourceCRsMissing(grouped[i])
+		}
+	}
+	return out
 }
 
 // builtinEntry tells whether the fileName or path value at line:col names

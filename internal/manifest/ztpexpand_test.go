@@ -1,8 +1,13 @@
 package manifest
 
 import (
+	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
 // A generator on disk is expanded with its source CRs: an entry's value is
@@ -50,5 +55,86 @@ func TestGeneratorExpandedWithSourceCRs(t *testing.T) {
 	// The end of an inherited value is found in the source CR's text.
 	if pos := set.Objects[0].Locate(ParsePath("spec.imageDigestMirrors[1].source")); pos.EndColumn != 15+len("quay.io/Openshift-Release-Dev/ocp-v4.0-art-dev") {
 		t.Errorf("inherited value ends at %d", pos.EndColumn)
+	}
+}
+
+// The source CRs one generator names that are missing from the same
+// places are one problem at the first entry, the other entries related to
+// it; a missing one that a source-crs directory above holds keeps a
+// problem of its own (it says where), a disconnected source CR the loader
+// knows is read from the entry, and a lone miss keeps its own message.
+func TestMissingSourceCRsAreOneProblem(t *testing.T) {
+	t.Parallel()
+	root := testtree.Write(t, map[string]string{
+		"source-crs/Above.yaml":    "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: above\n",
+		"hub/source-crs/Here.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: here\n",
+		"hub/pgt.yaml": `apiVersion: ran.openshift.io/v1
+kind: PolicyGenTemplate
+metadata:
+  name: common
+  namespace: ztp-common
+spec:
+  bindingRules:
+    common: ""
+  sourceFiles:
+    - fileName: One.yaml
+      policyName: config
+    - fileName: Here.yaml
+      policyName: config
+    - fileName: DisconnectedIDMS.yaml
+      policyName: config
+      spec:
+        imageDigestMirrors:
+          - source: quay.io/openshift-release-dev/ocp-release
+            mirrors:
+              - mirror.example.com/ocp-release
+    - fileName: Above.yaml
+      policyName: config
+    - fileName: sub/Two.yaml
+      policyName: config
+    - fileName: Three.yaml
+      policyName: config
+---
+apiVersion: ran.openshift.io/v1
+kind: PolicyGenTemplate
+metadata:
+  name: lone
+  namespace: ztp-common
+spec:
+  bindingRules:
+    lone: ""
+  sourceFiles:
+    - fileName: Four.yaml
+      policyName: config
+`,
+	})
+	set, err := Load([]string{filepath.Join(root, "hub", "pgt.yaml")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range set.Problems {
+		line := fmt.Sprintf("%d:%d %s %s", p.Pos.Line, p.Pos.Column, p.Code, p.Message)
+		for _, r := range p.Related {
+			line += fmt.Sprintf(" +%d:%d", r.Line, r.Column)
+		}
+		got = append(got, line)
+	}
+	gen := filepath.Join(root, "hub")
+	want := []string{
+		"10:17 source-cr-missing 3 source CRs this generator names are not in " + gen + "/source-crs (One.yaml, sub/Two.yaml, Three.yaml, each entry listed with this finding), so what they deliver is not linted (the ZTP container would use its own copies): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR]) +23:17 +25:17",
+		"21:17 source-cr-missing the source CR Above.yaml is not in " + gen + "/source-crs, so what it delivers is not linted (the ZTP container would use its own copy): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR]); " + filepath.Join(root, "source-crs") + " holds one",
+		"37:17 source-cr-missing the source CR Four.yaml is not in " + gen + "/source-crs, so what it delivers is not linted (the ZTP container would use its own copy): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR])",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The disconnected mirror set is read from its entry.
+	var refs []string
+	for _, o := range set.Objects {
+		refs = append(refs, o.Ref())
+	}
+	if !slices.Contains(refs, "ImageDigestMirrorSet/fec-disconnected-idms") {
+		t.Errorf("objects %v: the disconnected mirror set was not read from its entry", refs)
 	}
 }

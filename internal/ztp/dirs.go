@@ -90,18 +90,43 @@ func (d *Dirs) SourceCR(name string) (File, error) {
 // missingSourceCR says that the source CR name is in neither dir (the
 // source-crs directory beside the generator) nor the configured ones, and
 // how to supply it: ZTP hub repositories often keep only their own source
-// CRs and take the rest from the container.
+// CRs and take the rest from the container. A source-crs directory above
+// that holds it is named too: the generator may sit in the wrong place.
 func (d *Dirs) missingSourceCR(name, dir string) error {
-	msg := fmt.Sprintf("the source CR %s is not in %s", name, d.shown(dir))
-	if len(d.SourceCRs) > 0 {
-		msg += " nor in the configured sourceCRs directories"
-	}
-	msg += ", so what it delivers is not linted (the ZTP container would use its own copy): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR])"
+	m := &MissingSourceCR{Name: name, Dir: d.shown(dir), Configured: len(d.SourceCRs) > 0}
+	msg := fmt.Sprintf("the source CR %s is not in %s%s, so what it delivers is not linted%s", name, m.Dir, m.configured(), supplyHint)
 	if near := d.nearby(name); near != "" {
-		msg += "; " + near + " holds one"
+		return &missing{msg: msg + "; " + near + " holds one"}
 	}
-	return &missing{msg}
+	return &missing{msg: msg, sourceCR: m}
 }
+
+// SourceCRsMissing tells several source CRs one generator names, all
+// missing from the same places, as one problem: the first few by name,
+// the rest counted (their entries are listed with the problem).
+func SourceCRsMissing(ms []*MissingSourceCR) string {
+	const named = 3
+	var names []string
+	for i, m := range ms {
+		if i == named && len(ms) > named+1 {
+			names = append(names, fmt.Sprintf("and %d more", len(ms)-named))
+			break
+		}
+		names = append(names, m.Name)
+	}
+	return fmt.Sprintf("%d source CRs this generator names are not in %s%s (%s, each entry listed with this finding), so what they deliver is not linted%s",
+		len(ms), ms[0].Dir, ms[0].configured(), strings.Join(names, ", "), strings.Replace(supplyHint, "own copy", "own copies", 1))
+}
+
+func (m *MissingSourceCR) configured() string {
+	if m.Configured {
+		return " nor in the configured sourceCRs directories"
+	}
+	return ""
+}
+
+// supplyHint ends a missing source CR's message with how to supply it.
+const supplyHint = " (the ZTP container would use its own copy): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR])"
 
 // nearby finds a source-crs directory above the generator that holds name,
 // to name in the message.
@@ -139,7 +164,7 @@ func (d *Dirs) Manifests(rel string) ([]File, error) {
 			return nil, d.missingSourceCR(inner, filepath.Join(d.Dir, SourceCRDir))
 		}
 		if isNotExist(err) {
-			return nil, &missing{fmt.Sprintf("the manifest path %s names no file, so what it delivers is not linted (the policy generator refuses it)", d.shown(p))}
+			return nil, &missing{msg: fmt.Sprintf("the manifest path %s names no file, so what it delivers is not linted (the policy generator refuses it)", d.shown(p))}
 		}
 		return nil, fmt.Errorf("the manifest path %s cannot be read: %v", d.shown(p), cause(err))
 	}
@@ -169,7 +194,12 @@ func (d *Dirs) Manifests(rel string) ([]File, error) {
 	return out, nil
 }
 
-type missing struct{ msg string }
+// missing is a file a generator names that is not there; sourceCR is set
+// for a source CR looked for in the usual places.
+type missing struct {
+	msg      string
+	sourceCR *MissingSourceCR
+}
 
 func (m *missing) Error() string { return m.msg }
 func (m *missing) Is(target error) bool {

@@ -231,7 +231,7 @@ func (m memSource) SourceCR(name string) (File, error) {
 	if d, ok := m[name]; ok {
 		return File{Name: "source-crs/" + name, Data: []byte(d)}, nil
 	}
-	return File{}, &missing{"missing " + name}
+	return File{}, &missing{msg: "missing " + name}
 }
 
 func (m memSource) Manifests(p string) ([]File, error) {

@@ -279,4 +279,8 @@ func (e *expander) readProblem(at *yaml.Node, err error) {
 		code = CodeSourceMissing
 	}
 	e.problem(at, code, err.Error())
+	var m *missing
+	if errors.As(err, &m) {
+		e.problems[len(e.problems)-1].SourceCR = m.sourceCR
+	}
 }

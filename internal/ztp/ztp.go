@@ -71,6 +71,20 @@ type Problem struct {
 	Column  int
 	Code    string
 	Message string
+	// SourceCR is set on a CodeSourceMissing problem for a source CR that
+	// is neither where the generator and the config put them nor in a
+	// source-crs directory above: the misses of one generator that share
+	// it are one gap (a hub repository taking its source CRs from the ZTP
+	// container), which SourceCRsMissing tells at once.
+	SourceCR *MissingSourceCR
+}
+
+// MissingSourceCR is a source CR that was looked for and not found.
+type MissingSourceCR struct {
+	Name string // as the entry names it
+	Dir  string // the source-crs directory beside the generator, as shown
+	// Configured: the config's sourceCRs directories were searched too.
+	Configured bool
 }
 
 // Problem codes.
