@@ -404,7 +404,8 @@ func (fp *fileParse) parseProblem(err error, doc int) Problem {
 	msg := err.Error()
 	pos := Position{File: fp.name}
 	if m := lineErrRE.FindStringSubmatch(msg); m != nil {
-		pos.Line, _ = strconv.Atoi(m[1])
+		line, _ := strconv.Atoi(m[1])
+		pos.Line = syntaxLine(fp.data, line, m[2])
 	} else if m := anchorErrRE.FindStringSubmatch(msg); m != nil {
 		pos.Line, pos.Column = fp.findAlias(m[1])
 	} else if strings.Contains(msg, "control characters are not allowed") {

@@ -40,7 +40,7 @@ func TestHostileFixtures(t *testing.T) {
 		{"invalid-utf8.yaml", "parse-error", "3:6", []string{"invalid UTF-8", "0xe9"}},
 		{"control-char.yaml", "parse-error", "4:13", []string{"control characters"}},
 		{"template.yaml", "parse-error", "7:1", []string{"could not find expected ':'", "template"}},
-		{"broken-stream.yaml", "parse-error", "8:1", []string{"did not find expected key", "document 2", "nothing after this error"}},
+		{"broken-stream.yaml", "parse-error", "13:4", []string{"did not find expected key", "document 2", "nothing after this error"}},
 		{"unknown-anchor.yaml", "parse-error", "6:23", []string{"unknown anchor 'nowhere'"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
