@@ -58,7 +58,7 @@ func TestPolicyWrappedObjects(t *testing.T) {
 		"repository-lowercase " + at("ztp/common-ranGen.yaml", "", "registry.ztp.example:5000/openshift-release-dev/ocp-V4") + " " + ztp,
 		// Templates are notes on the template.
 		"policy-template " + at("policies/mirrors.yaml", "", "'{{hub") + " []",
-		"policy-template " + at("policies/mirrors.yaml", "lab-per-cluster", "|") + " []",
+		"policy-template " + at("policies/mirrors.yaml", "lab-per-cluster", "{{- range") + " []",
 	} {
 		if !containsFinding(findings, want) {
 			t.Errorf("no %s in:\n%s", want, strings.Join(findings, "\n"))

@@ -93,7 +93,10 @@ func (fp *fileParse) objectTemplates(spec *yaml.Node, doc int, group string) {
 		return
 	}
 	if hasTemplate(raw.Value) {
-		fp.templateNote(raw, "the object-templates-raw of "+group, raw.Value, "its objects are")
+		if fp.rawMayDeliver(raw.Value) {
+			at, text := fp.firstRawTemplate(raw)
+			fp.templateNote(at, "the object-templates-raw of "+group, text, "its objects are")
+		}
 		return
 	}
 	// Without templates, the raw text is YAML: its object templates are
@@ -122,6 +125,60 @@ func (fp *fileParse) objectTemplates(spec *yaml.Node, doc int, group string) {
 			fp.wrapped(deref(mapValue(ot, "objectDefinition")), doc, group)
 		}
 	}
+}
+
+// firstRawTemplate is where the first template of an object-templates-raw
+// text sits and the text from it on: inside a literal block, its own line
+// and column, so that the note points at the template it quotes rather
+// than at the block's indicator.
+func (fp *fileParse) firstRawTemplate(raw *yaml.Node) (*yaml.Node, string) {
+	i := strings.Index(raw.Value, "{{")
+	if raw.Style&yaml.LiteralStyle == 0 {
+		return raw, raw.Value
+	}
+	data := fp.data
+	span, elsewhere := fp.spans[raw]
+	if elsewhere {
+		if span.src == nil {
+			return raw, raw.Value[i:]
+		}
+		data = span.src.data
+	}
+	before := raw.Value[:i]
+	at := &yaml.Node{Kind: yaml.ScalarNode, Value: raw.Value[i:],
+		Line:   raw.Line + 1 + strings.Count(before, "\n"),
+		Column: BlockIndent(data, raw.Line) + len(before) - strings.LastIndexByte(before, '\n')}
+	if elsewhere {
+		fp.spans[at] = span
+	}
+	return at, at.Value
+}
+
+// rawMayDeliver reports whether the object templates of an
+// object-templates-raw text may deliver an object the run reads: a kind
+// it models or keeps the images of, or a kind it cannot read for certain
+// (a template, a value the byte reading of the kinds cannot vouch for,
+// no kind written at all). A block that delivers only other kinds holds
+// nothing that would be linted, so its templates go unmentioned, as those
+// of such an object written out in object-templates do.
+func (fp *fileParse) rawMayDeliver(text string) bool {
+	kinds, unsure := kindsIn([]byte(text))
+	if unsure || len(kinds) == 0 {
+		return true
+	}
+	for _, k := range kinds {
+		k = strings.TrimSuffix(k, "List")
+		if hasTemplate(k) {
+			return true
+		}
+		if _, _, keep := classify(Kind(k).APIVersion(), k); keep {
+			return true
+		}
+		if _, pulls := imageKinds[k]; pulls && fp.keep != UnmodelledNone {
+			return true
+		}
+	}
+	return false
 }
 
 // policyGenTemplateIf reads the sourceFiles entries of a PolicyGenTemplate
@@ -253,11 +310,12 @@ func (fp *fileParse) wrapped(n *yaml.Node, doc int, group string) {
 // that several objects of one document stay apart.
 const wrappedItem = 1 << 20
 
-// templateNote reports a policy template: where it is resolved, and that
-// what it holds is not linted.
+// templateNote reports a policy template: where it is resolved (by the
+// first template of text, the one shown), and that what it holds is not
+// linted.
 func (fp *fileParse) templateNote(n *yaml.Node, what, text, notLinted string) {
 	kind, where := "a managed-cluster template ({{ … }})", "on each managed cluster when the policy is applied"
-	if strings.Contains(text, "{{hub") {
+	if i := strings.Index(text, "{{"); i >= 0 && strings.HasPrefix(text[i:], "{{hub") {
 		kind, where = "a hub template ({{hub … hub}})", "on the hub when the policy is propagated"
 	}
 	shown := strings.TrimSpace(text)
