@@ -18,7 +18,7 @@ var (
 		ID:       "not-applied",
 		Severity: Info,
 		Origin:   OriginTool,
-		Summary:  "A directory of templates that is never applied as written (a Helm chart, ZTP source CRs) was not linted.",
+		Summary:  "A directory of templates that is never applied as written (a Helm chart, ZTP source CRs), or a Hive SyncSet patch of a kind mirrorlint reads, was not linted.",
 		Doc:      doc("not-applied"),
 	}
 	PolicyTemplateRule = &Rule{

@@ -160,6 +160,10 @@ func (fp *fileParse) document(n *yaml.Node, doc int) {
 		fp.template(root)
 		return
 	}
+	if kind != "" && isSyncSetPatch(root) {
+		fp.syncSetPatch(root, apiVersion, kind)
+		return
+	}
 	// A policy delivers objects (read in place, see acm.go); the policy
 	// itself is an object of another kind, kept or not as such.
 	fp.unwrapPolicy(root, doc, apiVersion, kind)
