@@ -139,6 +139,7 @@ func (ic *InstallConfig) Check(v render.Version) []Finding {
 		}
 	}
 	ic.checkSourcePolicy(&fs, v)
+	ic.checkUnknownFields(&fs)
 	// A repeat in imageContentSources is the ICSP's business: its mirrors
 	// are no set, and mirror-duplicate reports it on the ICSP created.
 	checkDuplicateMirrors(&fs, o, ic.Digest, RuleInstallDuplicate,

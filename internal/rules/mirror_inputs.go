@@ -45,7 +45,7 @@ func covering(r *check.Rule, ids ...string) *check.Rule {
 // inputRules are the rules of the mirror inputs, in All's order.
 func inputRules() []*check.Rule {
 	return []*check.Rule{
-		installConfigMirrorFormat, installConfigBothLists, installConfigSourcePolicy, installConfigTrustBundlePolicy,
+		installConfigMirrorFormat, installConfigBothLists, installConfigSourcePolicy, installConfigUnknownField, installConfigTrustBundlePolicy,
 		hubMirrorConfigMap, installConfigOverridesJSON, installConfigOverridesUnknownField, installConfigOverridesValueType, siteLabels,
 		nodePoolConfigType, nodePoolConfigConfigMap,
 		installConfigDuplicateMirror, hostedClusterDuplicateMirror, hostedClusterGuestMirrorObject,
