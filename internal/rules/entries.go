@@ -8,6 +8,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/internal/mirrororder"
 	"github.com/mirrorlint/mirrorlint/internal/scopes"
 )
@@ -27,6 +28,10 @@ type entry struct {
 	mirrors []string
 	policy  string // as written; always "" for ICSP, which has no such field
 	tag     bool   // from an ITMS
+	// replaced: the object is replaced by a later one of the same kind
+	// and name (check.Applied), so MCO never sees the entry; only
+	// writtenEntries holds such entries.
+	replaced bool
 }
 
 func (e *entry) path(elems ...any) manifest.Path { return e.at.Child(elems...) }
@@ -72,6 +77,32 @@ var entriesMemo = check.NewMemo("rules.mirrorEntries", func(c *check.Context) []
 	for _, e := range c.Plan.Entries {
 		out = append(out, entry{obj: c.SubjectObject(e.At), at: manifest.ParsePath(e.At.Path), source: e.Source,
 			mirrors: e.Mirrors, policy: string(e.Policy), tag: e.Tag})
+	}
+	return out
+})
+
+// writtenEntries are mirrorEntries and the entries of the objects a later
+// one of the same kind and name replaces: the API server judges each
+// object when it is applied, whatever replaces it afterwards, so its
+// refusals are found on every copy. Each replaced object is planned on
+// its own (BuildInput keeps one object per identity).
+func writtenEntries(c *check.Context) []entry { return writtenMemo.Get(c) }
+
+var writtenMemo = check.NewMemo("rules.writtenEntries", func(c *check.Context) []entry {
+	applied := map[*manifest.Object]bool{}
+	for _, o := range check.Applied(c.Cluster.Objects) {
+		applied[o] = true
+	}
+	out := slices.Clip(mirrorEntries(c))
+	for _, o := range c.Cluster.Objects {
+		if applied[o] || !o.Known || (o.Kind != manifest.KindICSP && o.Kind != manifest.KindIDMS && o.Kind != manifest.KindITMS) {
+			continue
+		}
+		in := check.BuildInput([]*manifest.Object{o}, c.Settings)
+		for _, e := range mco.NewPlan(in.Input).Entries {
+			out = append(out, entry{obj: in.Object(e.At), at: manifest.ParsePath(e.At.Path), source: e.Source,
+				mirrors: e.Mirrors, policy: string(e.Policy), tag: e.Tag, replaced: true})
+		}
 	}
 	return out
 })

@@ -15,8 +15,13 @@ var repositoryLowercase = &check.Rule{
 	Check: func(c *check.Pass) {
 		v := c.Settings.Version
 		icspRefused := v.AtLeast(16)
-		for _, e := range mirrorEntries(c.Context) {
+		// Every copy of an object is judged when it is applied; an ICSP
+		// copy another replaces never reaches MCO, which is what refuses it.
+		for _, e := range writtenEntries(c.Context) {
 			icsp := e.kind() == manifest.KindICSP
+			if icsp && e.replaced {
+				continue
+			}
 			report := func(p manifest.Path, what, val string) {
 				switch {
 				case !icsp:
