@@ -65,16 +65,46 @@ func (s *scope) originRoots() []string {
 
 // filter drops findings outside the paths. A cross-object finding is kept
 // when any of its places is in them: the file being committed took part
-// in it.
+// in it. Unless it is the other side of a finding in them: a rule that
+// reports each of two places with the other related (the two copies of a
+// duplicate object) would otherwise say the same thing twice, once about
+// a file that was not given.
 func (s *scope) filter(fs []check.Finding) []check.Finding {
 	if s.only == nil {
 		return fs
 	}
+	type place struct {
+		rule, file string
+		line, col  int
+	}
+	at := func(rule string, p manifest.Position) place { return place{rule, p.File, p.Line, p.Column} }
+	// given holds the findings in the paths, each with its related places.
+	given := map[place]map[place]bool{}
+	for _, f := range fs {
+		if f.File == "" || s.covers(f.File) {
+			rel := map[place]bool{}
+			for _, r := range f.Related {
+				rel[at(f.Rule, r.Position)] = true
+			}
+			given[at(f.Rule, f.Position)] = rel
+		}
+	}
+	otherSide := func(f check.Finding) bool {
+		for _, r := range f.Related {
+			if given[at(f.Rule, r.Position)][at(f.Rule, f.Position)] {
+				return true
+			}
+		}
+		return false
+	}
 	var out []check.Finding
 	for _, f := range fs {
 		keep := f.File == "" || s.covers(f.File)
-		for _, r := range f.Related {
-			keep = keep || s.covers(r.File)
+		if !keep {
+			for _, r := range f.Related {
+				keep = keep || s.covers(r.File)
+			}
+			keep = keep && !otherSide(f)
 		}
 		if keep {
 			out = append(out, f)
