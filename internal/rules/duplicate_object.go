@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -17,9 +18,18 @@ var duplicateObject = &check.Rule{
 	Check: func(c *check.Pass) {
 		for _, g := range check.Duplicates(c.Cluster.Objects) {
 			kept := g[len(g)-1]
+			same := identical(g)
 			for _, o := range g {
 				var f *check.Finding
-				if o == kept {
+				if same {
+					// Applying the copies in turn ends where applying
+					// one does; only tools that refuse or warn on the
+					// repeat notice it.
+					f = c.Report(o, manifest.Path{"metadata", "name"},
+						"%s is defined %d times in this cluster with the same content (also at %s): nothing is lost when one replaces another, but kustomize refuses to build a tree that holds it twice and Argo CD warns (RepeatedResourceWarning); keep one copy per cluster",
+						kindName(o), len(g), others(g, o))
+					f.AtMost(check.Warning)
+				} else if o == kept {
 					f = c.Report(o, manifest.Path{"metadata", "name"},
 						"%s is defined %d times in this cluster (also at %s): the cluster holds one object per name, so this one, applied last, replaces the others; mirrorlint renders with it",
 						kindName(o), len(g), others(g, o))
@@ -36,6 +46,17 @@ var duplicateObject = &check.Rule{
 			}
 		}
 	},
+}
+
+// identical reports whether the objects of a group hold the same content,
+// key for key.
+func identical(g []*manifest.Object) bool {
+	for _, o := range g[1:] {
+		if !reflect.DeepEqual(o.Content, g[0].Content) {
+			return false
+		}
+	}
+	return true
 }
 
 func kindName(o *manifest.Object) string {
