@@ -15,11 +15,15 @@ import (
 // rules and the render (package check).
 
 // angleRE is a placeholder inside a value: angle brackets around
-// something without spaces or brackets.
-var angleRE = regexp.MustCompile(`<[^<>\s]+>`)
+// something without spaces or brackets, or a shell variable
+// ($PRIVATE_REGISTRY, ${MIRROR}) that a script fills in with envsubst or
+// sed before applying the file. No image reference, registry scope or
+// ConfigMap key may hold a $ or angle brackets, so neither is ever a value.
+var angleRE = regexp.MustCompile(`<[^<>\s]+>|\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*`)
 
 // PlaceholderIn returns the placeholder s holds (<registry.example.com:8443>
-// in "<registry.example.com:8443>/ocp4"), "" when it holds none.
+// in "<registry.example.com:8443>/ocp4", $REGISTRY in "$REGISTRY/ocp4"), ""
+// when it holds none.
 func PlaceholderIn(s string) string { return angleRE.FindString(s) }
 
 // placeholderKinds are the kinds whose values placeholders stand for; the
