@@ -217,3 +217,25 @@ func TestEveryMissingEntry(t *testing.T) {
 		t.Errorf("problems\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestPatchWithoutTarget: kustomize's refusal of a patch whose target the
+// base does not hold names only the target; it is placed on the base's
+// patch entry that names it (by the patch's own kind and name, or by its
+// target), not on the overlay's entry naming the base.
+func TestPatchWithoutTarget(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"overlays/east/kustomization.yaml": "resources:\n  - ../../base\n",
+		"base/kustomization.yaml":          "resources:\n  - image.yaml\npatches:\n  - path: image-patch.yaml\n  - path: ingress-tls.yaml\n",
+		"base/image.yaml":                  "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata: {name: cluster}\nspec: {}\n",
+		"base/image-patch.yaml":            "apiVersion: config.openshift.io/v1\nkind: Image\nmetadata: {name: cluster}\nspec: {allowedRegistriesForImport: []}\n",
+		"base/ingress-tls.yaml":            "apiVersion: operator.openshift.io/v1\nkind: IngressController\nmetadata:\n  name: default\n  namespace: openshift-ingress-operator\nspec: {}\n",
+	} {
+		testtree.WriteFile(t, filepath.Join(root, name), text)
+	}
+	c := byName(t, discover(t, root), "overlays/east")
+	const want = `this patch's target IngressController/default is not among the objects of `
+	if len(c.Problems) != 1 || !strings.HasSuffix(c.Problems[0].Pos.String(), "base/kustomization.yaml:5:5") || !strings.HasPrefix(c.Problems[0].Message, want) {
+		t.Errorf("problems %v, want one at base/kustomization.yaml:5:5: %s", c.Problems, want)
+	}
+}

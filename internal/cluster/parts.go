@@ -208,6 +208,9 @@ func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manife
 		return p
 	}
 	msg := err.Error()
+	if p, ok := d.patchTargetProblem(msg, kusts); ok {
+		return p
+	}
 	best, bestEnd := -1, -1
 	var bestK *kustomization.File
 	for _, k := range kusts {
@@ -238,6 +241,33 @@ func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manife
 		text = fmt.Sprintf("%s entry %q does not exist%s, so kustomize cannot build this cluster and it is not checked (kustomize: %s)", e.Field, e.Value, didYouMean(bestK.Dir, e.Value), d.shortCause(msg))
 	}
 	return d.kustProblem(bestK, e.Line, e.Column, text)
+}
+
+// noPatchTarget is kustomize's refusal of a patch whose target the
+// kustomization's resources do not hold; the target is written
+// Kind.version.group/name.namespace ([noNs] for none).
+var noPatchTarget = regexp.MustCompile(`failed to find unique target for patch ([A-Za-z0-9]+)\.[^/\s]*/(\S+)\.\S+`)
+
+// patchTargetProblem places a patch without a target on the patch entry
+// that names it, the deepest kustomization's first (kustomize builds the
+// bases first, and fails in the first that holds such a patch); kustomize's
+// message names the target only.
+func (d *discoverer) patchTargetProblem(msg string, kusts []*kustomization.File) (manifest.Problem, bool) {
+	m := noPatchTarget.FindStringSubmatch(msg)
+	if m == nil {
+		return manifest.Problem{}, false
+	}
+	kind, name := m[1], m[2]
+	for i := len(kusts) - 1; i >= 0; i-- {
+		k := kusts[i]
+		if at := k.PatchFor(kind, name); at >= 0 {
+			e := k.Entries[at]
+			return d.kustProblem(k, e.Line, e.Column, fmt.Sprintf(
+				"this patch's target %s/%s is not among the objects of %s, so kustomize cannot build this cluster and it is not checked: add the object to its resources, or drop the patch (kustomize: %s)",
+				kind, name, d.names.display(k.Dir), d.shortCause(msg))), true
+		}
+	}
+	return manifest.Problem{}, false
 }
 
 // didYouMean names the file of the entry's directory that value is
