@@ -1,6 +1,11 @@
 package rules
 
 import (
+	"path"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
@@ -10,7 +15,7 @@ var handWrittenRegistriesConf = &check.Rule{
 	ID:       "hand-written-registries-conf",
 	Severity: check.Error,
 	Origin:   check.OriginSurprise,
-	Summary:  "A MachineConfig writes /etc/containers/registries.conf (or the search drop-in) by hand.",
+	Summary:  "A MachineConfig writes /etc/containers/registries.conf (or the search drop-in) by hand, or a drop-in whose registries replace those MCO renders.",
 	Doc:      doc("hand-written-registries-conf"),
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
@@ -19,6 +24,10 @@ var handWrittenRegistriesConf = &check.Rule{
 			for i, f := range files {
 				m, _ := f.(map[string]any)
 				p, _ := m["path"].(string)
+				if path.Dir(p) == path.Dir(nodefiles.SearchDropInPath) && p != nodefiles.SearchDropInPath {
+					reportReplacedRegistries(c, o, i, p, m)
+					continue
+				}
 				if p != nodefiles.RegistriesConfPath && p != nodefiles.SearchDropInPath {
 					continue
 				}
@@ -35,4 +44,55 @@ var handWrittenRegistriesConf = &check.Rule{
 			}
 		}
 	},
+}
+
+// reportReplacedRegistries reports the [[registry]] tables of a
+// registries.conf.d drop-in that replace an entry MCO renders: the node
+// reads the drop-ins after registries.conf, and a table with the prefix
+// of an earlier one replaces it whole (containers/image merges the
+// registries by prefix), so the mirrors MCO wrote for it are not used. A
+// drop-in for other registries is the place for settings the mirror
+// objects cannot express, and is not reported.
+func reportReplacedRegistries(c *check.Pass, o *manifest.Object, i int, p string, file map[string]any) {
+	rendered := c.Registries()
+	if rendered == nil {
+		return
+	}
+	mco := map[string][]string{}
+	for _, r := range rendered.Registries {
+		var mirrors []string
+		for _, m := range r.Mirrors {
+			mirrors = append(mirrors, m.Location)
+		}
+		mco[prefixOf(r.Prefix, r.Location)] = mirrors
+	}
+	src, _ := manifest.NestedString(file, "contents", "source")
+	var dropIn struct {
+		Registry []struct {
+			Prefix   string `toml:"prefix"`
+			Location string `toml:"location"`
+		} `toml:"registry"`
+	}
+	if _, err := toml.Decode(string(dataURL(src)), &dropIn); err != nil {
+		return // the node refuses it: not this rule's to say
+	}
+	for _, r := range dropIn.Registry {
+		prefix := prefixOf(r.Prefix, r.Location)
+		mirrors, ok := mco[prefix]
+		if !ok {
+			continue
+		}
+		c.Report(o, manifest.Path{"spec", "config", "storage", "files", i, "path"},
+			"MachineConfig %q writes the drop-in %s, whose [[registry]] %q replaces the entry MCO renders for it (the node reads drop-ins after registries.conf, and a table with the same prefix replaces the earlier one whole): MCO's mirrors for it (%s) are not used on these nodes; put these settings in the ImageDigestMirrorSet/ImageTagMirrorSet instead, or drop the table",
+			o.Name, p, prefix, strings.Join(mirrors, ", ")).AtMost(check.Warning)
+	}
+}
+
+// prefixOf is the key a registries.conf table is merged by: its prefix,
+// else its location.
+func prefixOf(prefix, location string) string {
+	if prefix != "" {
+		return prefix
+	}
+	return location
 }
