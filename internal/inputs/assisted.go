@@ -3,6 +3,7 @@ package inputs
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -49,7 +50,7 @@ func readHub(asc *manifest.Object, cms []*manifest.Object) *HubMirrors {
 		return nil
 	}
 	h := &HubMirrors{ASC: asc, Name: name}
-	h.ConfigMap = pickConfigMap(cms, name, "multicluster-engine", "open-cluster-management", "assisted-installer")
+	h.ConfigMap = pickConfigMap(cms, name, asc.File, "multicluster-engine", "open-cluster-management", "assisted-installer")
 	if h.ConfigMap == nil {
 		return h
 	}
@@ -65,25 +66,25 @@ func readHub(asc *manifest.Object, cms []*manifest.Object) *HubMirrors {
 	return h
 }
 
-// pickConfigMap finds the ConfigMap named name, preferring the namespaces
-// given (the operator's usual namespaces) over others.
-func pickConfigMap(cms []*manifest.Object, name string, prefer ...string) *manifest.Object {
-	var found *manifest.Object
+// pickConfigMap finds the ConfigMap named name for a reference written in
+// file from: of those in the namespaces given (the operator's usual
+// namespaces), else of all, the nearest (see nearest).
+func pickConfigMap(cms []*manifest.Object, name, from string, prefer ...string) *manifest.Object {
+	var named, preferred []*manifest.Object
 	for _, cm := range cms {
 		if cm.Name != name {
 			continue
 		}
+		named = append(named, cm)
 		ns, _ := manifest.NestedString(cm.Content, "metadata", "namespace")
-		for _, p := range prefer {
-			if ns == p {
-				return cm
-			}
-		}
-		if found == nil {
-			found = cm
+		if slices.Contains(prefer, ns) {
+			preferred = append(preferred, cm)
 		}
 	}
-	return found
+	if len(preferred) > 0 {
+		return nearest(from, preferred)
+	}
+	return nearest(from, named)
 }
 
 func (h *HubMirrors) parse(conf string) {

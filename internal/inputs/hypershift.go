@@ -143,7 +143,7 @@ func (h *Hosted) nodePoolConfig(cms []*manifest.Object, fs *findings) (idms []*c
 		for i, r := range refs {
 			m, _ := r.(map[string]any)
 			name, _ := m["name"].(string)
-			cm := pickConfigMap(cms, name, h.Namespace)
+			cm := pickConfigMap(cms, name, np.File, h.Namespace)
 			if cm == nil {
 				continue
 			}

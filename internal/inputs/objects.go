@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/sites"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -47,6 +48,9 @@ type Cluster struct {
 	// hub's objects, the HostedCluster and its NodePools).
 	Objects []*manifest.Object
 	Inputs  []*manifest.Object
+	// Site is the ZTP site a spoke is installed for; nil for other
+	// clusters, and for the spokes of a hub without sites.
+	Site *sites.Site
 }
 
 // ObjectsYAML serializes the cluster's mirror objects as the installer and

@@ -57,44 +57,25 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 		res.Clusters = append(res.Clusters, c)
 	}
 
-	var hub *HubMirrors
-	for _, asc := range byKind["AgentServiceConfig"] {
-		if h := readHub(asc, byKind["ConfigMap"]); h != nil {
-			fs = append(fs, h.Check()...)
-			if hub == nil {
-				hub = h
-			}
-		}
-	}
 	ss, probs := sites.From(objs)
 	res.Sites = ss
 	for _, p := range probs {
 		fs.add(p.Pos, check.Error, RuleSiteLabels, "siteconfig", "%s", p.Message)
 	}
-	var hubObjs []*manifest.Object
-	if hub != nil {
-		hubObjs = append(hubObjs, hub.ASC)
-		if hub.ConfigMap != nil {
-			hubObjs = append(hubObjs, hub.ConfigMap)
+	var hubs []*HubMirrors
+	for _, asc := range byKind["AgentServiceConfig"] {
+		if h := readHub(asc, byKind["ConfigMap"]); h != nil {
+			fs = append(fs, h.Check()...)
+			hubs = append(hubs, h)
 		}
 	}
-	for _, s := range ss {
-		c, f := spoke(s, hub, v)
-		fs = append(fs, f...)
-		c.Inputs = append([]*manifest.Object{s.Object}, hubObjs...)
-		res.Clusters = append(res.Clusters, c)
-	}
-	if len(ss) == 0 && hub != nil && hub.ConfigMap != nil && hub.Err == "" {
-		// No site in the tree: the spokes this hub installs get its
-		// mirrors as they are.
-		c, _ := spoke(&sites.Site{Name: "spokes-of-" + hub.ASC.Name, Object: hub.ASC, Path: manifest.Path{"spec", "mirrorRegistryRef"}}, hub, v)
-		c.Inputs = hubObjs
-		res.Clusters = append(res.Clusters, c)
-	}
+	cs, f := spokes(ss, hubs, v)
+	fs = append(fs, f...)
+	res.Clusters = append(res.Clusters, cs...)
 
 	var hosted []*Hosted
 	for _, o := range byKind["HostedCluster"] {
-		h := readHosted(o, byKind["NodePool"])
+		h := readHosted(o, ownPools(o, byKind["HostedCluster"], byKind["NodePool"]))
 		hosted = append(hosted, h)
 		fs = append(fs, h.Check()...)
 		c := h.Cluster(byKind["ConfigMap"], &fs)
@@ -134,7 +115,7 @@ func poolConfigMaps(np *manifest.Object, cms []*manifest.Object, ns string) []*m
 	for _, r := range refs {
 		m, _ := r.(map[string]any)
 		name, _ := m["name"].(string)
-		if cm := pickConfigMap(cms, name, ns); cm != nil {
+		if cm := pickConfigMap(cms, name, np.File, ns); cm != nil {
 			out = append(out, cm)
 		}
 	}

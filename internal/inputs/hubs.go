@@ -1,0 +1,66 @@
+package inputs
+
+import (
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/sites"
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+// spokes are the clusters hubs install: each site, with the mirrors of the
+// hub nearest it in the tree (a repository holding several hubs keeps each
+// hub's sites beside it; see nearest), and, for each hub no site of the
+// tree is installed by, the spokes it installs, with its mirrors as they
+// are. Every hub whose ConfigMap assisted-service reads is thus in some
+// cluster, and its findings are reported there.
+func spokes(ss []*sites.Site, hubs []*HubMirrors, v render.Version) ([]*Cluster, []Finding) {
+	var out []*Cluster
+	var fs []Finding
+	used := map[*HubMirrors]bool{}
+	for _, s := range ss {
+		hub := nearestHub(s.Object.File, hubs)
+		used[hub] = true
+		c, f := spoke(s, hub, v)
+		fs = append(fs, f...)
+		c.Site = s
+		c.Inputs = append([]*manifest.Object{s.Object}, hub.objects()...)
+		out = append(out, c)
+	}
+	for _, h := range hubs {
+		if used[h] || h.ConfigMap == nil || h.Err != "" {
+			continue
+		}
+		c, _ := spoke(&sites.Site{Name: "spokes-of-" + h.ASC.Name, Object: h.ASC, Path: manifest.Path{"spec", "mirrorRegistryRef"}}, h, v)
+		c.Inputs = h.objects()
+		out = append(out, c)
+	}
+	return out, fs
+}
+
+// nearestHub is the hub of hubs whose AgentServiceConfig lies nearest
+// file, nil without hubs.
+func nearestHub(file string, hubs []*HubMirrors) *HubMirrors {
+	ascs := make([]*manifest.Object, len(hubs))
+	for i, h := range hubs {
+		ascs[i] = h.ASC
+	}
+	asc := nearest(file, ascs)
+	for _, h := range hubs {
+		if h.ASC == asc {
+			return h
+		}
+	}
+	return nil
+}
+
+// objects are the hub's objects a spoke's cluster holds: the
+// AgentServiceConfig and the ConfigMap when the tree has it; none for no
+// hub.
+func (h *HubMirrors) objects() []*manifest.Object {
+	if h == nil {
+		return nil
+	}
+	if h.ConfigMap == nil {
+		return []*manifest.Object{h.ASC}
+	}
+	return []*manifest.Object{h.ASC, h.ConfigMap}
+}
