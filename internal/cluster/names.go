@@ -83,3 +83,33 @@ func (n *namer) clusterName(r root, dir string) string {
 	}
 	return filepath.Base(r.abs)
 }
+
+// dirName names directory dir (absolute) as clusterName names a cluster
+// rooted there; a directory outside every argument as display shows it.
+func (n *namer) dirName(dir string) string {
+	for _, r := range n.roots {
+		if _, in := manifest.Within(r.abs, dir); in {
+			return n.clusterName(r, dir)
+		}
+	}
+	return n.display(dir)
+}
+
+// DirName names the directory of file (a file of the run, as the loader
+// names it) as a cluster rooted there would be named: relative to the
+// repository root ("." for the root itself; the config file's directory
+// when there is one), so that it reads the same wherever mirrorlint runs,
+// else relative to the argument holding it. Clusters the mirror inputs create are told
+// apart by it when their own names are the same.
+func (r *Result) DirName(file string) string {
+	dir := filepath.Dir(manifest.AbsName(file))
+	if r.d == nil || r.d.names == nil {
+		return path.Dir(filepath.ToSlash(file))
+	}
+	if r.d.base != "" {
+		if rel, in := manifest.Within(r.d.base, dir); in {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return r.d.names.dirName(dir)
+}

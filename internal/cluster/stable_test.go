@@ -237,6 +237,41 @@ func TestNamesRelativeToRoot(t *testing.T) {
 	}
 }
 
+// TestDirNameRelativeToRoot: the directory of a file is named as a
+// cluster rooted there would be (the name the clusters an input creates
+// are told apart by): from the repository root whatever the argument and
+// the working directory, from the argument without a root.
+func TestDirNameRelativeToRoot(t *testing.T) {
+	root := t.TempDir()
+	testtree.WriteAt(t, root, map[string]string{
+		"clusters/hub/idms.yaml":      hubIDMS,
+		"clusters/hub/day0/ic/x.yaml": edgeIDMS,
+		"top.yaml":                    edgeIDMS,
+	})
+	dirName := func(rootDir, file string, paths ...string) string {
+		t.Helper()
+		res, err := cluster.Find(cluster.Options{Paths: paths, Root: rootDir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.DirName(file)
+	}
+	deep := filepath.Join(root, "clusters", "hub", "day0", "ic", "x.yaml")
+	if got := dirName(root, deep, root); got != "clusters/hub/day0/ic" {
+		t.Errorf("from the root: %s", got)
+	}
+	if got := dirName(root, filepath.Join(root, "top.yaml"), root); got != "." {
+		t.Errorf("the root's own file: %s", got)
+	}
+	t.Chdir(filepath.Join(root, "clusters"))
+	if got := dirName(root, filepath.Join("hub", "day0", "ic", "x.yaml"), "hub"); got != "clusters/hub/day0/ic" {
+		t.Errorf("run in clusters/ on hub: %s", got)
+	}
+	if got := dirName("", filepath.Join("hub", "day0", "ic", "x.yaml"), "hub"); got != "day0/ic" {
+		t.Errorf("no repository, on hub: %s", got)
+	}
+}
+
 // TestDisagreeingTopLevelNotice: the loose files of one top-level
 // directory are one cluster; when its directories disagree, Discover says
 // so once, with the clusters: entry that splits them and what declaring

@@ -1,7 +1,9 @@
 package project
 
 import (
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -46,13 +48,26 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 	flagVersion := opts.OpenShiftVersion != "" || cfg.OpenShiftVersion != ""
 	r := inputs.Read(objs, versionIf(flagVersion, global))
 	p.sites = r.Sites
+	names := r.Names(res.DirName)
+	if createdName(opts.Cluster) {
+		full, err := createdFull(opts.Cluster, selectable(r, names))
+		if err != nil {
+			return err
+		}
+		opts.Cluster, p.Selected = full, full
+	}
 	want := selection(opts)
-	found := false
-	for _, c := range r.Clusters {
+	first := map[string]*inputs.Cluster{}
+	for i, c := range r.Clusters {
 		if c.Refused {
 			continue
 		}
-		name := c.Kind + "/" + c.Name
+		name := names[i]
+		if f := first[name]; f != nil {
+			res.Notices = append(res.Notices, fmt.Sprintf("%s is declared again at %s (first at %s): one file declares two clusters of that name, and only the first is linted", name, c.From, f.From))
+			continue
+		}
+		first[name] = c
 		selected := want(name, c)
 		if !selected && (opts.Only == nil || c.Kind != "ztp-spoke") {
 			continue
@@ -76,12 +91,47 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 			continue
 		}
 		p.Clusters = append(p.Clusters, cl)
-		found = true
-	}
-	if createdName(opts.Cluster) && !found {
-		return usage("no cluster named %q (`mirrorlint clusters` lists the clusters the tree's inputs create)", opts.Cluster)
 	}
 	return nil
+}
+
+// selectable are the names of the clusters of r a run can select (a
+// component refuses none of them), each once.
+func selectable(r *inputs.Result, names []string) []string {
+	var out []string
+	for i, c := range r.Clusters {
+		if !c.Refused && !slices.Contains(out, names[i]) {
+			out = append(out, names[i])
+		}
+	}
+	return out
+}
+
+// createdFull is the full name of the created cluster --cluster names
+// (name has a kind's prefix): name itself, or, when clusters of that
+// kind and name were qualified by where they are declared (see
+// inputs.Result.Names), the one of them the tree holds; when several,
+// the error lists them.
+func createdFull(name string, names []string) (string, error) {
+	if slices.Contains(names, name) {
+		return name, nil
+	}
+	kind, base, _ := strings.Cut(name, "/")
+	var qualified []string
+	for _, n := range names {
+		if strings.HasPrefix(n, kind+"/") && strings.HasSuffix(n, "/"+base) {
+			qualified = append(qualified, n)
+		}
+	}
+	switch len(qualified) {
+	case 0:
+		return "", usage("no cluster named %q (`mirrorlint clusters` lists the clusters the tree's inputs create)", name)
+	case 1:
+		return qualified[0], nil
+	}
+	slices.Sort(qualified)
+	return "", usage("no cluster named %q; did you mean %s? (%d %s clusters end in %q, qualified by the directories or files declaring them: name one in full; `mirrorlint clusters` lists them)",
+		name, strings.Join(qualified, ", "), len(qualified), kind, base)
 }
 
 // inputObjects is inputs.Load of the tree's files without reading again

@@ -216,13 +216,8 @@ func createdNames(res *cluster.Result, opts Options, cfg *config.Config) []strin
 	if slices.Contains(res.Set.Files, "-") {
 		return nil
 	}
-	var names []string
-	for _, c := range inputs.Read(inputs.Load(res.Set.Files, loadOptions(opts, cfg)), render.Version{}).Clusters {
-		if !c.Refused {
-			names = append(names, c.Kind+"/"+c.Name)
-		}
-	}
-	return names
+	r := inputs.Read(inputs.Load(res.Set.Files, loadOptions(opts, cfg)), render.Version{})
+	return selectable(r, r.Names(res.DirName))
 }
 
 // Notices are one-line remarks on how the tree was grouped into clusters
