@@ -2,6 +2,7 @@ package project
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
@@ -77,19 +78,18 @@ type policyCluster struct {
 // loaded then; in a pre-commit run, a site that gets a policy the commit
 // changes is linted with it.
 func (p *Project) fleet(opts Options, res *cluster.Result) {
-	siteOf := map[string]*sites.Site{}
-	for _, s := range p.sites {
-		if s.Name != "" {
-			siteOf[s.Name] = s
-		}
-	}
-	if len(siteOf) == 0 {
+	if !slices.ContainsFunc(p.sites, func(s *sites.Site) bool { return s.Name != "" }) {
 		return
 	}
-	isSite := func(cl *cluster.Cluster) bool {
-		c := p.created[cl]
-		return c != nil && c.Kind == "ztp-spoke" && siteOf[c.Name] != nil
+	// Each spoke's own site: several sites of the tree may have one name
+	// (copies of a site for two hubs), each with its own labels.
+	siteOf := func(cl *cluster.Cluster) *sites.Site {
+		if c := p.created[cl]; c != nil && c.Site != nil && c.Site.Name != "" {
+			return c.Site
+		}
+		return nil
 	}
+	isSite := func(cl *cluster.Cluster) bool { return siteOf(cl) != nil }
 	var selected []*cluster.Cluster
 	for _, cl := range p.Clusters {
 		if isSite(cl) {
@@ -104,7 +104,7 @@ func (p *Project) fleet(opts Options, res *cluster.Result) {
 			if !isSite(cl) {
 				continue
 			}
-			s := siteOf[p.created[cl].Name]
+			s := siteOf(cl)
 			for _, pc := range touched {
 				if g, _ := grant(pc, s); g != nil {
 					selected = append(selected, cl)
@@ -134,7 +134,7 @@ func (p *Project) fleet(opts Options, res *cluster.Result) {
 	undecided := map[*cluster.Cluster][]string{}
 	joined := map[*cluster.Cluster]*cluster.Cluster{}
 	for _, cl := range selected {
-		s := siteOf[p.created[cl].Name]
+		s := siteOf(cl)
 		f := &SiteFleet{Site: s}
 		var parts []*cluster.Cluster
 		for _, pc := range all {
