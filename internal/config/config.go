@@ -252,12 +252,21 @@ func (c *Config) validate() error {
 			errs = append(errs, fmt.Errorf("%s: give a path glob, an object (Kind/name), or both", c.Where(fmt.Sprintf("ignore[%d]", i))))
 		}
 	}
+	named := map[string]int{}
 	for i, cl := range c.Clusters {
-		if cl.Name == "" || len(cl.Paths) == 0 {
+		first, again := named[cl.Name]
+		switch {
+		case cl.Name == "" || len(cl.Paths) == 0:
 			errs = append(errs, fmt.Errorf("%s: name and paths are required", c.Where(fmt.Sprintf("clusters[%d]", i))))
-		} else if !safefs.ValidName(cl.Name) {
+		case !safefs.ValidName(cl.Name):
 			// The name becomes a directory under render -o and lint --render.
 			errs = append(errs, fmt.Errorf("%s: %q is not a usable cluster name: use letters, digits, '-', '.', and '/' between parts, with no '..', no leading '/' and no '\\'", c.Where(fmt.Sprintf("clusters[%d].name", i)), cl.Name))
+		case again:
+			// --cluster could select only the first, and render -o would
+			// write both into one directory.
+			errs = append(errs, fmt.Errorf("%s: %q is already the name of clusters[%d]: give each cluster a name of its own", c.Where(fmt.Sprintf("clusters[%d].name", i)), cl.Name, first))
+		default:
+			named[cl.Name] = i
 		}
 	}
 	return errors.Join(errs...)

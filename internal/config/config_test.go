@@ -87,3 +87,12 @@ func TestWhereNamesTheLine(t *testing.T) {
 		t.Errorf("IgnoreLine(0) = %d, want 5", c.IgnoreLine(0))
 	}
 }
+
+// Two declared clusters of one name are refused, at the second's line:
+// --cluster could select only the first.
+func TestClusterNamesDistinct(t *testing.T) {
+	_, err := Parse("m.yaml", []byte("clusters:\n  - {name: prod, paths: [a]}\n  - {name: dev, paths: [b]}\n  - {name: prod, paths: [c]}\n"))
+	if err == nil || !strings.Contains(err.Error(), `m.yaml:4: clusters[2].name: "prod" is already the name of clusters[0]`) {
+		t.Fatalf("got %v, want the second prod refused at its line", err)
+	}
+}
