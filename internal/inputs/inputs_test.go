@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	configv1 "github.com/openshift/api/config/v1"
+	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
+
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 	"github.com/mirrorlint/mirrorlint/render"
@@ -300,5 +303,22 @@ func TestOverridesValueType(t *testing.T) {
 			}
 			requireRefused(t, res)
 		})
+	}
+}
+
+// `mirrorlint clusters` says what an install-config's cluster is made
+// from: the IDMS, the ICSPs, or nothing when it sets no mirrors.
+func TestInstallConfigReason(t *testing.T) {
+	for _, c := range []struct {
+		cl   Cluster
+		want string
+	}{
+		{Cluster{Kind: "install-config"}, "which sets no mirrors"},
+		{Cluster{Kind: "install-config", IDMSs: make([]*configv1.ImageDigestMirrorSet, 1)}, "the IDMS image-digest-mirror"},
+		{Cluster{Kind: "install-config", ICSPs: make([]*operatorv1alpha1.ImageContentSourcePolicy, 1)}, "image-policy-<i>"},
+	} {
+		if got := c.cl.Reason(); !strings.Contains(got, c.want) {
+			t.Errorf("%+v: %q, want %q in it", c.cl, got, c.want)
+		}
 	}
 }

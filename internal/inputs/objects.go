@@ -212,10 +212,13 @@ func dropPolicies(list []DigestSource) []DigestSource {
 func (c *Cluster) Reason() string {
 	switch c.Kind {
 	case "install-config":
-		if len(c.ICSPs) > 0 {
+		switch {
+		case len(c.ICSPs) > 0:
 			return "openshift-install: the ImageContentSourcePolicies image-policy-<i> from install-config.yaml imageContentSources"
+		case len(c.IDMSs) > 0:
+			return "openshift-install: the IDMS image-digest-mirror from install-config.yaml imageDigestSources"
 		}
-		return "openshift-install: the IDMS image-digest-mirror from install-config.yaml imageDigestSources"
+		return "openshift-install: install-config.yaml, which sets no mirrors (the cluster pulls from the sources)"
 	case "agent-installer":
 		return "agent-based installer: install-config.yaml beside agent-config.yaml"
 	case "ztp-spoke":
