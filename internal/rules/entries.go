@@ -89,19 +89,21 @@ var entriesMemo = check.NewMemo("rules.mirrorEntries", func(c *check.Context) []
 func writtenEntries(c *check.Context) []entry { return writtenMemo.Get(c) }
 
 var writtenMemo = check.NewMemo("rules.writtenEntries", func(c *check.Context) []entry {
-	applied := map[*manifest.Object]bool{}
-	for _, o := range check.Applied(c.Cluster.Objects) {
-		applied[o] = true
-	}
 	out := slices.Clip(mirrorEntries(c))
-	for _, o := range c.Cluster.Objects {
-		if applied[o] || !o.Known || (o.Kind != manifest.KindICSP && o.Kind != manifest.KindIDMS && o.Kind != manifest.KindITMS) {
-			continue
+	for _, kind := range []manifest.Kind{manifest.KindIDMS, manifest.KindICSP, manifest.KindITMS} {
+		applied := map[*manifest.Object]bool{}
+		for _, o := range c.Applied(kind) {
+			applied[o] = true
 		}
-		in := check.BuildInput([]*manifest.Object{o}, c.Settings)
-		for _, e := range mco.NewPlan(in.Input).Entries {
-			out = append(out, entry{obj: in.Object(e.At), at: manifest.ParsePath(e.At.Path), source: e.Source,
-				mirrors: e.Mirrors, policy: string(e.Policy), tag: e.Tag, replaced: true})
+		for _, o := range c.Objects(kind) {
+			if applied[o] {
+				continue
+			}
+			in := check.BuildInput([]*manifest.Object{o}, c.Settings)
+			for _, e := range mco.NewPlan(in.Input).Entries {
+				out = append(out, entry{obj: in.Object(e.At), at: manifest.ParsePath(e.At.Path), source: e.Source,
+					mirrors: e.Mirrors, policy: string(e.Policy), tag: e.Tag, replaced: true})
+			}
 		}
 	}
 	return out
