@@ -132,7 +132,7 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 // generator, and one line each would bury everything else.
 func generatorProblems(probs []ztp.Problem) []Problem {
 	type gap struct {
-		dir        string
+		dir, near  string
 		configured bool
 	}
 	at := map[gap]int{} // the group's problem in out
@@ -141,7 +141,7 @@ func generatorProblems(probs []ztp.Problem) []Problem {
 	for _, p := range probs {
 		pos := Position{File: p.File, Line: p.Line, Column: p.Column}
 		if m := p.SourceCR; m != nil {
-			g := gap{m.Dir, m.Configured}
+			g := gap{m.Dir, m.Near, m.Configured}
 			if i, ok := at[g]; ok {
 				out[i].Related = append(out[i].Related, pos)
 				grouped[i] = append(grouped[i], m)

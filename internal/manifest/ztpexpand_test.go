@@ -59,14 +59,15 @@ func TestGeneratorExpandedWithSourceCRs(t *testing.T) {
 }
 
 // The source CRs one generator names that are missing from the same
-// places are one problem at the first entry, the other entries related to
-// it; a missing one that a source-crs directory above holds keeps a
-// problem of its own (it says where), a disconnected source CR the loader
-// knows is read from the entry, and a lone miss keeps its own message.
+// places (and held by the same source-crs directory above, if any) are
+// one problem at the first entry, the other entries related to it, each
+// source CR named once; a disconnected source CR the loader knows is read
+// from the entry, and a lone miss keeps its own message.
 func TestMissingSourceCRsAreOneProblem(t *testing.T) {
 	t.Parallel()
 	root := testtree.Write(t, map[string]string{
 		"source-crs/Above.yaml":    "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: above\n",
+		"source-crs/Above2.yaml":   "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: above2\n",
 		"hub/source-crs/Here.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: here\n",
 		"hub/pgt.yaml": `apiVersion: ran.openshift.io/v1
 kind: PolicyGenTemplate
@@ -106,6 +107,12 @@ spec:
   sourceFiles:
     - fileName: Four.yaml
       policyName: config
+    - fileName: Above.yaml
+      policyName: config
+    - fileName: Above2.yaml
+      policyName: other
+    - fileName: Above.yaml
+      policyName: other
 `,
 	})
 	set, err := Load([]string{filepath.Join(root, "hub", "pgt.yaml")}, Options{})
@@ -125,6 +132,7 @@ spec:
 		"10:17 source-cr-missing 3 source CRs this generator names are not in " + gen + "/source-crs (One.yaml, sub/Two.yaml, Three.yaml, each entry listed with this finding), so what they deliver is not linted (the ZTP container would use its own copies): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR]) +23:17 +25:17",
 		"21:17 source-cr-missing the source CR Above.yaml is not in " + gen + "/source-crs, so what it delivers is not linted (the ZTP container would use its own copy): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR]); " + filepath.Join(root, "source-crs") + " holds one",
 		"37:17 source-cr-missing the source CR Four.yaml is not in " + gen + "/source-crs, so what it delivers is not linted (the ZTP container would use its own copy): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR])",
+		"39:17 source-cr-missing 2 source CRs this generator names in 3 entries are not in " + gen + "/source-crs (Above.yaml, Above2.yaml, each entry listed with this finding), so what they deliver is not linted (the ZTP container would use its own copies): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR]); " + filepath.Join(root, "source-crs") + " holds them +41:17 +43:17",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -91,31 +91,43 @@ func (d *Dirs) SourceCR(name string) (File, error) {
 // source-crs directory beside the generator) nor the configured ones, and
 // how to supply it: ZTP hub repositories often keep only their own source
 // CRs and take the rest from the container. A source-crs directory above
-// that holds it is named too: the generator may sit in the wrong place.
+// that holds it is named too (MissingSourceCR.Near): the generator may sit
+// in the wrong place.
 func (d *Dirs) missingSourceCR(name, dir string) error {
-	m := &MissingSourceCR{Name: name, Dir: d.shown(dir), Configured: len(d.SourceCRs) > 0}
+	m := &MissingSourceCR{Name: name, Dir: d.shown(dir), Configured: len(d.SourceCRs) > 0, Near: d.nearby(name)}
 	msg := fmt.Sprintf("the source CR %s is not in %s%s, so what it delivers is not linted%s", name, m.Dir, m.configured(), supplyHint)
-	if near := d.nearby(name); near != "" {
-		return &missing{msg: msg + "; " + near + " holds one"}
+	if m.Near != "" {
+		msg += "; " + m.Near + " holds one"
 	}
 	return &missing{msg: msg, sourceCR: m}
 }
 
 // SourceCRsMissing tells several source CRs one generator names, all
-// missing from the same places, as one problem: the first few by name,
-// the rest counted (their entries are listed with the problem).
+// missing from the same places (and held by the same directory above, if
+// any), as one problem: the first few by name, the rest counted (their
+// entries are listed with the problem).
 func SourceCRsMissing(ms []*MissingSourceCR) string {
 	const named = 3
-	var names []string
-	for i, m := range ms {
-		if i == named && len(ms) > named+1 {
-			names = append(names, fmt.Sprintf("and %d more", len(ms)-named))
-			break
+	var distinct []string
+	for _, m := range ms {
+		if !slices.Contains(distinct, m.Name) {
+			distinct = append(distinct, m.Name)
 		}
-		names = append(names, m.Name)
 	}
-	return fmt.Sprintf("%d source CRs this generator names are not in %s%s (%s, each entry listed with this finding), so what they deliver is not linted%s",
-		len(ms), ms[0].Dir, ms[0].configured(), strings.Join(names, ", "), strings.Replace(supplyHint, "own copy", "own copies", 1))
+	shown := distinct
+	if len(distinct) > named+1 {
+		shown = append(distinct[:named:named], fmt.Sprintf("and %d more", len(distinct)-named))
+	}
+	entries := ""
+	if len(ms) > len(distinct) {
+		entries = fmt.Sprintf(" in %d entries", len(ms))
+	}
+	msg := fmt.Sprintf("%d source CRs this generator names%s are not in %s%s (%s, each entry listed with this finding), so what they deliver is not linted%s",
+		len(distinct), entries, ms[0].Dir, ms[0].configured(), strings.Join(shown, ", "), strings.Replace(supplyHint, "own copy", "own copies", 1))
+	if ms[0].Near != "" {
+		msg += "; " + ms[0].Near + " holds them"
+	}
+	return msg
 }
 
 func (m *MissingSourceCR) configured() string {

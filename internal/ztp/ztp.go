@@ -72,10 +72,11 @@ type Problem struct {
 	Code    string
 	Message string
 	// SourceCR is set on a CodeSourceMissing problem for a source CR that
-	// is neither where the generator and the config put them nor in a
-	// source-crs directory above: the misses of one generator that share
-	// it are one gap (a hub repository taking its source CRs from the ZTP
-	// container), which SourceCRsMissing tells at once.
+	// is not where the generator and the config put them: the misses of
+	// one generator from the same places are one gap (a hub repository
+	// taking its source CRs from the ZTP container, or keeping them in one
+	// directory above its generators), which SourceCRsMissing tells at
+	// once.
 	SourceCR *MissingSourceCR
 }
 
@@ -85,6 +86,9 @@ type MissingSourceCR struct {
 	Dir  string // the source-crs directory beside the generator, as shown
 	// Configured: the config's sourceCRs directories were searched too.
 	Configured bool
+	// Near is a source-crs directory above the generator that holds it,
+	// as shown; "" when none does.
+	Near string
 }
 
 // Problem codes.
