@@ -46,6 +46,9 @@ type Dirs struct {
 	// confining reads to the repository); os otherwise.
 	ReadFile func(p string) ([]byte, error)
 	Stat     func(p string) (os.FileInfo, error)
+	// Kustomize, when set, builds a manifest directory holding a
+	// kustomization (see Kustomization).
+	Kustomize Kustomizer
 }
 
 func (d *Dirs) read(p string) ([]byte, error) {
@@ -155,7 +158,8 @@ func (d *Dirs) nearby(name string) string {
 }
 
 // Manifests reads a PolicyGenerator manifest path relative to the
-// generator: a file, or the YAML files of a directory.
+// generator: a file, or the YAML files of a directory; ErrKustomization
+// for a directory holding a kustomization.
 func (d *Dirs) Manifests(rel string) ([]File, error) {
 	p := filepath.Join(d.Dir, filepath.FromSlash(rel))
 	fi, err := d.stat(p)
@@ -189,8 +193,8 @@ func (d *Dirs) Manifests(rel string) ([]File, error) {
 	}
 	names, err := manifestDir(p)
 	if err != nil {
-		if errors.Is(err, errKustomization) {
-			return nil, fmt.Errorf("the manifest path %s is a kustomization, which the policy generator builds with kustomize; it is not expanded here", d.shown(p))
+		if errors.Is(err, ErrKustomization) {
+			return nil, err
 		}
 		return nil, fmt.Errorf("the manifest directory %s cannot be read: %v", d.shown(p), cause(err))
 	}
@@ -249,11 +253,9 @@ func readBounded(p string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, maxFile+1))
 }
 
-// errKustomization: a manifest directory holding a kustomization.
-var errKustomization = errors.New("a kustomization")
-
 // manifestDir lists, sorted, the files of a manifest directory the policy
-// generator reads: its YAML files, not those of its subdirectories.
+// generator reads: its YAML files, not those of its subdirectories; or
+// ErrKustomization when one is a kustomization, which it builds instead.
 func manifestDir(p string) ([]string, error) {
 	entries, err := os.ReadDir(p)
 	if err != nil {
@@ -266,7 +268,7 @@ func manifestDir(p string) ([]string, error) {
 			continue
 		}
 		if n == "kustomization.yaml" || n == "kustomization.yml" {
-			return nil, errKustomization
+			return nil, ErrKustomization
 		}
 		names = append(names, n)
 	}

@@ -241,6 +241,10 @@ func (m memSource) Manifests(p string) ([]File, error) {
 	return nil, errors.Join(fs.ErrNotExist)
 }
 
+func (m memSource) Kustomization(string) (Kustomized, error) {
+	return Kustomized{}, errors.Join(fs.ErrNotExist)
+}
+
 // A source CR whose spec holds only comments (null) takes the entry's, as
 // the generator's map merge does; a PolicyGenerator path into source-crs/
 // is found in a configured source CR directory.

@@ -1,6 +1,7 @@
 package ztp
 
 import (
+	"errors"
 	"fmt"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -77,11 +78,17 @@ func (e *expander) manifest(m *yaml.Node) []*Object {
 		return nil
 	}
 	files, err := e.src.Manifests(path)
+	var objs []*Object
+	kustomized := errors.Is(err, ErrKustomization)
+	if kustomized {
+		var k Kustomized
+		k, err = e.src.Kustomization(path)
+		objs = e.kustomized(k.Objects, at)
+	}
 	if err != nil {
 		e.readProblem(at, err)
 		return nil
 	}
-	var objs []*Object
 	for _, f := range files {
 		docs, err := documents(f.Data)
 		if err != nil {
@@ -104,9 +111,10 @@ func (e *expander) manifest(m *yaml.Node) []*Object {
 		}
 		return nil
 	}
-	if len(objs) == 1 && len(patches) == 1 {
+	if len(objs) == 1 && len(patches) == 1 && !kustomized {
 		// A single manifest takes the patch's name and namespace before
-		// it is patched (so a patch can rename the source CR).
+		// it is patched (so a patch can rename the source CR); not one
+		// kustomize built, which the generator takes as it comes.
 		o := objs[0]
 		pmd := value(patches[0], "metadata")
 		md := value(o.Node, "metadata")

@@ -272,11 +272,15 @@ func keyAt(m *yaml.Node, key string) *yaml.Node {
 }
 
 // readProblem reports a source CR or manifest that could not be read: a
-// missing file is CodeSourceMissing, anything else CodeInvalid.
+// missing file (or a kustomization left unbuilt) is CodeSourceMissing, a
+// build stopped at a limit CodeLimit, anything else CodeInvalid.
 func (e *expander) readProblem(at *yaml.Node, err error) {
 	code := CodeInvalid
+	var lim *overLimit
 	if errors.Is(err, fs.ErrNotExist) {
 		code = CodeSourceMissing
+	} else if errors.As(err, &lim) {
+		code = CodeLimit
 	}
 	e.problem(at, code, err.Error())
 	var m *missing

@@ -97,6 +97,9 @@ const (
 	CodeSourceMissing = "source-cr-missing"
 	// CodeInvalid: the generator would refuse its input.
 	CodeInvalid = "generator-invalid"
+	// CodeLimit: what a path delivers was not read whole, stopped at one
+	// of the run's limits.
+	CodeLimit = "limit-exceeded"
 )
 
 // File is one file a Source returns.
@@ -112,8 +115,12 @@ type Source interface {
 	SourceCR(name string) (File, error)
 	// Manifests reads a PolicyGenerator manifest path, relative to the
 	// generator's directory: the file, or the YAML files of a directory
-	// (not its subdirectories).
+	// (not its subdirectories); an error wrapping ErrKustomization when
+	// the directory holds a kustomization.
 	Manifests(path string) ([]File, error)
+	// Kustomization builds a manifest path whose directory holds a
+	// kustomization, as the policy generator does (see kustomized.go).
+	Kustomization(path string) (Kustomized, error)
 }
 
 // Generator names the kinds this package expands; "" when the document is
