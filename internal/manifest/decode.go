@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
+	"github.com/mirrorlint/mirrorlint/internal/ztp"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -56,7 +57,7 @@ func parseFileAt(name, osPath, blob string, data []byte, opts Options) fileResul
 		res.problems = append(res.problems, *p)
 		return res
 	}
-	fp := &fileParse{name: name, data: data, blob: blob, res: &res, keep: opts.Unmodelled, osPath: osPath, sourceCRs: opts.SourceCRs, access: opts.Access}
+	fp := &fileParse{name: name, data: data, blob: blob, res: &res, keep: opts.Unmodelled, osPath: osPath, sourceCRs: opts.SourceCRs, kustomize: opts.Kustomize, access: opts.Access}
 	fp.over = opts.heapOver
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for doc := 0; ; doc++ {
@@ -106,6 +107,7 @@ type fileParse struct {
 	// expanded with them (ztpexpand.go).
 	osPath    string
 	sourceCRs []string
+	kustomize ztp.Kustomizer
 	access    *safefs.Root
 	// spans locates the nodes of the generated object being read that
 	// come from another file.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/parallel"
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
+	"github.com/mirrorlint/mirrorlint/internal/ztp"
 )
 
 // Options controls Load and LoadReader. The zero value is ready to use.
@@ -55,6 +56,11 @@ type Options struct {
 	// source-crs directory beside a PolicyGenTemplate (the configuration's
 	// sourceCRs, as paths to open).
 	SourceCRs []string
+	// Kustomize, when set, builds a PolicyGenerator manifest directory
+	// holding a kustomization, as the policy generator does (package
+	// build's, which this package cannot import); without it what such a
+	// directory delivers is reported as not linted.
+	Kustomize ztp.Kustomizer
 	// Cache, when set, holds per-file results between runs (see Cache):
 	// a file whose content has a stored result is not parsed. Blobs, when
 	// set, gives the blob id of a file whose content git already knows

@@ -59,6 +59,14 @@ func (r *recorder) Manifests(p string) ([]ztp.File, error) {
 	return fs, err
 }
 
+// Kustomization keeps every file the build read: its objects' values sit
+// in some, and an edit to any changes what the path delivers.
+func (r *recorder) Kustomization(p string) (ztp.Kustomized, error) {
+	k, err := r.Dirs.Kustomization(p)
+	r.keep(k.Files...)
+	return k, err
+}
+
 // expandGenerator reads a PolicyGenTemplate or PolicyGenerator of a file
 // on disk by expanding it (package ztp): every object its policies deliver
 // is read, values inherited from a source CR located there. An entry whose
@@ -72,7 +80,7 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 	}
 	fp.res.readOthers = true
 	rec := &recorder{
-		Dirs: ztp.Dirs{Dir: filepath.Dir(fp.osPath), Shown: path.Dir(fp.name), SourceCRs: fp.sourceCRs},
+		Dirs: ztp.Dirs{Dir: filepath.Dir(fp.osPath), Shown: path.Dir(fp.name), SourceCRs: fp.sourceCRs, Kustomize: fp.kustomize},
 		srcs: map[string]*source{},
 	}
 	if fp.access != nil {
