@@ -22,6 +22,11 @@
 // its file (SourceObject). A stream has no discovery, no kustomization
 // graph and no cluster: it needs only the files the annotations name.
 //
+// The objects a PolicyGenerator delivers from a kustomization its manifest
+// path names are read node by node, as the generator's other objects are:
+// Placer (nodes.go) places each node of such a built object where the
+// steps above would place a finding on its value.
+//
 // The package speaks of objects, paths and positions only; moving findings
 // is the caller's (check.Move).
 package trace
