@@ -149,6 +149,11 @@ func newDiscoverer(opts Options, st *Stats) *discoverer {
 	d := &discoverer{opts: opts, graph: kustomization.NewGraph(), stats: st, listed: map[string]string{},
 		reached: map[string]bool{}, viaGenerator: map[string][]string{}, loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{},
 		narrowed: map[string]bool{}}
+	if d.opts.Load.Kustomize == nil {
+		// A PolicyGenerator whose manifest path is a kustomization
+		// delivers what kustomize builds there; the loader expands it.
+		d.opts.Load.Kustomize = build.PolicyManifests(d.graph, d.opts.Load)
+	}
 	if opts.Root != "" {
 		if abs, err := filepath.Abs(opts.Root); err == nil {
 			d.base = abs
