@@ -32,7 +32,7 @@ var (
 		ID:       "source-cr-missing",
 		Severity: Info,
 		Origin:   OriginTool,
-		Summary:  "A source CR a ZTP PolicyGenTemplate or PolicyGenerator names is not in the repository, so what it delivers was not linted.",
+		Summary:  "A source CR a ZTP PolicyGenTemplate or PolicyGenerator names is not in the repository (or is a kustomization mirrorlint does not build), so what it delivers was not linted.",
 		Doc:      doc("source-cr-missing"),
 	}
 	GeneratorInvalidRule = &Rule{
