@@ -31,9 +31,10 @@ type Plugin struct {
 	Expanded bool
 	// Reads lists the files the PolicyGenerators of the file read as
 	// their manifests (absolute): applied through the generator, not as
-	// they are written. Source CRs are left out: a source-crs directory
-	// is never applied, and is reported as such by the cluster of its
-	// directory (manifest.CodeNotApplied).
+	// they are written; for a manifest directory holding a kustomization,
+	// every file its build reads. Source CRs are left out: a source-crs
+	// directory is never applied, and is reported as such by the cluster
+	// of its directory (manifest.CodeNotApplied).
 	Reads []string
 }
 
@@ -103,6 +104,16 @@ func pluginOf(r Resolved) (Plugin, bool) {
 			for _, f := range ztp.ManifestFiles(filepath.Dir(r.Abs), n) {
 				if !ztp.InSourceCRDir(f) {
 					p.Reads = append(p.Reads, f)
+				}
+			}
+			// A kustomization the generator builds: every file its
+			// build reads is one of the generator's inputs.
+			for _, dir := range ztp.ManifestKustomizations(filepath.Dir(r.Abs), n) {
+				_, files := NewGraph().Closure(filepath.Clean(dir))
+				for _, f := range files {
+					if !slices.Contains(p.Reads, f) {
+						p.Reads = append(p.Reads, f)
+					}
 				}
 			}
 		}

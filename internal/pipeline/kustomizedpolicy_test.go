@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/policy"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
@@ -103,5 +104,19 @@ func TestKustomizedPolicyManifests(t *testing.T) {
 	}
 	if msg := invalid[0].Message; !strings.Contains(msg, "policies/broken is a kustomization that kustomize cannot build, so the policy generator fails") || !strings.Contains(msg, "absent.yaml") {
 		t.Errorf("message %q does not give kustomize's reason", msg)
+	}
+
+	// A commit of the base alone (the hook passes the file, reads
+	// confined to the repository) checks the policy it reaches.
+	checks, err := LoadChecks(policy.Options{Builtin: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range given(t, checks, dir, "base/idms.yaml", true).Findings {
+		found = found || f.Rule == "repository-lowercase" && f.Line == 9 && f.Column == 11 && slices.Contains(f.Clusters, "policies/Policy/fleet/mirrors")
+	}
+	if !found {
+		t.Errorf("a commit of base/idms.yaml does not report the policy's mirror")
 	}
 }

@@ -279,9 +279,23 @@ func manifestDir(p string) ([]string, error) {
 // ManifestFiles lists the files the manifests of a PolicyGenerator (its
 // mapping node, in the directory dir) name: a path's file, or the YAML
 // files of its directory, as Manifests reads them, without reading them.
-// Paths that name nothing are left out (the expansion reports them).
+// Paths that name nothing are left out (the expansion reports them), and
+// so are directories holding a kustomization (ManifestKustomizations).
 func ManifestFiles(dir string, gen *yaml.Node) []string {
-	var out []string
+	out, _ := manifestPaths(dir, gen)
+	return out
+}
+
+// ManifestKustomizations lists the manifest directories of a
+// PolicyGenerator that hold a kustomization, which the generator builds
+// (Kustomization): what their builds read, only a kustomization's graph
+// knows.
+func ManifestKustomizations(dir string, gen *yaml.Node) []string {
+	_, kusts := manifestPaths(dir, gen)
+	return kusts
+}
+
+func manifestPaths(dir string, gen *yaml.Node) (files, kusts []string) {
 	for _, p := range seq(gen, "policies") {
 		for _, m := range seq(p, "manifests") {
 			rel := scalar(m, "path")
@@ -294,14 +308,17 @@ func ManifestFiles(dir string, gen *yaml.Node) []string {
 				continue
 			}
 			if !fi.IsDir() {
-				out = append(out, full)
+				files = append(files, full)
 				continue
 			}
-			names, _ := manifestDir(full)
+			names, err := manifestDir(full)
+			if errors.Is(err, ErrKustomization) {
+				kusts = append(kusts, full)
+			}
 			for _, n := range names {
-				out = append(out, filepath.Join(full, n))
+				files = append(files, filepath.Join(full, n))
 			}
 		}
 	}
-	return out
+	return files, kusts
 }

@@ -14,14 +14,17 @@ import (
 
 // ManifestFiles names what Manifests would read, without reading it: a
 // path's file, the YAML files of a directory (not its subdirectories'),
-// and nothing for a path that names no file.
+// and nothing for a path that names no file or a kustomization
+// (ManifestKustomizations names those).
 func TestManifestFiles(t *testing.T) {
 	dir := testtree.Write(t, map[string]string{
-		"one.yaml":            "kind: ConfigMap\n",
-		"input/a.yaml":        "kind: ConfigMap\n",
-		"input/b.yml":         "kind: ConfigMap\n",
-		"input/notes.txt":     "not a manifest\n",
-		"input/deeper/c.yaml": "kind: ConfigMap\n",
+		"one.yaml":                 "kind: ConfigMap\n",
+		"input/a.yaml":             "kind: ConfigMap\n",
+		"input/b.yml":              "kind: ConfigMap\n",
+		"input/notes.txt":          "not a manifest\n",
+		"input/deeper/c.yaml":      "kind: ConfigMap\n",
+		"built/kustomization.yaml": "resources: [d.yaml]\n",
+		"built/d.yaml":             "kind: ConfigMap\n",
 	})
 	gen, err := yaml.Parse(`apiVersion: policy.open-cluster-management.io/v1
 kind: PolicyGenerator
@@ -30,6 +33,7 @@ policies:
     manifests:
       - path: one.yaml
       - path: input
+      - path: built
   - name: q
     manifests:
       - path: missing.yaml
@@ -42,6 +46,11 @@ policies:
 	want := []string{filepath.Join(dir, "one.yaml"), filepath.Join(dir, "input/a.yaml"), filepath.Join(dir, "input/b.yml")}
 	if !slices.Equal(got, want) {
 		t.Errorf("ManifestFiles = %v, want %v", got, want)
+	}
+	// A directory holding a kustomization is built, not read file by
+	// file: its files are what the build reads.
+	if got := ManifestKustomizations(dir, gen.YNode()); !slices.Equal(got, []string{filepath.Join(dir, "built")}) {
+		t.Errorf("ManifestKustomizations = %v", got)
 	}
 	var names []string
 	files, err := (&Dirs{Dir: dir}).Manifests("input")
