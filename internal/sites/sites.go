@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 const (
@@ -229,6 +230,15 @@ func (s *Site) readLabels(v any, at manifest.Path) []Problem {
 	var probs []Problem
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		val, ok := m[k].(string)
+		if !ok && s.Kind == KindSiteConfig {
+			// The SiteConfig generator decodes the labels with yaml.v3
+			// into strings, which takes any scalar as the text it is
+			// written with (common: true is "true"); only the
+			// ClusterInstance CRD refuses a value that is no string.
+			if n := s.Object.ValueNode(at.Child(k)); n != nil && n.Kind == yaml.ScalarNode {
+				val, ok = n.Value, true
+			}
+		}
 		if !ok && m[k] != nil {
 			probs = append(probs, Problem{Pos: s.Object.Locate(at.Child(k)), Message: fmt.Sprintf("%s: label %q must have a string value (quote it)", s.Ref(), k)})
 			continue

@@ -116,3 +116,47 @@ func TestCorpusAnnotation(t *testing.T) {
 		t.Errorf("key line %d, want 17", got[0].Overrides.Key.Line)
 	}
 }
+
+// A SiteConfig label written as a bool or a number is the text it is
+// written with, as the SiteConfig generator's yaml.v3 decode into strings
+// gives it; a ClusterInstance's is refused, as its CRD refuses it.
+func TestUnquotedLabels(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "sites.yaml")
+	if err := os.WriteFile(p, []byte(`apiVersion: ran.openshift.io/v1
+kind: SiteConfig
+metadata: {name: site, namespace: ztp}
+spec:
+  clusters:
+  - clusterName: sno-a
+    clusterLabels:
+      common: true
+      rack: 12
+      ratio: 1.50
+---
+apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata: {name: ci, namespace: ci}
+spec:
+  clusterName: ci
+  extraLabels:
+    ManagedCluster:
+      common: true
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := manifest.Load([]string{p}, manifest.Options{Unmodelled: manifest.UnmodelledAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, probs := From(set.Objects)
+	if len(got) != 2 {
+		t.Fatalf("sites %v", got)
+	}
+	if a := got[0].Labels; a["common"] != "true" || a["rack"] != "12" || a["ratio"] != "1.50" {
+		t.Errorf("SiteConfig labels %v", a)
+	}
+	if len(probs) != 1 || probs[0].Pos.Line != 19 {
+		t.Errorf("problems %v, want the ClusterInstance's label at line 19", probs)
+	}
+}
