@@ -23,11 +23,15 @@ func Derived(data []byte, file string, at Position, place func(Path) Position) (
 	}
 	o := res.objects[0]
 	o.File, o.src, o.marks = file, nil, nil
-	placeNodes(o.Node, nil, at, place)
+	o.spans = nil
+	o.placeNodes(o.Node, nil, at, place)
 	return o, nil
 }
 
-func placeNodes(n *yaml.Node, p Path, parent Position, place func(Path) Position) {
+// placeNodes places n and its children. A place in another file than the
+// object's (the hub's mirror ConfigMap an AgentServiceConfig names) is
+// kept as the node's span, so that a finding there names that file.
+func (o *Object) placeNodes(n *yaml.Node, p Path, parent Position, place func(Path) Position) {
 	if n == nil {
 		return
 	}
@@ -36,16 +40,22 @@ func placeNodes(n *yaml.Node, p Path, parent Position, place func(Path) Position
 		pos = got
 	}
 	n.Line, n.Column = pos.Line, pos.Column
+	if pos.File != "" && pos.File != o.File {
+		if o.spans == nil {
+			o.spans = map[*yaml.Node]nodeSpan{}
+		}
+		o.spans[n] = nodeSpan{file: pos.File}
+	}
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			child := p.Child(n.Content[i].Value)
-			placeNodes(n.Content[i], child, pos, place)
-			placeNodes(n.Content[i+1], child, pos, place)
+			o.placeNodes(n.Content[i], child, pos, place)
+			o.placeNodes(n.Content[i+1], child, pos, place)
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			placeNodes(c, p.Child(i), pos, place)
+			o.placeNodes(c, p.Child(i), pos, place)
 		}
 	}
 }
