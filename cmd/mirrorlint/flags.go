@@ -72,7 +72,7 @@ func configFlag() *cli.StringFlag {
 func clusterFlag() *cli.StringFlag {
 	return &cli.StringFlag{
 		Name:  clusterName,
-		Usage: "only the cluster `NAME`, when the tree holds several (see mirrorlint clusters): its full name, or the end of only one cluster's (sno1 for ztp-spoke/sno1)",
+		Usage: "only the cluster `NAME`, when the tree holds several (see mirrorlint clusters): its full name, or the end of only one cluster's (sno1 for ztp-spoke/sno1); . for the unnamed one",
 	}
 }
 

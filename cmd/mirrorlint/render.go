@@ -64,7 +64,7 @@ Example:
 			}
 			out := c.String("output")
 			if out == "" && len(p.Clusters) > 1 {
-				return fail(exitUsage, "the tree holds %d clusters: name one with --cluster, or write them all with -o DIR", len(p.Clusters))
+				return fail(exitUsage, "the tree holds %d clusters: name one with --cluster (. for the unnamed one; mirrorlint clusters lists them), or write them all with -o DIR", len(p.Clusters))
 			}
 			warnIfEmpty(c, p)
 			refused, unreadable := 0, 0

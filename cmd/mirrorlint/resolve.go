@@ -74,7 +74,7 @@ func runResolve(c *cli.Context) error {
 		return fail(exitUsage, "cannot resolve: %d unreadable input(s) (see above)", n)
 	}
 	if len(p.Clusters) > 1 {
-		return fail(exitUsage, "the tree holds %d clusters: name one with --cluster", len(p.Clusters))
+		return fail(exitUsage, "the tree holds %d clusters: name one with --cluster (. for the unnamed one; mirrorlint clusters lists them)", len(p.Clusters))
 	}
 	r := project.Render(p.Clusters[0])
 	reportRender(c.App.ErrWriter, r)

@@ -112,7 +112,7 @@ func load(res *cluster.Result, opts Options) error {
 	}
 	res.Load(sel, cluster.LoadOptions{Build: !opts.Static})
 	markAbsent(sel, opts.Absent)
-	res.DropEmpty(func(c *cluster.Cluster) bool { return c.Name == opts.Cluster })
+	res.DropEmpty(func(c *cluster.Cluster) bool { return named(c, opts.Cluster) })
 	res.Clusters = loadedOnly(res.Clusters)
 	return nil
 }
@@ -140,11 +140,22 @@ func loadedOnly(cls []*cluster.Cluster) []*cluster.Cluster {
 	return out
 }
 
+// UnnamedCluster is how --cluster names the unnamed cluster (the whole
+// tree, or its files no other cluster holds), as render -o names its
+// directory: beside the clusters inputs create, it is one of several.
+const UnnamedCluster = "."
+
+// named reports whether c is the cluster --cluster's name (made full by
+// resolveCluster) selects.
+func named(c *cluster.Cluster, name string) bool {
+	return c.Name == name || (name == UnnamedCluster && c.Name == "")
+}
+
 // byName finds the cluster --cluster names (resolveCluster has made it
 // the full name).
 func byName(cls []*cluster.Cluster, name string) (*cluster.Cluster, error) {
 	for _, c := range cls {
-		if c.Name == name {
+		if named(c, name) {
 			return c, nil
 		}
 	}
@@ -161,6 +172,9 @@ func byName(cls []*cluster.Cluster, name string) (*cluster.Cluster, error) {
 func resolveCluster(res *cluster.Result, opts Options, cfg *config.Config) (string, error) {
 	name := opts.Cluster
 	if name == "" || createdName(name) {
+		return name, nil
+	}
+	if name == UnnamedCluster && slices.ContainsFunc(res.Clusters, func(c *cluster.Cluster) bool { return c.Name == "" }) {
 		return name, nil
 	}
 	names := clusterNames(res.Clusters)
@@ -188,7 +202,7 @@ func resolveCluster(res *cluster.Result, opts Options, cfg *config.Config) (stri
 // unknownCluster answers a name no cluster has with the few closest
 // names, not the whole list (a fleet has hundreds).
 func unknownCluster(name string, names []string) error {
-	if len(names) == 0 {
+	if len(names) == 0 || slices.Equal(names, []string{UnnamedCluster}) {
 		return usage("no cluster named %q: this tree is a single cluster (no kustomization, no cluster layout, no clusters: in the config); drop --cluster", name)
 	}
 	msg := fmt.Sprintf("no cluster named %q", name)
@@ -198,12 +212,15 @@ func unknownCluster(name string, names []string) error {
 	return usage("%s (%d clusters; `mirrorlint clusters` lists them)", msg, len(names))
 }
 
-// clusterNames are the names of cls, but the unnamed cluster's.
+// clusterNames are the names --cluster takes for cls: the unnamed
+// cluster's is UnnamedCluster.
 func clusterNames(cls []*cluster.Cluster) []string {
 	var names []string
 	for _, c := range cls {
 		if c.Name != "" {
 			names = append(names, c.Name)
+		} else {
+			names = append(names, UnnamedCluster)
 		}
 	}
 	return names

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
+)
+
+// The unnamed cluster (the whole tree, here beside the cluster a hub's
+// AgentServiceConfig creates) is selected by --cluster ., and an unknown
+// name counts it among the clusters.
+func TestUnnamedClusterSelectedByDot(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{
+		"idms.yaml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: apps\nspec:\n  imageDigestMirrors:\n  - source: quay.io/acme/app\n    mirrors: [tree.example.com/acme/app]\n",
+		"hub/asc.yaml": `apiVersion: agent-install.openshift.io/v1beta1
+kind: AgentServiceConfig
+metadata:
+  name: agent
+spec:
+  mirrorRegistryRef:
+    name: mirrors
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: mirrors
+  namespace: multicluster-engine
+data:
+  registries.conf: |
+    [[registry]]
+      location = "quay.io/acme/hub"
+
+      [[registry.mirror]]
+        location = "hub.example.com/acme/hub"
+`,
+	})
+	r := mlRun(t, "", "render", "--config", "none", dir)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "(. for the unnamed one") {
+		t.Errorf("render of two clusters: exit %d, want 2 and how to name the unnamed one\n%s", r.code, r.stderr)
+	}
+	r = mlRun(t, "", "render", "--config", "none", "--cluster", ".", dir)
+	if r.code != exitOK || !strings.Contains(r.stdout, "tree.example.com/acme/app") || strings.Contains(r.stdout, "hub.example.com") {
+		t.Errorf("render --cluster .: exit %d, want 0 and the tree's mirror alone\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = mlRun(t, "", "render", "--config", "none", "--cluster", "nope", dir)
+	if r.code != exitUsage || !strings.Contains(r.stderr, "(2 clusters;") {
+		t.Errorf("render --cluster nope: exit %d, want 2 and both clusters counted\n%s", r.code, r.stderr)
+	}
+}
