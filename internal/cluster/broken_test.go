@@ -239,3 +239,16 @@ func TestPatchWithoutTarget(t *testing.T) {
 		t.Errorf("problems %v, want one at base/kustomization.yaml:5:5: %s", c.Problems, want)
 	}
 }
+
+// TestResourceFileCause: a resource file kustomize cannot read as a file
+// it then tries as a directory; the message keeps the first failure (the
+// file's own), not the fallback's "file is not directory".
+func TestResourceFileCause(t *testing.T) {
+	root := t.TempDir()
+	testtree.WriteFile(t, filepath.Join(root, "base/kustomization.yaml"), "resources:\n  - storageclasses.yaml\n")
+	testtree.WriteFile(t, filepath.Join(root, "base/storageclasses.yaml"), "apiVersion: storage.k8s.io/v1\nKind: StorageClass\nmetadata:\n  name: fast\n")
+	c := byName(t, discover(t, root), "base")
+	if len(c.Problems) != 1 || !strings.Contains(c.Problems[0].Message, "missing kind in object") || strings.Contains(c.Problems[0].Message, "file is not directory") {
+		t.Errorf("problems %v, want the file's own failure", c.Problems)
+	}
+}

@@ -2,10 +2,10 @@ package cluster
 
 import (
 	"path/filepath"
-
-	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"regexp"
 	"strings"
+
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
 // kustomize's errors nest every layer's context in one line ("accumulating
@@ -21,6 +21,11 @@ var absPath = regexp.MustCompile(`/[^\s'":,()]+`)
 // evalSymlink is kustomize's wording of a path that does not exist.
 var evalSymlink = regexp.MustCompile(`evalsymlink failure on '([^']+)' : lstat [^:]+: no such file or directory`)
 
+// notDirectory is kustomize's report of a resource file it could not read
+// as a file, then tried as a directory: the second failure ("file is not
+// directory") is only the fallback's, the first is the cause.
+var notDirectory = regexp.MustCompile(`accumulation err='(accumulating resources from '[^']+': .*)': must build at directory: '[^']*': file is not directory`)
+
 // maxCause bounds the kustomize text kept in a message.
 const maxCause = 240
 
@@ -29,6 +34,7 @@ const maxCause = 240
 // kept whole and the context before it cut to fit.
 func (d *discoverer) shortCause(msg string) string {
 	msg = strings.Join(strings.Fields(msg), " ")
+	msg = notDirectory.ReplaceAllString(msg, "$1")
 	msg = evalSymlink.ReplaceAllString(msg, "$1 does not exist")
 	msg = absPath.ReplaceAllStringFunc(msg, func(p string) string {
 		if !filepath.IsAbs(p) {
