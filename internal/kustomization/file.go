@@ -116,6 +116,18 @@ type File struct {
 }
 
 // listFields hold lists of paths (files or kustomization directories).
+// inlineConfig reports whether an entry of a plugin field is the
+// plugin's configuration written inline rather than a path to it:
+// kustomize takes an entry that reads as objects for inline, and a
+// path is one line and no mapping.
+func inlineConfig(field, value string) bool {
+	switch field {
+	case "generators", "transformers", "validators":
+		return strings.Contains(value, "\n") || strings.HasPrefix(strings.TrimSpace(value), "{")
+	}
+	return false
+}
+
 var listFields = []string{"resources", "bases", "components", "crds", "generators", "transformers", "validators", "configurations"}
 
 // Parse reads the kustomization file at path; a file that does not parse
@@ -152,7 +164,7 @@ func Parse(path string) *File {
 					continue
 				}
 				e := Entry{Field: field, Value: n.Value, Line: n.Line, Column: n.Column}
-				if field == "patchesStrategicMerge" && strings.ContainsAny(n.Value, "\n:") {
+				if field == "patchesStrategicMerge" && strings.ContainsAny(n.Value, "\n:") || inlineConfig(field, n.Value) {
 					e.Value, e.Inline, e.InlineAt = "", n.Value, NewInlineText(n, data)
 				}
 				kf.Entries = append(kf.Entries, e)

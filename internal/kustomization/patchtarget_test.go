@@ -2,6 +2,7 @@ package kustomization
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
@@ -40,5 +41,36 @@ func TestPatchFor(t *testing.T) {
 		if got := k.PatchFor(c.kind, c.name); got != c.want {
 			t.Errorf("PatchFor(%s, %s) = %d, want %d", c.kind, c.name, got, c.want)
 		}
+	}
+}
+
+// A plugin field's entry written as the plugin's configuration is inline,
+// not a path that names no file; a path stays a path.
+func TestInlinePluginConfig(t *testing.T) {
+	t.Parallel()
+	root := testtree.Write(t, map[string]string{"kustomization.yaml": `transformers:
+  - |-
+    apiVersion: builtin
+    kind: ReplacementTransformer
+    metadata:
+      name: names
+    replacements: []
+  - '{apiVersion: builtin, kind: LabelTransformer, metadata: {name: l}, labels: {a: b}}'
+  - labels.yaml
+generators:
+  - gen.yaml
+`})
+	k := Parse(filepath.Join(root, "kustomization.yaml"))
+	var got []string
+	for _, e := range k.Entries {
+		if e.Inline != "" {
+			got = append(got, e.Field+" inline")
+		} else {
+			got = append(got, e.Field+" "+e.Value)
+		}
+	}
+	want := []string{"transformers inline", "transformers inline", "transformers labels.yaml", "generators gen.yaml"}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
 	}
 }
