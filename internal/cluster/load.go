@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -262,7 +261,11 @@ func (d *discoverer) notListed(files []string) []manifest.Problem {
 		for _, f := range loose {
 			var objs []*manifest.Object
 			for _, o := range d.res.Objects(f) {
-				if !o.Unmodelled { // a workload alone is not worth the warning
+				// A workload alone is not worth the warning; a mirror
+				// input of a kind kept unmodelled (a HostedCluster, a
+				// ClusterInstance) is, but the load may not keep it:
+				// the reader of the inputs reports it (ReportUnlisted).
+				if !o.Unmodelled {
 					objs = append(objs, o)
 				}
 			}
@@ -274,8 +277,7 @@ func (d *discoverer) notListed(files []string) []manifest.Problem {
 			if len(objs) > 0 {
 				pos = objs[0].Position()
 			}
-			out = append(out, manifest.Problem{Pos: pos, Code: manifest.CodeNotInKustomization, Warning: true,
-				Message: fmt.Sprintf("%s is not listed in %s: kustomize does not apply it", d.names.display(f), d.names.display(kf.Path))})
+			out = append(out, unlistedProblem(d.names.display(f), d.names.display(kf.Path), pos))
 		}
 	}
 	return out
