@@ -38,7 +38,13 @@ func (p *Project) Created(cl *cluster.Cluster) *inputs.Cluster { return p.create
 // resolved them.
 func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Settings, res *cluster.Result) error {
 	p.files, p.load = res.Set.Files, loadOptions(opts, cfg)
-	objs := inputObjects(res, p.load)
+	objs, unapplied := inputs.Applied(inputObjects(res, p.load), unlisted(res))
+	for _, o := range unapplied {
+		// Said on the clusters reading the kustomization, as discovery
+		// says it of a mirror object there, so that what the file would
+		// have created does not vanish unsaid.
+		res.ReportUnlisted(o.File, o.Position(), inputs.Unapplied(o))
+	}
 	if len(objs) == 0 {
 		if createdName(opts.Cluster) {
 			return usage("no cluster named %q: the tree creates none (`mirrorlint clusters` lists them)", opts.Cluster)
@@ -165,6 +171,14 @@ func inputObjects(res *cluster.Result, lo manifest.Options) []*manifest.Object {
 		return nil
 	}
 	return inputs.LoadDeclared(files, lo)
+}
+
+// unlisted says which files kustomize does not apply (cluster.Result.Unlisted),
+// for inputs.Applied: the inputs read from the whole tree, and a file lying
+// in a kustomization's directory unlisted creates no cluster, as it is in
+// no cluster of the tree.
+func unlisted(res *cluster.Result) func(string) bool {
+	return func(file string) bool { return res.Unlisted(file) != "" }
 }
 
 // keepsDeclaring reports whether a load with lo keeps every object that

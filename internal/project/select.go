@@ -233,7 +233,8 @@ func createdNames(res *cluster.Result, opts Options, cfg *config.Config) []strin
 	if slices.Contains(res.Set.Files, "-") {
 		return nil
 	}
-	r := inputs.Read(inputs.Load(res.Set.Files, loadOptions(opts, cfg)), render.Version{})
+	objs, _ := inputs.Applied(inputs.Load(res.Set.Files, loadOptions(opts, cfg)), unlisted(res))
+	r := inputs.Read(objs, render.Version{})
 	return selectable(r, r.Names(res.DirName))
 }
 
