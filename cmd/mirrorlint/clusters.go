@@ -30,8 +30,11 @@ subdirectories, every other top-level directory is one cluster named after it
 files of different top-level directories are never compared. A tree with no
 kustomization and no layout directory is one cluster. A file lying in a
 kustomization's directory that the kustomization does not list is in no cluster
-(kustomize does not apply it). Files given one by one are one cluster. Names are
-paths relative to the repository's top level (or the config file's directory).
+(kustomize does not apply it) and is reported; a ClusterInstance, SiteConfig or
+HostedCluster in it creates no cluster either, while an install-config.yaml
+there, which openshift-install reads from its directory, still does. Files given
+one by one are one cluster. Names are paths relative to the repository's top
+level (or the config file's directory).
 
 For each cluster this prints why it exists, the paths it is made of, its mirror
 objects, how many files it reads, its settings and any problem found without
