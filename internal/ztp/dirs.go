@@ -12,12 +12,12 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/safefs"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // SourceCRDir is where the ZTP generator looks for source CRs first: a
-// source-crs directory beside the generator (the kustomization running it),
-// before the copy built into its container.
+// source-crs directory in the directory it runs in, which kustomize makes
+// the directory of the kustomization running it; then the copy built
+// into its container.
 const SourceCRDir = "source-crs"
 
 // InSourceCRDir reports whether the file p lies in a source-crs directory,
@@ -31,10 +31,18 @@ const maxFile = safefs.DefaultMaxFileSize
 
 // Dirs is the Source of a generator read from disk.
 type Dirs struct {
-	// Dir is the generator file's directory on disk, Shown the same as
-	// positions show it (the argument the file was found under joined
-	// with the path inside).
+	// Dir is the directory the generator's relative paths start from,
+	// on disk: both generators resolve them from the directory kustomize
+	// runs them in, the directory of the kustomization listing the
+	// generator file; for a file no kustomization runs, the file's own.
+	// Shown is the same as positions show it (the argument the file was
+	// found under joined with the path inside).
 	Dir, Shown string
+	// File is the generator file's directory on disk when it is not Dir
+	// (a kustomization running a generator of a subdirectory), where a
+	// source-crs directory is looked for when a source CR is missing
+	// (see nearby): the template may have been written for it.
+	File string
 	// SourceCRs are further directories holding source CRs (as the
 	// repository's configuration names them), searched after Dir's own
 	// source-crs.
@@ -73,8 +81,8 @@ func (d *Dirs) shown(p string) string {
 	return path.Join(d.Shown, filepath.ToSlash(rel))
 }
 
-// SourceCR reads name from the source-crs directory beside the generator,
-// then from the configured ones.
+// SourceCR reads name from the source-crs directory of Dir, then from the
+// configured ones.
 func (d *Dirs) SourceCR(name string) (File, error) {
 	dirs := append([]string{filepath.Join(d.Dir, SourceCRDir)}, d.SourceCRs...)
 	for _, dir := range dirs {
@@ -87,18 +95,19 @@ func (d *Dirs) SourceCR(name string) (File, error) {
 			return File{}, fmt.Errorf("the source CR %s cannot be read: %v", d.shown(p), cause(err))
 		}
 	}
-	return File{}, d.missingSourceCR(name, dirs[0])
+	return File{}, d.missingSourceCR(name, dirs[0], false)
 }
 
 // missingSourceCR says that the source CR name is in neither dir (the
-// source-crs directory beside the generator) nor the configured ones, and
-// how to supply it: ZTP hub repositories often keep only their own source
-// CRs and take the rest from the container. A source-crs directory above
-// that holds it is named too (MissingSourceCR.Near): the generator may sit
-// in the wrong place.
-func (d *Dirs) missingSourceCR(name, dir string) error {
-	m := &MissingSourceCR{Name: name, Dir: d.shown(dir), Configured: len(d.SourceCRs) > 0, Near: d.nearby(name)}
-	msg := fmt.Sprintf("the source CR %s is not in %s%s, so what it delivers is not linted%s", name, m.Dir, m.configured(), supplyHint)
+// source-crs directory of Dir) nor the configured ones, and how to supply
+// it: ZTP hub repositories often keep only their own source CRs and take
+// the rest from the container. A source-crs directory elsewhere that holds
+// it is named too (MissingSourceCR.Near): the generator or its
+// kustomization may sit in the wrong place. path: a PolicyGenerator
+// manifest path, not a PolicyGenTemplate fileName.
+func (d *Dirs) missingSourceCR(name, dir string, path bool) error {
+	m := &MissingSourceCR{Name: name, Dir: d.shown(dir), Configured: len(d.SourceCRs) > 0, Near: d.nearby(name), Path: path}
+	msg := fmt.Sprintf("the source CR %s is not in %s%s, so what it delivers is not linted%s", name, m.Dir, m.configured(), m.hint(false))
 	if m.Near != "" {
 		msg += "; " + m.Near + " holds one"
 	}
@@ -126,7 +135,7 @@ func SourceCRsMissing(ms []*MissingSourceCR) string {
 		entries = fmt.Sprintf(" in %d entries", len(ms))
 	}
 	msg := fmt.Sprintf("%d source CRs this generator names%s are not in %s%s (%s, each entry listed with this finding), so what they deliver is not linted%s",
-		len(distinct), entries, ms[0].Dir, ms[0].configured(), strings.Join(shown, ", "), strings.Replace(supplyHint, "own copy", "own copies", 1))
+		len(distinct), entries, ms[0].Dir, ms[0].configured(), strings.Join(shown, ", "), ms[0].hint(true))
 	if ms[0].Near != "" {
 		msg += "; " + ms[0].Near + " holds them"
 	}
@@ -140,26 +149,47 @@ func (m *MissingSourceCR) configured() string {
 	return ""
 }
 
-// supplyHint ends a missing source CR's message with how to supply it.
-const supplyHint = " (the ZTP container would use its own copy): put the container's source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR])"
-
-// nearby finds a source-crs directory above the generator that holds name,
-// to name in the message.
-func (d *Dirs) nearby(name string) string {
-	for dir := filepath.Dir(d.Dir); ; dir = filepath.Dir(dir) {
-		p := filepath.Join(dir, SourceCRDir, filepath.FromSlash(name))
-		if fi, err := d.stat(p); err == nil && fi.Mode().IsRegular() {
-			return d.shown(filepath.Join(dir, SourceCRDir))
-		}
-		if dir == d.Root || filepath.Dir(dir) == dir || (d.Root != "" && !strings.HasPrefix(dir, d.Root)) {
-			return ""
-		}
+// hint ends a missing source CR's message with what the generator does
+// without it and how to supply it. The ZTP container falls back on its own
+// copy of a PolicyGenTemplate's source CR; the policy generator reads a
+// manifest path from the repository only, and refuses one naming no file.
+func (m *MissingSourceCR) hint(plural bool) string {
+	const supply = " source CRs there, or name the directory holding them in .mirrorlint.yaml (sourceCRs: [DIR])"
+	switch {
+	case m.Path && plural:
+		return " (the policy generator refuses paths that name no file): put the ZTP container's" + supply
+	case m.Path:
+		return " (the policy generator refuses a path that names no file): put the ZTP container's" + supply
+	case plural:
+		return " (the ZTP container would use its own copies): put the container's" + supply
 	}
+	return " (the ZTP container would use its own copy): put the container's" + supply
 }
 
-// Manifests reads a PolicyGenerator manifest path relative to the
-// generator: a file, or the YAML files of a directory; ErrKustomization
-// for a directory holding a kustomization.
+// nearby finds a source-crs directory that holds name where the generator
+// does not look, to name in the message: beside the generator file or
+// above it (a kustomization of another directory runs it), then above
+// Dir, whose own was searched already.
+func (d *Dirs) nearby(name string) string {
+	seen := map[string]bool{d.Dir: true}
+	for _, start := range []string{d.File, filepath.Dir(d.Dir)} {
+		for dir := start; dir != "" && !seen[dir]; dir = filepath.Dir(dir) {
+			seen[dir] = true
+			p := filepath.Join(dir, SourceCRDir, filepath.FromSlash(name))
+			if fi, err := d.stat(p); err == nil && fi.Mode().IsRegular() {
+				return d.shown(filepath.Join(dir, SourceCRDir))
+			}
+			if dir == d.Root || filepath.Dir(dir) == dir || (d.Root != "" && !strings.HasPrefix(dir, d.Root)) {
+				break
+			}
+		}
+	}
+	return ""
+}
+
+// Manifests reads a PolicyGenerator manifest path relative to Dir: a
+// file, or the YAML files of a directory; ErrKustomization for a
+// directory holding a kustomization.
 func (d *Dirs) Manifests(rel string) ([]File, error) {
 	p := filepath.Join(d.Dir, filepath.FromSlash(rel))
 	fi, err := d.stat(p)
@@ -177,7 +207,7 @@ func (d *Dirs) Manifests(rel string) ([]File, error) {
 	}
 	if err != nil {
 		if isNotExist(err) && intoSourceCRs {
-			return nil, d.missingSourceCR(inner, filepath.Join(d.Dir, SourceCRDir))
+			return nil, d.missingSourceCR(inner, filepath.Join(d.Dir, SourceCRDir), true)
 		}
 		if isNotExist(err) {
 			return nil, &missing{msg: fmt.Sprintf("the manifest path %s names no file, so what it delivers is not linted (the policy generator refuses it)", d.shown(p))}
@@ -274,51 +304,4 @@ func manifestDir(p string) ([]string, error) {
 	}
 	slices.Sort(names)
 	return names, nil
-}
-
-// ManifestFiles lists the files the manifests of a PolicyGenerator (its
-// mapping node, in the directory dir) name: a path's file, or the YAML
-// files of its directory, as Manifests reads them, without reading them.
-// Paths that name nothing are left out (the expansion reports them), and
-// so are directories holding a kustomization (ManifestKustomizations).
-func ManifestFiles(dir string, gen *yaml.Node) []string {
-	out, _ := manifestPaths(dir, gen)
-	return out
-}
-
-// ManifestKustomizations lists the manifest directories of a
-// PolicyGenerator that hold a kustomization, which the generator builds
-// (Kustomization): what their builds read, only a kustomization's graph
-// knows.
-func ManifestKustomizations(dir string, gen *yaml.Node) []string {
-	_, kusts := manifestPaths(dir, gen)
-	return kusts
-}
-
-func manifestPaths(dir string, gen *yaml.Node) (files, kusts []string) {
-	for _, p := range seq(gen, "policies") {
-		for _, m := range seq(p, "manifests") {
-			rel := scalar(m, "path")
-			if rel == "" {
-				continue
-			}
-			full := filepath.Join(dir, filepath.FromSlash(rel))
-			fi, err := os.Stat(full)
-			if err != nil {
-				continue
-			}
-			if !fi.IsDir() {
-				files = append(files, full)
-				continue
-			}
-			names, err := manifestDir(full)
-			if errors.Is(err, ErrKustomization) {
-				kusts = append(kusts, full)
-			}
-			for _, n := range names {
-				files = append(files, filepath.Join(full, n))
-			}
-		}
-	}
-	return files, kusts
 }

@@ -9,9 +9,9 @@ import (
 
 // policyGenerator expands an ACM PolicyGenerator as the policy generator
 // plugin does: each policy's manifests (files or directories, relative to
-// the generator) with their patches applied as kustomize applies a
-// strategic-merge patch, in the namespace of policyDefaults, bound by the
-// policy's placement or else policyDefaults'.
+// the directory it runs in) with their patches applied as kustomize
+// applies a strategic-merge patch, in the namespace of policyDefaults,
+// bound by the policy's placement or else policyDefaults'.
 func (e *expander) policyGenerator(n *yaml.Node) {
 	pd := value(n, "policyDefaults")
 	ns := scalar(pd, "namespace")

@@ -109,9 +109,8 @@ func (d *Dirs) Kustomization(rel string) (Kustomized, error) {
 }
 
 // builtNames names the files of a build (absolute paths) as positions
-// show them, relative to the generator's directory: kustomize opens files
-// by their real paths, so a path under the directory's real path is taken
-// relative to that.
+// show them, relative to Dir: kustomize opens files by their real paths,
+// so a path under the directory's real path is taken relative to that.
 func (d *Dirs) builtNames() func(string) string {
 	var bases []string
 	if abs, err := filepath.Abs(d.Dir); err == nil {

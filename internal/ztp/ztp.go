@@ -83,12 +83,19 @@ type Problem struct {
 // MissingSourceCR is a source CR that was looked for and not found.
 type MissingSourceCR struct {
 	Name string // as the entry names it
-	Dir  string // the source-crs directory beside the generator, as shown
+	// Dir is the source-crs directory the generator reads (that of the
+	// kustomization running it, see Dirs.Dir), as shown.
+	Dir string
 	// Configured: the config's sourceCRs directories were searched too.
 	Configured bool
-	// Near is a source-crs directory above the generator that holds it,
-	// as shown; "" when none does.
+	// Near is a source-crs directory where the generator does not look
+	// that holds it (see Dirs.nearby), as shown; "" when none does.
 	Near string
+	// Path: a PolicyGenerator manifest path into source-crs/, which the
+	// policy generator refuses when it names no file; else a
+	// PolicyGenTemplate fileName, which the ZTP container reads from its
+	// own copy.
+	Path bool
 }
 
 // Problem codes.
@@ -114,9 +121,9 @@ type Source interface {
 	// directories; an error wrapping fs.ErrNotExist when none holds it.
 	SourceCR(name string) (File, error)
 	// Manifests reads a PolicyGenerator manifest path, relative to the
-	// generator's directory: the file, or the YAML files of a directory
-	// (not its subdirectories); an error wrapping ErrKustomization when
-	// the directory holds a kustomization.
+	// directory the generator runs in: the file, or the YAML files of a
+	// directory (not its subdirectories); an error wrapping
+	// ErrKustomization when the directory holds a kustomization.
 	Manifests(path string) ([]File, error)
 	// Kustomization builds a manifest path whose directory holds a
 	// kustomization, as the policy generator does (see kustomized.go).
