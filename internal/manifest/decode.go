@@ -57,7 +57,7 @@ func parseFileAt(name, osPath, blob string, data []byte, opts Options) fileResul
 		res.problems = append(res.problems, *p)
 		return res
 	}
-	fp := &fileParse{name: name, data: data, blob: blob, res: &res, keep: opts.Unmodelled, osPath: osPath, sourceCRs: opts.SourceCRs, kustomize: opts.Kustomize, access: opts.Access}
+	fp := &fileParse{name: name, data: data, blob: blob, res: &res, keep: opts.Unmodelled, osPath: osPath, sourceCRs: opts.SourceCRs, kustomize: opts.Kustomize, runDir: opts.GeneratorDir, access: opts.Access}
 	fp.over = opts.heapOver
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for doc := 0; ; doc++ {
@@ -108,6 +108,7 @@ type fileParse struct {
 	osPath    string
 	sourceCRs []string
 	kustomize ztp.Kustomizer
+	runDir    func(osPath string) string // Options.GeneratorDir
 	access    *safefs.Root
 	// spans locates the nodes of the generated object being read that
 	// come from another file.

@@ -53,9 +53,15 @@ type Options struct {
 	// safefs.Root); nil reads any regular file the walk reaches.
 	Access *safefs.Root
 	// SourceCRs are directories holding ZTP source CRs, searched after the
-	// source-crs directory beside a PolicyGenTemplate (the configuration's
-	// sourceCRs, as paths to open).
+	// source-crs directory a PolicyGenTemplate runs in (the
+	// configuration's sourceCRs, as paths to open).
 	SourceCRs []string
+	// GeneratorDir, when set, names the directory (a path to open) the
+	// ZTP generator in the file at osPath runs in, "" for the file's own:
+	// both generators resolve their relative paths from the directory
+	// kustomize runs them in, that of the kustomization listing the file
+	// under generators, which only discovery knows.
+	GeneratorDir func(osPath string) string
 	// Kustomize, when set, builds a PolicyGenerator manifest directory
 	// holding a kustomization, as the policy generator does (package
 	// build's, which this package cannot import); without it what such a

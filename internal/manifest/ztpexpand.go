@@ -79,10 +79,7 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 		return false
 	}
 	fp.res.readOthers = true
-	rec := &recorder{
-		Dirs: ztp.Dirs{Dir: filepath.Dir(fp.osPath), Shown: path.Dir(fp.name), SourceCRs: fp.sourceCRs, Kustomize: fp.kustomize},
-		srcs: map[string]*source{},
-	}
+	rec := &recorder{Dirs: fp.generatorDirs(), srcs: map[string]*source{}}
 	if fp.access != nil {
 		rec.ReadFile, rec.Stat = fp.access.ReadFile, fp.access.Stat
 	}
@@ -133,6 +130,33 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 	return true
 }
 
+// generatorDirs is where the generator of the file reads from: the
+// directory it runs in (Options.GeneratorDir), named as positions name the
+// file's directory, else the file's own directory.
+func (fp *fileParse) generatorDirs() ztp.Dirs {
+	own, shown := filepath.Dir(fp.osPath), path.Dir(fp.name)
+	d := ztp.Dirs{Dir: own, Shown: shown, SourceCRs: fp.sourceCRs, Kustomize: fp.kustomize}
+	if fp.runDir == nil {
+		return d
+	}
+	run := fp.runDir(fp.osPath)
+	if run == "" {
+		return d
+	}
+	// The directory is named from the file's, so that the files the
+	// generator reads there are named as the walk names them.
+	abs, err := filepath.Abs(own)
+	if err != nil {
+		return d
+	}
+	rel, err := filepath.Rel(abs, run)
+	if err != nil || rel == "." {
+		return d
+	}
+	d.Dir, d.Shown, d.File = filepath.Join(own, rel), path.Join(shown, filepath.ToSlash(rel)), own
+	return d
+}
+
 // generatorProblems are the problems of a generator's expansion. The
 // source CRs it names that are missing from the same places are one
 // problem at the first entry, the others related to it: a hub repository
@@ -140,8 +164,8 @@ func (fp *fileParse) expandGenerator(n *yaml.Node, doc int) bool {
 // generator, and one line each would bury everything else.
 func generatorProblems(probs []ztp.Problem) []Problem {
 	type gap struct {
-		dir, near  string
-		configured bool
+		dir, near        string
+		configured, path bool
 	}
 	at := map[gap]int{} // the group's problem in out
 	var grouped [][]*ztp.MissingSourceCR
@@ -149,7 +173,7 @@ func generatorProblems(probs []ztp.Problem) []Problem {
 	for _, p := range probs {
 		pos := Position{File: p.File, Line: p.Line, Column: p.Column}
 		if m := p.SourceCR; m != nil {
-			g := gap{m.Dir, m.Near, m.Configured}
+			g := gap{m.Dir, m.Near, m.Configured, m.Path}
 			if i, ok := at[g]; ok {
 				out[i].Related = append(out[i].Related, pos)
 				grouped[i] = append(grouped[i], m)
