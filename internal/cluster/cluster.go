@@ -193,8 +193,8 @@ func (r *Result) All() []*Cluster { return r.all }
 // the path argument) may be read by clusters it never saw. A file lying in
 // a kustomization's directory that no kustomization lists is read by the
 // clusters reading that kustomization: they report it
-// (not-in-kustomization). A manifest a PolicyGenerator reads is read by
-// the clusters reading the kustomization that names the generator.
+// (not-in-kustomization). A manifest or source CR a generator reads is
+// read by the clusters reading the kustomization that names the generator.
 func (r *Result) Readers(file string) ([]*Cluster, bool) {
 	real := manifest.RealPath(file)
 	complete := r.roots == nil
@@ -215,9 +215,11 @@ func (r *Result) Readers(file string) ([]*Cluster, bool) {
 	}
 	var via []string
 	if r.d != nil {
-		via = r.d.viaGenerator[manifest.AbsName(file)]
-		if real != manifest.AbsName(file) {
-			via = append(via, r.d.viaGenerator[real]...)
+		for _, m := range []map[string][]string{r.d.viaGenerator, r.d.viaSourceCR} {
+			via = append(via, m[manifest.AbsName(file)]...)
+			if real != manifest.AbsName(file) {
+				via = append(via, m[real]...)
+			}
 		}
 	}
 	var out []*Cluster

@@ -56,7 +56,8 @@ func (d *discoverer) declared(res *Result) (*Result, error) {
 				// its inputs are that build's inputs already.
 			case d.isKustDir(pa):
 				cl.parts = append(cl.parts, part{kust: pa})
-				_, files := d.graph.Closure(pa)
+				kusts, files := d.graph.Closure(pa)
+				d.markRunDirs(kusts)
 				for _, f := range files {
 					cl.addInput(f, d.names)
 				}

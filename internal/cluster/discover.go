@@ -122,6 +122,17 @@ type discoverer struct {
 	listed       map[string]string
 	reached      map[string]bool
 	viaGenerator map[string][]string
+	// viaSourceCR maps the source CRs the generators of a closure read
+	// from their kustomization's source-crs (kustomization.Plugin.SourceCRs)
+	// to the kustomization files naming the generator: in no cluster of
+	// those kustomizations as written, but read by them.
+	viaSourceCR map[string][]string
+	// runDir maps a generator file (absolute, and its real path) to the
+	// directory of the kustomization it runs in (see rundir.go), from the
+	// kustomization files in runSeen; reads holds what each reads there.
+	runDir  map[string]string
+	runSeen map[string]bool
+	reads   map[string]generatorInputs
 	// loose maps a kustomization file to the files lying in its directory
 	// that no kustomization reads.
 	loose map[string][]string
@@ -147,12 +158,18 @@ type discoverer struct {
 
 func newDiscoverer(opts Options, st *Stats) *discoverer {
 	d := &discoverer{opts: opts, graph: kustomization.NewGraph(), stats: st, listed: map[string]string{},
-		reached: map[string]bool{}, viaGenerator: map[string][]string{}, loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{},
-		narrowed: map[string]bool{}}
+		reached: map[string]bool{}, viaGenerator: map[string][]string{}, viaSourceCR: map[string][]string{},
+		runDir: map[string]string{}, runSeen: map[string]bool{}, reads: map[string]generatorInputs{},
+		loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{}, narrowed: map[string]bool{}}
 	if d.opts.Load.Kustomize == nil {
 		// A PolicyGenerator whose manifest path is a kustomization
 		// delivers what kustomize builds there; the loader expands it.
 		d.opts.Load.Kustomize = build.PolicyManifests(d.graph, d.opts.Load)
+	}
+	if d.opts.Load.GeneratorDir == nil {
+		// Filled as the kustomizations are found, before any file is
+		// loaded.
+		d.opts.Load.GeneratorDir = d.generatorDir
 	}
 	if opts.Root != "" {
 		if abs, err := filepath.Abs(opts.Root); err == nil {
@@ -248,12 +265,20 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 	// in a reference cycle are nobody's top level), is no plain file.
 	// The manifests a PolicyGenerator reads are applied through it, not as
 	// written: they form no plain cluster and are not left out.
+	// What a generator reads depends on the directory it runs in, chosen
+	// among every kustomization running it: all are found first.
 	for i := range kdirs {
 		for _, dir := range kdirs[i] {
 			kusts, files := d.graph.Closure(dir)
 			for _, f := range files {
 				d.reached[f] = true
 			}
+			d.markRunDirs(kusts)
+		}
+	}
+	for i := range kdirs {
+		for _, dir := range kdirs[i] {
+			kusts, _ := d.graph.Closure(dir)
 			d.markGeneratorReads(kusts)
 		}
 	}
@@ -321,18 +346,25 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 	return res, nil
 }
 
-// markGeneratorReads records the manifests the expanded generators of a
-// closure read (kustomization.Plugin.Reads), with the kustomization naming
-// each generator.
+// markGeneratorReads records the manifests and source CRs the expanded
+// generators of a closure read from the directory they run in (see
+// markRunDirs, which must have seen every kustomization running them),
+// with the kustomization naming each generator.
 func (d *discoverer) markGeneratorReads(kusts []*kustomization.File) {
 	for _, k := range kusts {
 		for _, p := range k.Plugins() {
 			if !p.Expanded {
 				continue
 			}
-			for _, f := range p.Reads {
+			r := d.readsOf(p, k.Dir)
+			for _, f := range r.manifests {
 				if !slices.Contains(d.viaGenerator[f], k.Path) {
 					d.viaGenerator[f] = append(d.viaGenerator[f], k.Path)
+				}
+			}
+			for _, f := range r.sourceCRs {
+				if !slices.Contains(d.viaSourceCR[f], k.Path) {
+					d.viaSourceCR[f] = append(d.viaSourceCR[f], k.Path)
 				}
 			}
 		}

@@ -39,9 +39,9 @@ type Config struct {
 	Strict           bool              `yaml:"strict,omitempty" json:"strict,omitempty"`
 	Clusters         []Cluster         `yaml:"clusters,omitempty" json:"clusters,omitempty"`
 	// SourceCRs are directories holding the ZTP source CRs that
-	// PolicyGenTemplate and PolicyGenerator entries name, searched after
-	// the source-crs directory beside each generator (relative to this
-	// file).
+	// PolicyGenTemplate and PolicyGenerator entries name (relative to
+	// this file), searched after the source-crs directory of the
+	// directory each generator runs in.
 	SourceCRs []string `yaml:"sourceCRs,omitempty" json:"sourceCRs,omitempty"`
 	// FeatureSet is the cluster's feature set (Default,
 	// TechPreviewNoUpgrade, DevPreviewNoUpgrade, CustomNoUpgrade); empty

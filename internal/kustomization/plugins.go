@@ -29,13 +29,9 @@ type Plugin struct {
 	// Expanded is set when every configuration of the file is a generator
 	// mirrorlint expands.
 	Expanded bool
-	// Reads lists the files the PolicyGenerators of the file read as
-	// their manifests (absolute): applied through the generator, not as
-	// they are written; for a manifest directory holding a kustomization,
-	// every file its build reads. Source CRs are left out: a source-crs
-	// directory is never applied, and is reported as such by the cluster
-	// of its directory (manifest.CodeNotApplied).
-	Reads []string
+	// generators are the file's configurations that are generators
+	// mirrorlint expands (see Reads).
+	generators []*yaml.Node
 }
 
 // What names the plugin for messages: its kinds, the function image or
@@ -97,28 +93,44 @@ func pluginOf(r Resolved) (Plugin, bool) {
 		if !slices.Contains(p.Kinds, what) {
 			p.Kinds = append(p.Kinds, what)
 		}
-		switch ztp.Generator(av, kind) {
-		case "":
+		if ztp.Generator(av, kind) == "" {
 			p.Expanded = false
-		case "PolicyGenerator":
-			for _, f := range ztp.ManifestFiles(filepath.Dir(r.Abs), n) {
-				if !ztp.InSourceCRDir(f) {
-					p.Reads = append(p.Reads, f)
-				}
+			continue
+		}
+		p.generators = append(p.generators, n)
+	}
+	return p, len(p.Kinds) > 0
+}
+
+// Reads lists what the generators of the file read when run in dir (the
+// directory of a kustomization running it, see ztp.Dirs.Dir), absolute,
+// without reading it. manifests are the files the PolicyGenerators read
+// as their manifests: applied through the generator, not as they are
+// written; for a manifest directory holding a kustomization, every file
+// its build reads. sourceCRs are the source CRs read from dir's
+// source-crs: a source-crs directory is never applied, and is reported as
+// such by the cluster of its directory (manifest.CodeNotApplied), but an
+// edit to one changes what the generator delivers.
+func (p Plugin) Reads(dir string) (manifests, sourceCRs []string) {
+	for _, n := range p.generators {
+		sourceCRs = append(sourceCRs, ztp.SourceCRFiles(dir, n)...)
+		for _, f := range ztp.ManifestFiles(dir, n) {
+			if !ztp.InSourceCRDir(f) {
+				manifests = append(manifests, f)
 			}
-			// A kustomization the generator builds: every file its
-			// build reads is one of the generator's inputs.
-			for _, dir := range ztp.ManifestKustomizations(filepath.Dir(r.Abs), n) {
-				_, files := NewGraph().Closure(filepath.Clean(dir))
-				for _, f := range files {
-					if !slices.Contains(p.Reads, f) {
-						p.Reads = append(p.Reads, f)
-					}
+		}
+		// A kustomization the generator builds: every file its build
+		// reads is one of the generator's inputs.
+		for _, kdir := range ztp.ManifestKustomizations(dir, n) {
+			_, files := NewGraph().Closure(filepath.Clean(kdir))
+			for _, f := range files {
+				if !slices.Contains(manifests, f) {
+					manifests = append(manifests, f)
 				}
 			}
 		}
 	}
-	return p, len(p.Kinds) > 0
+	return manifests, sourceCRs
 }
 
 // functionOf names the container image or program a KRM function
