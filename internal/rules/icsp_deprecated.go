@@ -13,6 +13,9 @@ var icspDeprecated = &check.Rule{
 	Doc:      doc("icsp-deprecated"),
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
+		if !c.Settings.Version.AtLeast(13) {
+			return // before 4.13 ICSP is the only mirror kind there is
+		}
 		for _, o := range c.Objects(manifest.KindICSP) {
 			c.Report(o, manifest.Path{"kind"},
 				"ImageContentSourcePolicy %q is deprecated since OpenShift 4.13: convert it to an ImageDigestMirrorSet with `mirrorlint migrate` (or `oc adm migrate icsp`)", o.Name)
