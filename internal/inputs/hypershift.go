@@ -39,6 +39,11 @@ type Hosted struct {
 	Sources   []DigestSource
 	NodePools []*manifest.Object
 	Version   render.Version // from spec.release.image's tag, zero if unknown
+	// unmodelled is the release spec.release.image (releaseImage) names
+	// when mirrorlint does not model it, for Check's note; Version is then
+	// the nearest it models.
+	unmodelled   render.Version
+	releaseImage string
 	// BaseDomain is spec.dns.baseDomain: the API server is
 	// api.<name>.<baseDomain>.
 	BaseDomain string
@@ -64,7 +69,12 @@ func readHosted(o *manifest.Object, pools []*manifest.Object) *Hosted {
 	h.Sources = readSources(spec["imageContentSources"], manifest.Path{"spec", "imageContentSources"})
 	locate(o, h.Sources)
 	if img, ok := manifest.NestedString(o.Content, "spec", "release", "image"); ok {
-		h.Version = releaseTagVersion(img)
+		if v := releaseTagVersion(img); !v.IsZero() {
+			var ok bool
+			if h.Version, ok = modelled(v); !ok {
+				h.unmodelled, h.releaseImage = v, img
+			}
+		}
 	}
 	for _, np := range pools {
 		cluster, _ := manifest.NestedString(np.Content, "spec", "clusterName")
@@ -93,6 +103,9 @@ func releaseTagVersion(img string) render.Version {
 // Check reports what the management cluster's API server refuses.
 func (h *Hosted) Check() []Finding {
 	var fs findings
+	if !h.unmodelled.IsZero() {
+		releaseNote(&fs, h.unmodelled, h.Object.Locate(manifest.Path{"spec", "release", "image"}), "spec.release.image "+h.releaseImage)
+	}
 	for _, ds := range h.Sources {
 		seen := map[string]bool{}
 		for j, m := range ds.Mirrors {

@@ -10,6 +10,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	operatorv1alpha1 "github.com/openshift/api/operator/v1alpha1"
 
+	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 	"github.com/mirrorlint/mirrorlint/render"
@@ -319,6 +320,33 @@ func TestInstallConfigReason(t *testing.T) {
 	} {
 		if got := c.cl.Reason(); !strings.Contains(got, c.want) {
 			t.Errorf("%+v: %q, want %q in it", c.cl, got, c.want)
+		}
+	}
+}
+
+// A release outside the modelled ones, read from a HostedCluster's
+// release image or a site's ClusterImageSet, is checked as the nearest
+// modelled release, and said; a modelled one is taken as it is.
+func TestReleaseOutsideTheModelledOnes(t *testing.T) {
+	hosted := func(tag string) string {
+		return "apiVersion: hypershift.openshift.io/v1beta1\nkind: HostedCluster\nmetadata:\n  name: h\n  namespace: clusters\nspec:\n  release:\n    image: quay.io/openshift-release-dev/ocp-release:" + tag + "\n"
+	}
+	for tag, want := range map[string]struct {
+		minor int
+		note  bool
+	}{"4.10.3-x86_64": {12, true}, "4.19.2-x86_64": {19, false}, "4.30.0-x86_64": {21, true}} {
+		res := readTree(t, map[string]string{"hc.yaml": hosted(tag)}, render.Version{})
+		var notes []Finding
+		for _, f := range res.Findings {
+			if f.Rule == RuleReleaseUnmodelled {
+				notes = append(notes, f)
+			}
+		}
+		if len(res.Clusters) != 1 || res.Clusters[0].Version.Minor != want.minor || (len(notes) == 1) != want.note {
+			t.Errorf("%s: clusters %d, version %v, notes %v; want 4.%d, note %v", tag, len(res.Clusters), res.Clusters[0].Version, notes, want.minor, want.note)
+		}
+		if want.note && (notes[0].Pos.Line != 8 || notes[0].Severity != check.Info) {
+			t.Errorf("%s: note %+v, want an info at the image's line 8", tag, notes[0])
 		}
 	}
 }

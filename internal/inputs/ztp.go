@@ -52,7 +52,10 @@ func spoke(s *sites.Site, hub *HubMirrors, v render.Version) (*Cluster, []Findin
 	var fs findings
 	c := &Cluster{Name: s.Name, Kind: "ztp-spoke", From: s.Object.Locate(s.Path), Version: v}
 	if iv := siteVersion(s.ImageSet); !iv.IsZero() {
-		c.Version = iv
+		var ok bool
+		if c.Version, ok = modelled(iv); !ok {
+			releaseNote(&fs, iv, s.Object.Locate(s.ImageSetPath), "clusterImageSetNameRef "+s.ImageSet)
+		}
 	}
 	var base []spokeSource
 	var hubEntries []DigestSource

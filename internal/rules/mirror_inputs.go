@@ -51,6 +51,6 @@ func inputRules() []*check.Rule {
 		installConfigDuplicateMirror, hostedClusterDuplicateMirror, hostedClusterGuestMirrorObject,
 		installConfigConflictingPolicy,
 		installConfigImageContentSources, agentInstallerReleaseSource, hubMirrorPrefixIgnored, hubMirrorNotForSpokes, hubMirrorV1Format,
-		installConfigOverridesReplacesHub, installConfigOverridesInherits,
+		installConfigOverridesReplacesHub, installConfigOverridesInherits, releaseUnmodelled,
 	}
 }

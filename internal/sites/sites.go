@@ -69,6 +69,8 @@ type Site struct {
 	// ImageSet is clusterImageSetNameRef (the cluster's, else the
 	// SiteConfig's), "" when unset.
 	ImageSet string
+	// ImageSetPath is where ImageSet is written, nil when it is not.
+	ImageSetPath manifest.Path
 	// Overrides is nil when the site sets no installConfigOverrides.
 	Overrides *Overrides
 }
@@ -140,8 +142,11 @@ func siteConfig(o *manifest.Object) ([]*Site, []Problem) {
 		s := &Site{Kind: KindSiteConfig, Object: o, Namespace: ns, Path: manifest.Path{"spec", "clusters", i}, TemplateKnown: true}
 		s.Name, _ = cm["clusterName"].(string)
 		s.ImageSet = siteImageSet
+		if siteImageSet != "" {
+			s.ImageSetPath = manifest.Path{"spec", "clusterImageSetNameRef"}
+		}
 		if v, ok := cm["clusterImageSetNameRef"].(string); ok && v != "" {
-			s.ImageSet = v
+			s.ImageSet, s.ImageSetPath = v, s.Path.Child("clusterImageSetNameRef")
 		}
 		s.common(cm)
 		probs = append(probs, s.readLabels(cm["clusterLabels"], s.Path.Child("clusterLabels"))...)
@@ -158,6 +163,9 @@ func clusterInstance(o *manifest.Object) (*Site, []Problem) {
 	s := &Site{Kind: KindClusterInstance, Object: o, Namespace: ns, Path: manifest.Path{"spec"}}
 	s.Name, _ = spec["clusterName"].(string)
 	s.ImageSet, _ = spec["clusterImageSetNameRef"].(string)
+	if s.ImageSet != "" {
+		s.ImageSetPath = manifest.Path{"spec", "clusterImageSetNameRef"}
+	}
 	s.common(spec)
 	s.TemplateKnown = usesDefaultTemplates(spec)
 	s.Labels = map[string]string{}

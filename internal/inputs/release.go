@@ -1,0 +1,34 @@
+package inputs
+
+import (
+	"github.com/mirrorlint/mirrorlint/internal/check"
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+// RuleReleaseUnmodelled: a created cluster's release, read from its
+// inputs, is outside the releases mirrorlint models.
+const RuleReleaseUnmodelled = "release-unmodelled"
+
+// modelled is the release a created cluster whose inputs name v is
+// checked as: v when mirrorlint models it, else the nearest release it
+// models (false), which releaseNote says.
+func modelled(v render.Version) (render.Version, bool) {
+	switch {
+	case v.Minor < render.Oldest.Minor:
+		return render.Version{Minor: render.Oldest.Minor, Patch: -1}, false
+	case v.Minor > render.Newest.Minor:
+		return render.Version{Minor: render.Newest.Minor, Patch: -1}, false
+	}
+	return v, true
+}
+
+// releaseNote says that the release v, read at at (from names the value),
+// is checked as the nearest modelled one: MCO and the installer of v may
+// do otherwise, and --openshift-version refuses v for the same reason.
+func releaseNote(fs *findings, v render.Version, at manifest.Position, from string) {
+	near, _ := modelled(v)
+	fs.add(at, check.Info, RuleReleaseUnmodelled, "mirrorlint",
+		"%s names OpenShift 4.%d, outside the releases mirrorlint models (4.%d–4.%d): the cluster is checked and rendered as %s, whose MCO and installer may differ from its own",
+		from, v.Minor, render.Oldest.Minor, render.Newest.Minor, near)
+}
