@@ -124,7 +124,7 @@ func newEntryTable(insecure, blocked []indexedScope, digest, tag []mergedSet) *e
 		}
 		for i := range t.regs {
 			r := &t.regs[i]
-			if _, in := ix.containing(scopeOf(r), false); in {
+			if _, in := ix.containing(RegistryScope(r), false); in {
 				r.Insecure = true
 			}
 			for j := range r.Mirrors {
@@ -140,7 +140,7 @@ func newEntryTable(insecure, blocked []indexedScope, digest, tag []mergedSet) *e
 			ix.add(s.scope, i)
 		}
 		for i := range t.regs {
-			if _, in := ix.containing(scopeOf(&t.regs[i]), false); in {
+			if _, in := ix.containing(RegistryScope(&t.regs[i]), false); in {
 				t.regs[i].Blocked = true
 			}
 		}
@@ -156,7 +156,7 @@ func newEntryTable(insecure, blocked []indexedScope, digest, tag []mergedSet) *e
 		if len(t.regs[i].Mirrors) > 0 {
 			continue
 		}
-		if k, ok := sources.containing(scopeOf(&t.regs[i]), true); ok {
+		if k, ok := sources.containing(RegistryScope(&t.regs[i]), true); ok {
 			t.copyFrom[i] = k
 		}
 	}
@@ -188,7 +188,7 @@ func (t *entryTable) copyNested() error {
 		}
 		set := t.all[k]
 		src := &t.regs[t.idx[set.source]]
-		sub := scopeOf(&t.regs[i])
+		sub := RegistryScope(&t.regs[i])
 		suffix := sub[len(set.source):]
 		copied := make([]sysregistriesv2.Endpoint, len(src.Mirrors))
 		for m, ep := range src.Mirrors {
@@ -200,7 +200,9 @@ func (t *entryTable) copyNested() error {
 	return nil
 }
 
-func scopeOf(r *sysregistriesv2.Registry) string {
+// RegistryScope is the key a registries.conf [[registry]] table is
+// known and merged by: its prefix, else its location.
+func RegistryScope(r *sysregistriesv2.Registry) string {
 	if r.Prefix != "" {
 		return r.Prefix
 	}

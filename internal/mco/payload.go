@@ -195,7 +195,7 @@ func indexed(l []string) []indexedScope {
 func withVerbatimMirrors(reg *sysregistriesv2.Registry, written []sysregistriesv2.Registry) *sysregistriesv2.Registry {
 	for i := range written {
 		w := &written[i]
-		if strings.TrimRight(scopeOf(w), "/") != reg.Prefix || len(w.Mirrors) != len(reg.Mirrors) {
+		if strings.TrimRight(RegistryScope(w), "/") != reg.Prefix || len(w.Mirrors) != len(reg.Mirrors) {
 			continue
 		}
 		c := *reg

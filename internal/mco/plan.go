@@ -171,7 +171,7 @@ func NewPlan(in Input) *Plan {
 	rs := pp.rs
 	t := newEntryTable(indexed(rs.InsecureRegistries), pp.pr.registriesBlocked, pp.digest, pp.tag)
 	for i, r := range t.regs {
-		p.Registries = append(p.Registries, Registry{Scope: scopeOf(&r), At: t.at[i], Set: t.set[i], CopyFrom: t.copyFrom[i],
+		p.Registries = append(p.Registries, Registry{Scope: RegistryScope(&r), At: t.at[i], Set: t.set[i], CopyFrom: t.copyFrom[i],
 			Insecure: r.Insecure, Blocked: r.Blocked})
 	}
 	p.Payload = p.payload(ref)

@@ -68,7 +68,7 @@ func mustRender(t *testing.T, in Input) *Output {
 func entry(t *testing.T, out *Output, scope string) sysregistriesv2.Registry {
 	t.Helper()
 	for _, r := range decodedConf(t, out).Registries {
-		if scopeOf(&r) == scope {
+		if RegistryScope(&r) == scope {
 			return r
 		}
 	}
@@ -161,7 +161,7 @@ func TestEntryOrderAndFlags(t *testing.T) {
 	out := mustRender(t, in)
 	var scopes []string
 	for _, r := range decodedConf(t, out).Registries {
-		scopes = append(scopes, scopeOf(&r))
+		scopes = append(scopes, RegistryScope(&r))
 	}
 	// digest sources, tag-only sources, blocked, insecure.
 	if got := strings.Join(scopes, " "); got != "z.io/app a.io/app blk.io ins.io m.io/app" {

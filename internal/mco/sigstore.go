@@ -382,7 +382,7 @@ func newLookupTable(regs []sysregistriesv2.Registry, v Version) (*lookupTable, e
 	lt := &lookupTable{regs: make([]sysregistriesv2.Registry, len(regs)), byPrefix: make(map[string]int, len(regs)), written: make([]string, 0, len(regs))}
 	for i, r := range regs {
 		c := r
-		scope := scopeOf(&r)
+		scope := RegistryScope(&r)
 		lt.written = append(lt.written, scope)
 		var err error
 		if c.Location, err = parseLocation(c.Location); err != nil {

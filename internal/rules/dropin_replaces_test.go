@@ -7,6 +7,8 @@ import (
 
 	"github.com/containers/image/v5/pkg/sysregistriesv2"
 	"github.com/containers/image/v5/types"
+
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 )
 
 // The premise of the drop-in case of hand-written-registries-conf, held
@@ -51,7 +53,7 @@ location = "registry.redhat.io/rhacm2"
 	}
 	mirrors := map[string]int{}
 	for _, r := range regs {
-		mirrors[prefixOf(r.Prefix, r.Location)] = len(r.Mirrors)
+		mirrors[mco.RegistryScope(&r)] = len(r.Mirrors)
 	}
 	if mirrors["registry.redhat.io/rhacm2"] != 0 || mirrors["quay.io/openshift-release-dev/ocp-release"] != 1 {
 		t.Errorf("mirrors per registry after the drop-in: %v", mirrors)

@@ -4,10 +4,9 @@ import (
 	"path"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/mco"
 	"github.com/mirrorlint/mirrorlint/internal/nodefiles"
 )
 
@@ -54,31 +53,27 @@ var handWrittenRegistriesConf = &check.Rule{
 // drop-in for other registries is the place for settings the mirror
 // objects cannot express, and is not reported.
 func reportReplacedRegistries(c *check.Pass, o *manifest.Object, i int, p string, file map[string]any) {
-	rendered := c.Registries()
-	if rendered == nil {
+	conf := c.Registries()
+	if conf == nil {
 		return
 	}
-	mco := map[string][]string{}
-	for _, r := range rendered.Registries {
+	rendered := map[string][]string{}
+	for k := range conf.Registries {
+		r := &conf.Registries[k]
 		var mirrors []string
 		for _, m := range r.Mirrors {
 			mirrors = append(mirrors, m.Location)
 		}
-		mco[prefixOf(r.Prefix, r.Location)] = mirrors
+		rendered[mco.RegistryScope(r)] = mirrors
 	}
 	src, _ := manifest.NestedString(file, "contents", "source")
-	var dropIn struct {
-		Registry []struct {
-			Prefix   string `toml:"prefix"`
-			Location string `toml:"location"`
-		} `toml:"registry"`
-	}
-	if _, err := toml.Decode(string(dataURL(src)), &dropIn); err != nil {
+	dropIn, err := nodefiles.Decode(dataURL(src))
+	if err != nil {
 		return // the node refuses it: not this rule's to say
 	}
-	for _, r := range dropIn.Registry {
-		prefix := prefixOf(r.Prefix, r.Location)
-		mirrors, ok := mco[prefix]
+	for k := range dropIn.Registries {
+		prefix := mco.RegistryScope(&dropIn.Registries[k])
+		mirrors, ok := rendered[prefix]
 		if !ok {
 			continue
 		}
@@ -86,13 +81,4 @@ func reportReplacedRegistries(c *check.Pass, o *manifest.Object, i int, p string
 			"MachineConfig %q writes the drop-in %s, whose [[registry]] %q replaces the entry MCO renders for it (the node reads drop-ins after registries.conf, and a table with the same prefix replaces the earlier one whole): MCO's mirrors for it (%s) are not used on these nodes; put these settings in the ImageDigestMirrorSet/ImageTagMirrorSet instead, or drop the table",
 			o.Name, p, prefix, strings.Join(mirrors, ", ")).AtMost(check.Warning)
 	}
-}
-
-// prefixOf is the key a registries.conf table is merged by: its prefix,
-// else its location.
-func prefixOf(prefix, location string) string {
-	if prefix != "" {
-		return prefix
-	}
-	return location
 }
