@@ -37,8 +37,9 @@ var (
 // checkUnknownFields reports the mirror settings the installer drops.
 func (ic *InstallConfig) checkUnknownFields(fs *findings) {
 	o := ic.Object
-	for _, key := range slices.Sorted(maps.Keys(o.Content)) {
-		if whose, ok := misplacedMirrorKeys[key]; ok {
+	for _, key := range slices.Sorted(maps.Keys(misplacedMirrorKeys)) {
+		if _, ok := o.Content[key]; ok {
+			whose := misplacedMirrorKeys[key]
 			fs.add(o.LocateKey(manifest.Path{key}), check.Warning, RuleInstallUnknownField, installer,
 				"%s is not an install-config field (it is %s spelling): %s warns \"failed to parse first occurrence of unknown field\" and drops it, so the cluster is installed without these mirrors; "+
 					"write them as imageDigestSources entries (source, mirrors)", key, whose, installer)
