@@ -38,12 +38,7 @@ type Hosted struct {
 	Namespace string
 	Sources   []DigestSource
 	NodePools []*manifest.Object
-	Version   render.Version // from spec.release.image's tag, zero if unknown
-	// unmodelled is the release spec.release.image (releaseImage) names
-	// when mirrorlint does not model it, for Check's note; Version is then
-	// the nearest it models.
-	unmodelled   render.Version
-	releaseImage string
+	Version   render.Version // from spec.release.image's tag (the nearest modelled release), zero if unknown
 	// BaseDomain is spec.dns.baseDomain: the API server is
 	// api.<name>.<baseDomain>.
 	BaseDomain string
@@ -70,10 +65,7 @@ func readHosted(o *manifest.Object, pools []*manifest.Object) *Hosted {
 	locate(o, h.Sources)
 	if img, ok := manifest.NestedString(o.Content, "spec", "release", "image"); ok {
 		if v := releaseTagVersion(img); !v.IsZero() {
-			var ok bool
-			if h.Version, ok = modelled(v); !ok {
-				h.unmodelled, h.releaseImage = v, img
-			}
+			h.Version, _ = modelled(v)
 		}
 	}
 	for _, np := range pools {
@@ -103,8 +95,11 @@ func releaseTagVersion(img string) render.Version {
 // Check reports what the management cluster's API server refuses.
 func (h *Hosted) Check() []Finding {
 	var fs findings
-	if !h.unmodelled.IsZero() {
-		releaseNote(&fs, h.unmodelled, h.Object.Locate(manifest.Path{"spec", "release", "image"}), "spec.release.image "+h.releaseImage)
+	img, _ := manifest.NestedString(h.Object.Content, "spec", "release", "image")
+	if v := releaseTagVersion(img); !v.IsZero() {
+		if _, ok := modelled(v); !ok {
+			releaseNote(&fs, v, h.Object.Locate(manifest.Path{"spec", "release", "image"}), "spec.release.image "+img)
+		}
 	}
 	for _, ds := range h.Sources {
 		seen := map[string]bool{}
