@@ -92,7 +92,7 @@ func (d *discoverer) readsOf(p kustomization.Plugin, dir string) generatorInputs
 		dir = run
 	}
 	var r generatorInputs
-	r.manifests, r.sourceCRs = p.Reads(dir)
+	r.manifests, r.sourceCRs = p.Reads(dir, d.graph)
 	d.reads[p.Entry.Abs] = r
 	return r
 }

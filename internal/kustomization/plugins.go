@@ -110,8 +110,9 @@ func pluginOf(r Resolved) (Plugin, bool) {
 // its build reads. sourceCRs are the source CRs read from dir's
 // source-crs: a source-crs directory is never applied, and is reported as
 // such by the cluster of its directory (manifest.CodeNotApplied), but an
-// edit to one changes what the generator delivers.
-func (p Plugin) Reads(dir string) (manifests, sourceCRs []string) {
+// edit to one changes what the generator delivers. The kustomizations are
+// parsed through g, the run's graph, which has parsed most of them already.
+func (p Plugin) Reads(dir string, g *Graph) (manifests, sourceCRs []string) {
 	for _, n := range p.generators {
 		sourceCRs = append(sourceCRs, ztp.SourceCRFiles(dir, n)...)
 		for _, f := range ztp.ManifestFiles(dir, n) {
@@ -122,7 +123,7 @@ func (p Plugin) Reads(dir string) (manifests, sourceCRs []string) {
 		// A kustomization the generator builds: every file its build
 		// reads is one of the generator's inputs.
 		for _, kdir := range ztp.ManifestKustomizations(dir, n) {
-			_, files := NewGraph().Closure(filepath.Clean(kdir))
+			_, files := g.Closure(filepath.Clean(kdir))
 			for _, f := range files {
 				if !slices.Contains(manifests, f) {
 					manifests = append(manifests, f)
