@@ -260,7 +260,7 @@ func (d *discoverer) patchTargetProblem(msg string, kusts []*kustomization.File)
 	kind, name := m[1], m[2]
 	for i := len(kusts) - 1; i >= 0; i-- {
 		k := kusts[i]
-		if at := k.PatchFor(kind, name); at >= 0 {
+		if at := k.PatchFor(kind, name, d.res.Text); at >= 0 {
 			e := k.Entries[at]
 			return d.kustProblem(k, e.Line, e.Column, fmt.Sprintf(
 				"this patch's target %s/%s is not among the objects of %s, so kustomize cannot build this cluster and it is not checked: add the object to its resources, or drop the patch (kustomize: %s)",

@@ -115,7 +115,6 @@ type File struct {
 	plugins     []Plugin
 }
 
-// listFields hold lists of paths (files or kustomization directories).
 // inlineConfig reports whether an entry of a plugin field is the
 // plugin's configuration written inline rather than a path to it:
 // kustomize takes an entry that reads as objects for inline, and a
@@ -128,6 +127,7 @@ func inlineConfig(field, value string) bool {
 	return false
 }
 
+// listFields hold lists of paths (files or kustomization directories).
 var listFields = []string{"resources", "bases", "components", "crds", "generators", "transformers", "validators", "configurations"}
 
 // Parse reads the kustomization file at path; a file that does not parse

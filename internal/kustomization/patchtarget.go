@@ -2,23 +2,19 @@ package kustomization
 
 import (
 	"bytes"
-	"io"
-	"os"
 	"path/filepath"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// maxPatchRead bounds what PatchFor reads of one patch file.
-const maxPatchRead = 1 << 20
-
 // PatchFor returns the index of k's patch entry that patches the object
 // kind/name: by its target, else by the kind and name the patch itself
-// names (a strategic merge patch, inline or in a file of k's directory;
-// kustomize reads no patch from outside it). -1 when none does. It
+// names (a strategic merge patch, inline or in a file of k's directory,
+// read with text: kustomize reads no patch from outside it). -1 when none
+// does. It
 // places kustomize's "failed to find unique target for patch" on the
 // entry it is about, which kustomize's message does not name.
-func (k *File) PatchFor(kind, name string) int {
+func (k *File) PatchFor(kind, name string, text func(abs string) []byte) int {
 	for i, e := range k.Entries {
 		if !e.IsPatch() {
 			continue
@@ -29,33 +25,18 @@ func (k *File) PatchFor(kind, name string) int {
 			}
 			continue
 		}
-		text := []byte(e.Inline)
+		patch := []byte(e.Inline)
 		if e.Value != "" {
 			if !filepath.IsLocal(e.Value) {
 				continue
 			}
-			text = readCapped(filepath.Join(k.Dir, filepath.FromSlash(e.Value)))
+			patch = text(filepath.Join(k.Dir, filepath.FromSlash(e.Value)))
 		}
-		if names(text, kind, name) {
+		if names(patch, kind, name) {
 			return i
 		}
 	}
 	return -1
-}
-
-// readCapped reads a regular file (a FIFO would block the run), at most
-// maxPatchRead bytes of it.
-func readCapped(p string) []byte {
-	if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	data, _ := io.ReadAll(io.LimitReader(f, maxPatchRead))
-	return data
 }
 
 // names reports whether a document of text is kind/name.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
@@ -38,7 +39,7 @@ func TestPatchFor(t *testing.T) {
 		{"Secret", "s", -1},
 		{"ConfigMap", "other", -1},
 	} {
-		if got := k.PatchFor(c.kind, c.name); got != c.want {
+		if got := k.PatchFor(c.kind, c.name, NewResolver(manifest.Options{}, nil).Text); got != c.want {
 			t.Errorf("PatchFor(%s, %s) = %d, want %d", c.kind, c.name, got, c.want)
 		}
 	}
