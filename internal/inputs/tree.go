@@ -41,7 +41,7 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 			continue
 		}
 		byKind[string(o.Kind)] = append(byKind[string(o.Kind)], o)
-		if o.Kind == "AgentConfig" || path.Base(o.File) == "agent-config.yaml" {
+		if isAgentConfig(o) {
 			agentDirs[path.Dir(o.File)] = true
 		}
 	}
@@ -98,13 +98,29 @@ func besideInstallConfig(ic *manifest.Object, objs []*manifest.Object) []*manife
 	dir := path.Dir(ic.File)
 	var out []*manifest.Object
 	for _, o := range objs {
-		d := path.Dir(o.File)
-		if o.Unmodelled || (d != path.Join(dir, "manifests") && d != path.Join(dir, "openshift")) {
-			continue
+		if !o.Unmodelled && installerDir(path.Dir(o.File)) == dir {
+			out = append(out, o)
 		}
-		out = append(out, o)
 	}
 	return out
+}
+
+// isAgentConfig reports whether o is the agent-based installer's
+// agent-config.yaml, which makes the install-config beside it the agent
+// installer's.
+func isAgentConfig(o *manifest.Object) bool {
+	return o.Kind == "AgentConfig" || path.Base(o.File) == "agent-config.yaml"
+}
+
+// installerDir is the installer directory whose manifests/ or openshift/
+// directory dir is ("" when it is neither): openshift-install applies
+// what those hold with its own manifests.
+func installerDir(dir string) string {
+	switch path.Base(dir) {
+	case "manifests", "openshift":
+		return path.Dir(dir)
+	}
+	return ""
 }
 
 // poolConfigMaps are the ConfigMaps a NodePool's spec.config names.

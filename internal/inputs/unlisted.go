@@ -66,16 +66,11 @@ func Applied(objs []*manifest.Object, unlisted func(file string) bool) (kept, un
 // manifests/ or openshift/ directory beside an install-config (installDirs
 // holds the directories of the install-configs).
 func readByInstaller(o *manifest.Object, installDirs map[string]bool) bool {
-	if o.Kind == manifest.KindInstallConfig || manifest.IsInstallConfigFile(o.File) ||
-		o.Kind == "AgentConfig" || path.Base(o.File) == "agent-config.yaml" {
+	if o.Kind == manifest.KindInstallConfig || manifest.IsInstallConfigFile(o.File) || isAgentConfig(o) {
 		return true
 	}
-	dir := path.Dir(o.File)
-	switch path.Base(dir) {
-	case "manifests", "openshift":
-		return installDirs[path.Dir(dir)]
-	}
-	return false
+	dir := installerDir(path.Dir(o.File))
+	return dir != "" && installDirs[dir]
 }
 
 // Unapplied says what is lost when o (one of Applied's unapplied) is not
