@@ -267,21 +267,18 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 	// written: they form no plain cluster and are not left out.
 	// What a generator reads depends on the directory it runs in, chosen
 	// among every kustomization running it: all are found first.
+	// Each kustomization is marked once, however many closures hold it.
+	var each []*kustomization.File
 	for i := range kdirs {
 		for _, dir := range kdirs[i] {
 			kusts, files := d.graph.Closure(dir)
 			for _, f := range files {
 				d.reached[f] = true
 			}
-			d.markRunDirs(kusts)
+			each = append(each, d.markRunDirs(kusts)...)
 		}
 	}
-	for i := range kdirs {
-		for _, dir := range kdirs[i] {
-			kusts, _ := d.graph.Closure(dir)
-			d.markGeneratorReads(kusts)
-		}
-	}
+	d.markGeneratorReads(each)
 	// A tree with no kustomization and no layout directory is one cluster
 	// (a directory of manifests applied with oc apply -R); otherwise the
 	// leftovers are grouped per top-level directory.

@@ -24,13 +24,15 @@ import (
 
 // markRunDirs records the directory each generator of the kustomizations
 // kusts runs in. A kustomization is looked at once, however many closures
-// hold it (a base of a fleet's overlays).
-func (d *discoverer) markRunDirs(kusts []*kustomization.File) {
+// hold it (a base of a fleet's overlays); first are those looked at for
+// the first time, in order.
+func (d *discoverer) markRunDirs(kusts []*kustomization.File) (first []*kustomization.File) {
 	for _, k := range kusts {
 		if d.runSeen[k.Path] {
 			continue
 		}
 		d.runSeen[k.Path] = true
+		first = append(first, k)
 		for _, p := range k.Plugins() {
 			keys := []string{p.Entry.Abs}
 			if real := manifest.RealPath(p.Entry.Abs); real != p.Entry.Abs {
@@ -43,6 +45,7 @@ func (d *discoverer) markRunDirs(kusts []*kustomization.File) {
 			}
 		}
 	}
+	return first
 }
 
 // nearer reports whether the kustomization directory a is a better
