@@ -78,15 +78,7 @@ func build(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomization
 // buildOnce is one kustomize run of build, over fsys as given, or the
 // stored output of the same build in an earlier run (buildcache.go).
 func buildOnce(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomization.File, name string, opts manifest.Options, needs manifest.Needs) (*built, error) {
-	fs := fsys
-	real, err := filepath.EvalSymlinks(kf.Path)
-	if err == nil {
-		if data, err := fsys.ReadFile(real); err == nil {
-			if patched := trace.WithOriginAnnotations(data); patched != nil {
-				fs = trace.OriginFS{FileSystem: fsys, Path: real, Data: patched}
-			}
-		}
-	}
+	fs := originFS(fsys, kf.Path)
 	key := buildKey(fs, kf.Dir, name, opts, needs)
 	if out, origins, calls, ok := fromCache(opts.Cache, fs, key); ok {
 		if err := guard.Expired(); err != nil {
@@ -97,9 +89,7 @@ func buildOnce(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomiza
 		return loadBuilt(out, origins, name, opts)
 	}
 	rec := &recordingFS{FileSystem: fs}
-	o := krusty.MakeDefaultOptions()
-	o.LoadRestrictions = types.LoadRestrictionsRootOnly
-	m, err := krusty.MakeKustomizer(o).Run(rec, kf.Dir)
+	m, err := kustomizer().Run(rec, kf.Dir)
 	if err == nil {
 		if err = guard.Expired(); err != nil {
 			// Out of time: an outcome of the machine's speed.
@@ -119,6 +109,32 @@ func buildOnce(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomiza
 	}
 	toCache(opts.Cache, key, rec, out, origins)
 	return loadBuilt(out, origins, name, opts)
+}
+
+// originFS is fsys with the top kustomization at path asking kustomize to
+// record each object's origin, so that a built value is traced to its
+// file; fsys itself when the file cannot be read or already asks.
+func originFS(fsys filesys.FileSystem, path string) filesys.FileSystem {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fsys
+	}
+	data, err := fsys.ReadFile(real)
+	if err != nil {
+		return fsys
+	}
+	if patched := trace.WithOriginAnnotations(data); patched != nil {
+		return trace.OriginFS{FileSystem: fsys, Path: real, Data: patched}
+	}
+	return fsys
+}
+
+// kustomizer is what `kustomize build` runs by default: builtin plugins
+// only, files from the kustomization's own tree and its bases.
+func kustomizer() *krusty.Kustomizer {
+	o := krusty.MakeDefaultOptions()
+	o.LoadRestrictions = types.LoadRestrictionsRootOnly
+	return krusty.MakeKustomizer(o)
 }
 
 // printBuilt serialises the needed objects of a build, with the origin

@@ -9,9 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
-	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
@@ -60,14 +58,7 @@ func policyManifests(g *kustomization.Graph, load manifest.Options, dir string) 
 	guard.Deadline = time.Now().Add(DefaultBuildTimeout)
 	kept := &keptFS{FileSystem: guard}
 	defer func() { out.Files = kept.files() }()
-	var fsys filesys.FileSystem = kept
-	if real, err := filepath.EvalSymlinks(kf.Path); err == nil {
-		if data, err := kept.ReadFile(real); err == nil {
-			if patched := trace.WithOriginAnnotations(data); patched != nil {
-				fsys = trace.OriginFS{FileSystem: kept, Path: real, Data: patched}
-			}
-		}
-	}
+	fsys := originFS(kept, kf.Path)
 	var m resmap.ResMap
 	custom := slices.ContainsFunc(kusts, func(k *kustomization.File) bool { return k.Fields["openapi"] })
 	runBuild(custom, func() { m, err = runKustomize(fsys, abs) })
@@ -114,18 +105,15 @@ func policyManifests(g *kustomization.Graph, load manifest.Options, dir string) 
 	return out, nil
 }
 
-// runKustomize is the generator's kustomize run: kustomize's default
-// options (builtin plugins only, files from the kustomization's own tree
-// and its bases). A panic inside kustomize is the build's error.
+// runKustomize is the generator's kustomize run, with kustomize's default
+// options (kustomizer). A panic inside kustomize is the build's error.
 func runKustomize(fsys filesys.FileSystem, dir string) (m resmap.ResMap, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			m, err = nil, fmt.Errorf("kustomize failed on this kustomization (it panicked: %v)", r)
 		}
 	}()
-	o := krusty.MakeDefaultOptions()
-	o.LoadRestrictions = types.LoadRestrictionsRootOnly
-	return krusty.MakeKustomizer(o).Run(fsys, dir)
+	return kustomizer().Run(fsys, dir)
 }
 
 // confinedClosure is the kustomizations dir's build reads, dir's first,
