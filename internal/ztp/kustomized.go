@@ -204,30 +204,13 @@ func (e *expander) kustomized(built []Built, at *yaml.Node) []*Object {
 // copyBuilt deep-copies a built object's node, keeping the file of each
 // node; a node without one is placed on at in the file def.
 func (t *tagged) copyBuilt(b Built, at *yaml.Node, def string) *yaml.Node {
-	var walk func(n *yaml.Node, depth int) *yaml.Node
-	walk = func(n *yaml.Node, depth int) *yaml.Node {
-		n = deref(n)
-		if n == nil {
-			return nil
+	return t.copyDepth(b.Node, func(n, c *yaml.Node) string {
+		if file, ok := b.Files[n]; ok && file != "" && n.Line != 0 {
+			return file
 		}
-		c := &yaml.Node{Kind: n.Kind, Style: n.Style, Tag: n.Tag, Value: n.Value, Line: n.Line, Column: n.Column}
-		file, ok := b.Files[n]
-		if !ok || file == "" || n.Line == 0 {
-			file = def
-			if at != nil {
-				c.Line, c.Column = at.Line, at.Column
-			}
+		if at != nil {
+			c.Line, c.Column = at.Line, at.Column
 		}
-		t.files[c] = file
-		if depth >= maxDepth || len(t.files) > maxNodes {
-			return c
-		}
-		for _, ch := range n.Content {
-			if cc := walk(ch, depth+1); cc != nil {
-				c.Content = append(c.Content, cc)
-			}
-		}
-		return c
-	}
-	return walk(b.Node, 0)
+		return def
+	}, 0)
 }

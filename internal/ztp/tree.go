@@ -105,21 +105,24 @@ func newTagged() *tagged { return &tagged{files: map[*yaml.Node]string{}} }
 
 // copyOf deep-copies n (aliases resolved) as coming from file.
 func (t *tagged) copyOf(n *yaml.Node, file string) *yaml.Node {
-	return t.copyDepth(n, file, 0)
+	return t.copyDepth(n, func(*yaml.Node, *yaml.Node) string { return file }, 0)
 }
 
-func (t *tagged) copyDepth(n *yaml.Node, file string, depth int) *yaml.Node {
+// copyDepth deep-copies n, each copy's file given by fileOf (which may
+// also move the copy: a node it cannot place).
+func (t *tagged) copyDepth(n *yaml.Node, fileOf func(orig, c *yaml.Node) string, depth int) *yaml.Node {
 	n = deref(n)
 	if n == nil {
 		return nil
 	}
 	c := &yaml.Node{Kind: n.Kind, Style: n.Style, Tag: n.Tag, Value: n.Value, Line: n.Line, Column: n.Column}
+	file := fileOf(n, c)
 	t.files[c] = file
 	if depth >= maxDepth || len(t.files) > maxNodes {
 		return c
 	}
 	for _, ch := range n.Content {
-		if cc := t.copyDepth(ch, file, depth+1); cc != nil {
+		if cc := t.copyDepth(ch, fileOf, depth+1); cc != nil {
 			c.Content = append(c.Content, cc)
 		} else {
 			c.Content = append(c.Content, t.null(ch, file))
