@@ -135,13 +135,19 @@ func TestHostileKustomizeNeverFetches(t *testing.T) {
 	if n := requests.Load(); n != 0 {
 		t.Fatalf("%d requests reached the loopback server", n)
 	}
-	if r.code != exitFindings || strings.Contains(r.stdout+r.stderr, "FETCHED") || !strings.Contains(r.stdout, "[cluster overlays/prod]") {
+	if r.code != exitFindings || strings.Contains(r.stdout+r.stderr, "FETCHED") || !strings.Contains(r.stdout, "overlays/prod]") {
 		t.Errorf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, o := range []string{"a", "b", "c", "d", "e", "f"} {
+	for _, o := range []string{"a", "b", "c", "d", "e"} {
 		if !strings.Contains(r.stdout, "overlays/"+o+"/kustomization.yaml:") {
 			t.Errorf("overlay %s: no refusal reported:\n%s", o, r.stdout)
 		}
+	}
+	// A remote resource is left out of the build, which goes on: the
+	// base's findings are f's too.
+	if !strings.Contains(r.stdout, "overlays/f/kustomization.yaml:3:3: warning entry-not-built: resources entry \""+u+"/r.yaml\" is remote") ||
+		!strings.Contains(r.stdout, "[cluster overlays/f, overlays/prod]") {
+		t.Errorf("overlay f: want its remote entry a warning and the rest linted:\n%s", r.stdout)
 	}
 }
 

@@ -59,7 +59,7 @@ func build(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kf *kustomization
 	}()
 	var left []unapplied
 	for {
-		b, err = buildOnce(stripPlugins(fsys, kusts, droppedByFile(left)), guard, kf, name, opts, needs)
+		b, err = buildOnce(stripPlugins(fsys, guard, kusts, droppedByFile(left)), guard, kf, name, opts, needs)
 		if err == nil {
 			b.Unapplied = left
 			return b, nil

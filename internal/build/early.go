@@ -61,7 +61,7 @@ func (bc *Cache) Start(dirs []string, w int) (wait func()) {
 // overlays or more).
 func (bc *Cache) fastCandidate(dir string) (base string, own manifest.Needs, ok bool) {
 	d := bc.d
-	if d.opts.NoFast || hasPlugins(d.closureKusts(dir)) {
+	if d.opts.NoFast || hasStripped(d.closureKusts(dir)) {
 		return "", manifest.Needs{}, false
 	}
 	m, own, ok := bc.fastBase(dir)

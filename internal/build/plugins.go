@@ -2,17 +2,22 @@ package build
 
 import (
 	"path/filepath"
+	"slices"
 
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
 	"github.com/mirrorlint/mirrorlint/internal/kustomization"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 )
 
 // withoutPlugins serves the kustomization files of a closure without their
-// external plugin entries (kustomization.Plugin): kustomize would refuse
-// the whole build for one of them ("external plugins disabled"), and runs
-// them only as programs, which mirrorlint never starts. The generators it
-// expands and the plugins it does not run are accounted for by the caller.
+// external plugin entries (kustomization.Plugin) and the entries no build
+// holds (kustomization.File.LeftOut): kustomize would refuse the whole
+// build for one of them ("external plugins disabled", "must specify
+// --enable-helm", a fetch the access layer refuses), and runs plugins
+// only as programs, which mirrorlint never starts. The generators it
+// expands and the entries it does not build are accounted for by the
+// caller.
 type withoutPlugins struct {
 	filesys.FileSystem
 	files map[string][]byte // by real, cleaned path
@@ -26,25 +31,27 @@ func (f withoutPlugins) ReadFile(p string) ([]byte, error) {
 }
 
 // stripPlugins wraps fsys when a kustomization of kusts names external
-// plugins or has patch entries to leave out (drop, by kustomization
-// path); fsys itself otherwise.
-func stripPlugins(fsys filesys.FileSystem, kusts []*kustomization.File, drop map[string][]kustomization.Entry) filesys.FileSystem {
+// plugins, has entries no build holds, or has patch entries to leave out
+// (drop, by kustomization path); fsys itself otherwise. The stripped
+// texts are read and checked through guard, as kustomize's reads are.
+func stripPlugins(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kusts []*kustomization.File, drop map[string][]kustomization.Entry) filesys.FileSystem {
 	files := map[string][]byte{}
 	for _, k := range kusts {
-		if len(k.Plugins()) == 0 && len(drop[k.Path]) == 0 {
+		if !stripped(k) && len(drop[k.Path]) == 0 {
 			continue
 		}
-		data, err := fsys.ReadFile(k.Path)
-		if err != nil {
-			continue
+		changed := false
+		data, err := guard.ReadStripped(k.Path, func(data []byte) []byte {
+			s := kustomization.Strip(k, data, drop[k.Path]...)
+			changed = s != nil
+			return s
+		})
+		if err != nil || !changed {
+			continue // the build reads it again, and fails where it should
 		}
-		stripped := kustomization.Strip(k, data, drop[k.Path]...)
-		if stripped == nil {
-			continue
-		}
-		files[filepath.Clean(k.Path)] = stripped
+		files[filepath.Clean(k.Path)] = data
 		if real, err := filepath.EvalSymlinks(k.Path); err == nil {
-			files[real] = stripped
+			files[real] = data
 		}
 	}
 	if len(files) == 0 {
@@ -53,13 +60,14 @@ func stripPlugins(fsys filesys.FileSystem, kusts []*kustomization.File, drop map
 	return withoutPlugins{FileSystem: fsys, files: files}
 }
 
-// hasPlugins reports whether a kustomization of kusts names external
-// plugins.
-func hasPlugins(kusts []*kustomization.File) bool {
-	for _, k := range kusts {
-		if len(k.Plugins()) > 0 {
-			return true
-		}
-	}
-	return false
+// hasStripped reports whether a kustomization of kusts names external
+// plugins or entries no build holds: its builds are always full ones, of
+// the stripped text.
+func hasStripped(kusts []*kustomization.File) bool {
+	return slices.ContainsFunc(kusts, stripped)
+}
+
+// stripped reports whether builds read k without some of its entries.
+func stripped(k *kustomization.File) bool {
+	return len(k.Plugins()) > 0 || len(k.LeftOut()) > 0
 }

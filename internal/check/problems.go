@@ -49,6 +49,13 @@ var (
 		Summary:  "A kustomization names an external plugin (KSOPS, an exec or container function) that mirrorlint does not run; what it produces was not linted.",
 		Doc:      doc("plugin-not-run"),
 	}
+	NotBuiltRule = &Rule{
+		ID:       "entry-not-built",
+		Severity: Warning,
+		Origin:   OriginTool,
+		Summary:  "A kustomization entry mirrorlint leaves out of its builds (a remote resource, base or component, a Helm chart): the rest is built and linted, what the entry adds is not.",
+		Doc:      doc("entry-not-built"),
+	}
 	// LimitRule is a run that stopped building or reading something at
 	// one of its fixed limits, so part of what it was asked to check was
 	// not checked: the run fails rather than pass on less than it was
@@ -82,11 +89,12 @@ const (
 	CodeSourceCRMissing    = manifest.CodeSourceCRMissing
 	CodeGeneratorInvalid   = manifest.CodeGeneratorInvalid
 	CodePluginNotRun       = manifest.CodePluginNotRun
+	CodeNotBuilt           = manifest.CodeNotBuilt
 )
 
 // ProblemRules are the rules loading problems are reported under.
 func ProblemRules() []*Rule {
-	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule, SourceCRMissingRule, GeneratorInvalidRule, PluginNotRunRule, LimitRule}
+	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule, SourceCRMissingRule, GeneratorInvalidRule, PluginNotRunRule, NotBuiltRule, LimitRule}
 }
 
 // problemRule picks the rule and default severity of a loading problem: a
@@ -106,6 +114,8 @@ func problemRule(p manifest.Problem) (*Rule, Severity) {
 		return GeneratorInvalidRule, GeneratorInvalidRule.Severity
 	case CodePluginNotRun:
 		return PluginNotRunRule, PluginNotRunRule.Severity
+	case CodeNotBuilt:
+		return NotBuiltRule, NotBuiltRule.Severity
 	case LimitRule.ID:
 		return LimitRule, Error // a loading limit: part of the tree was not checked
 	}

@@ -86,6 +86,16 @@ helmCharts:
 	if msg := byName(t, res, "overlays/helm").Problems[0].Message; !strings.Contains(msg, `helmCharts entry "mirror-config" inflates a Helm chart, which mirrorlint does not do`) || strings.Contains(msg, "must specify --enable-helm") {
 		t.Errorf("helmCharts message: %s", msg)
 	}
+	// The remote resource and the chart are left out of the build, which
+	// goes on: the base's objects are the overlays' own, and the notice
+	// is a warning that leaves the input incomplete (nothing rendered).
+	for name, objects := range map[string]string{"overlays/remote": "", "overlays/helm": "ImageDigestMirrorSet/release@" + filepath.Join(root, "base/idms-release.yaml") + ":2:1"} {
+		c := byName(t, res, name)
+		p := c.Problems[0]
+		if p.Code != "entry-not-built" || !p.Warning || !p.Incomplete || summary(c) != name+" [kustomization] "+objects {
+			t.Errorf("%s: %s, %+v; want the base's object and an incomplete warning", name, summary(c), p)
+		}
+	}
 	for _, name := range []string{"overlays/prod", "overlays/dev", "clusters/lab"} {
 		if c := byName(t, res, name); len(c.Problems) != 0 || len(c.Objects) != 2 {
 			t.Errorf("%s: problems %v, %d objects", name, c.Problems, len(c.Objects))
@@ -250,5 +260,49 @@ func TestResourceFileCause(t *testing.T) {
 	c := byName(t, discover(t, root), "base")
 	if len(c.Problems) != 1 || !strings.Contains(c.Problems[0].Message, "missing kind in object") || strings.Contains(c.Problems[0].Message, "file is not directory") {
 		t.Errorf("problems %v, want the file's own failure", c.Problems)
+	}
+}
+
+// TestLeftOutEntries: a remote component and a Helm chart in a base are
+// left out of every build of it; a patch whose target only they could add
+// fails the build, and the error says what it was built without instead
+// of telling to add the object to the resources.
+func TestLeftOutEntries(t *testing.T) {
+	root := copyTree(t, "testdata/gitops")
+	testtree.WriteFile(t, filepath.Join(root, "base/kustomization.yaml"), `resources:
+  - idms-release.yaml
+components:
+  - github.com/example/catalog/components/mirrors?ref=v2
+`)
+	testtree.WriteFile(t, filepath.Join(root, "overlays/chart/kustomization.yaml"), `resources:
+  - ../../base
+helmCharts:
+  - name: registry
+    repo: https://charts.example.com
+patches:
+  - patch: |-
+      $patch: delete
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: registry}
+`)
+	res := discover(t, root)
+	for _, name := range []string{"overlays/prod", "overlays/dev"} {
+		c := byName(t, res, name)
+		if len(c.Problems) != 1 || c.Problems[0].Code != "entry-not-built" || c.Problems[0].Pos.Line != 4 || len(c.Objects) != 2 {
+			t.Errorf("%s: %s, problems %v; want its objects and the component's notice at base/kustomization.yaml:4", name, summary(c), c.Problems)
+		}
+	}
+	c := byName(t, res, "overlays/chart")
+	var errs []string
+	for _, p := range c.Problems {
+		if !p.Warning {
+			errs = append(errs, p.String())
+		}
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0], "overlays/chart/kustomization.yaml:7:5") ||
+		!strings.Contains(errs[0], `it builds without "registry", "github.com/example/catalog/components/mirrors?ref=v2"`) ||
+		strings.Contains(errs[0], "add the object to its resources") {
+		t.Errorf("overlays/chart: errors %q; want one at the patch saying what the build left out", errs)
 	}
 }

@@ -54,6 +54,7 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 	}
 	generated, notRun := d.pluginParts(kusts)
 	l.problems = append(l.problems, notRun...)
+	l.problems = append(l.problems, d.leftOut(kusts)...)
 	l.inputs, l.problems = d.generatorReads(kusts, l.inputs, l.problems)
 	if !build {
 		l.problems = append(l.problems, d.missing(kusts)...)
@@ -100,7 +101,8 @@ func (d *discoverer) syntaxError(file string) (manifest.Problem, bool) {
 }
 
 // blocked lists what stops a closure from being built at all: a
-// kustomization that does not parse, a remote entry.
+// kustomization that does not parse, a remote entry that is not a
+// resource, base or component (which builds leave out, see leftOut).
 func (d *discoverer) blocked(kusts []*kustomization.File) []manifest.Problem {
 	var out []manifest.Problem
 	for i := len(kusts) - 1; i >= 0; i-- {
@@ -112,19 +114,53 @@ func (d *discoverer) blocked(kusts []*kustomization.File) []manifest.Problem {
 				out = append(out, d.kustProblem(k, yamlErrLine(k.Err), 1, "kustomization does not parse: "+k.Err.Error()))
 			}
 		}
+		leftOut := k.LeftOut()
 		for _, e := range k.Entries {
-			switch {
-			case e.IsHelm():
-				out = append(out, d.kustProblem(k, e.Line, e.Column,
-					fmt.Sprintf("%s entry %q inflates a Helm chart, which mirrorlint does not do (it runs no helm, offline or not): this cluster is not checked; "+
-						"lint the rendered output instead (`kustomize build --enable-helm DIR | mirrorlint lint -`), or commit the chart's rendered manifests", e.Field, e.Value)))
-			case e.IsRemote():
+			if e.IsRemote() && !slices.Contains(leftOut, e) {
 				out = append(out, d.kustProblem(k, e.Line, e.Column,
 					fmt.Sprintf("%s entry %q is remote; mirrorlint runs offline and does not fetch it: vendor it, or lint the `kustomize build` output with `mirrorlint lint -`", e.Field, e.Value)))
 			}
 		}
 	}
 	return out
+}
+
+// leftOut reports the entries of a closure that builds leave out
+// (kustomization.File.LeftOut), once each, where they are written: the
+// rest of the kustomization is built and linted, what they add is not.
+func (d *discoverer) leftOut(kusts []*kustomization.File) []manifest.Problem {
+	var out []manifest.Problem
+	for i := len(kusts) - 1; i >= 0; i-- {
+		k := kusts[i]
+		for _, e := range k.LeftOut() {
+			var msg string
+			if e.IsHelm() {
+				msg = fmt.Sprintf("%s entry %q inflates a Helm chart, which mirrorlint does not do (it runs no helm): the kustomization is built without it, so what the chart renders is not linted; "+
+					"lint the rendered output (`kustomize build --enable-helm DIR | mirrorlint lint -`), or commit the chart's rendered manifests", e.Field, e.Value)
+			} else {
+				msg = fmt.Sprintf("%s entry %q is remote; mirrorlint runs offline and does not fetch it: the kustomization is built without it, so what it adds is not linted; "+
+					"vendor it, or lint the `kustomize build` output with `mirrorlint lint -`", e.Field, e.Value)
+			}
+			p := d.kustProblem(k, e.Line, e.Column, msg)
+			p.Code, p.Warning, p.Incomplete = manifest.CodeNotBuilt, true, true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// leftOutNames quotes the entries of a closure that builds leave out,
+// "" when there are none: a build that fails says it was built without
+// them, since a patch of an object only a remote base or a chart adds
+// finds nothing to patch in a build without them, which kustomize refuses.
+func leftOutNames(kusts []*kustomization.File) string {
+	var names []string
+	for _, k := range kusts {
+		for _, e := range k.LeftOut() {
+			names = append(names, strconv.Quote(e.Value))
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // missing lists the local entries of a closure that do not exist: what a
@@ -227,6 +263,9 @@ func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manife
 		}
 	}
 	text := "kustomize build failed: " + d.shortCause(msg)
+	if names := leftOutNames(kusts); names != "" {
+		text += fmt.Sprintf(" (mirrorlint built it without %s, which it does not fetch or inflate)", names)
+	}
 	if bestK == nil {
 		// Patch errors rarely name the patch file ("replace operation does
 		// not apply: doc is missing path"): blame the overlay's patch.
@@ -262,6 +301,12 @@ func (d *discoverer) patchTargetProblem(msg string, kusts []*kustomization.File)
 		k := kusts[i]
 		if at := k.PatchFor(kind, name, d.res.Text); at >= 0 {
 			e := k.Entries[at]
+			if names := leftOutNames(kusts); names != "" {
+				return d.kustProblem(k, e.Line, e.Column, fmt.Sprintf(
+					"this patch's target %s/%s is not among the objects mirrorlint builds of %s: it builds without %s, which it does not fetch or inflate and which may add it, so kustomize refuses the patch and this cluster is not checked; "+
+						"vendor the remote base or commit the chart's rendered manifests, or lint the `kustomize build` output with `mirrorlint lint -` (kustomize: %s)",
+					kind, name, d.names.display(k.Dir), names, d.shortCause(msg))), true
+			}
 			return d.kustProblem(k, e.Line, e.Column, fmt.Sprintf(
 				"this patch's target %s/%s is not among the objects of %s, so kustomize cannot build this cluster and it is not checked: add the object to its resources, or drop the patch (kustomize: %s)",
 				kind, name, d.names.display(k.Dir), d.shortCause(msg))), true

@@ -156,19 +156,45 @@ func functionOf(n *yaml.Node) string {
 	return ""
 }
 
-// Strip returns the text of kf without the entries plugins name and
-// without the patch entries of also (entries of kf), nil when there is
-// nothing to drop (or the file does not parse; the build says so).
+// LeftOut lists the entries of kf that no build of mirrorlint's holds:
+// remote resources, bases and components (kustomize fetches them with git
+// or HTTP; mirrorlint runs offline) and Helm charts (kustomize runs the
+// helm program for them, only with --enable-helm). Builds go on without
+// them (see Strip), and what they would add is reported as not built.
+func (kf *File) LeftOut() []Entry {
+	var out []Entry
+	for _, e := range kf.Entries {
+		if e.IsHelm() || e.IsRemote() && isAddition(e.Field) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// isAddition reports whether field lists what a kustomization adds as
+// objects: resources, and the bases and components it builds on.
+func isAddition(field string) bool {
+	return field == "resources" || field == "bases" || field == "components"
+}
+
+// strippedFields are the lists Strip may drop items from.
+var strippedFields = []string{"resources", "bases", "components", "helmCharts", "helmChartInflationGenerator",
+	"generators", "transformers", "patches", "patchesStrategicMerge", "patchesJson6902"}
+
+// Strip returns the text of kf without the entries plugins name, without
+// the entries left out of builds (LeftOut) and without the patch entries
+// of also (entries of kf), nil when there is nothing to drop (or the file
+// does not parse; the build says so).
 func Strip(kf *File, data []byte, also ...Entry) []byte {
-	plugins := kf.Plugins()
-	if len(plugins) == 0 && len(also) == 0 {
+	plugins, leftOut := kf.Plugins(), kf.LeftOut()
+	if len(plugins) == 0 && len(leftOut) == 0 && len(also) == 0 {
 		return nil
 	}
 	drop := map[[2]int]bool{}
 	for _, p := range plugins {
 		drop[[2]int{p.Entry.Line, p.Entry.Column}] = true
 	}
-	for _, e := range also {
+	for _, e := range append(leftOut, also...) {
 		drop[[2]int{e.Line, e.Column}] = true
 	}
 	var doc yaml.Node
@@ -176,7 +202,7 @@ func Strip(kf *File, data []byte, also ...Entry) []byte {
 		return nil
 	}
 	root := doc.Content[0]
-	for _, field := range []string{"generators", "transformers", "patches", "patchesStrategicMerge", "patchesJson6902"} {
+	for _, field := range strippedFields {
 		list := MapValue(root, field)
 		if list == nil || list.Kind != yaml.SequenceNode {
 			continue

@@ -252,6 +252,12 @@ type Problem struct {
 	// content. Consumers may report warnings without failing (render
 	// goes on; lint reports them with severity warning).
 	Warning bool `json:"warning,omitempty"`
+	// Incomplete marks a warning whose cause leaves part of a cluster's
+	// input unknown (a kustomization entry no build holds, see
+	// CodeNotBuilt): lint says so and checks the rest, but nothing that
+	// takes the whole input (a render, a drain verdict, a pull order) is
+	// given for the cluster.
+	Incomplete bool `json:"incomplete,omitempty"`
 	// Related are other places the problem is about (the other entries of
 	// a generator naming source CRs missing from the same directory).
 	Related []Position `json:"related,omitempty"`
@@ -299,13 +305,14 @@ type Expansion struct {
 	Problems []Problem
 }
 
-// Errors returns the problems that are failures, leaving out the warnings
-// (input skipped on purpose): what makes a render or a migration
-// incomplete.
+// Errors returns the problems that make a render or a migration
+// incomplete: the failures, and the warnings that leave part of the input
+// unknown (Problem.Incomplete); not the other warnings (input skipped on
+// purpose).
 func Errors(ps []Problem) []Problem {
 	var out []Problem
 	for _, p := range ps {
-		if !p.Warning {
+		if !p.Warning || p.Incomplete {
 			out = append(out, p)
 		}
 	}

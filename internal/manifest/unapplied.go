@@ -22,6 +22,12 @@ const CodeNotApplied = "not-applied"
 // does not apply it (package cluster reports it, a warning problem).
 const CodeNotInKustomization = "not-in-kustomization"
 
+// CodeNotBuilt is the Problem code of a kustomization entry that no build
+// of mirrorlint's holds (a remote resource, a Helm chart): the rest of the
+// kustomization is built without it (package cluster reports it, a
+// warning problem).
+const CodeNotBuilt = "entry-not-built"
+
 // unapplied is why the files of a directory are never applied as they are
 // written, "" when they are.
 type unapplied struct {

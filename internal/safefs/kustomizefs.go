@@ -149,10 +149,24 @@ func (k *KustomizeFS) Walk(p string, fn filepath.WalkFunc) error {
 
 // ReadFile reads through the Root and checks what kustomize will parse.
 func (k *KustomizeFS) ReadFile(p string) ([]byte, error) {
+	return k.ReadStripped(p, nil)
+}
+
+// ReadStripped is ReadFile of a text that strip (when not nil) may rewrite
+// before kustomize sees it: what is checked is what strip returns, or the
+// text as read when it returns nil. A kustomization served without the
+// entries a build leaves out (a remote resource) is then not refused for
+// them, since kustomize never reads them.
+func (k *KustomizeFS) ReadStripped(p string, strip func([]byte) []byte) ([]byte, error) {
 	if err := k.Expired(); err != nil {
 		return nil, err
 	}
 	data, err := k.Root.ReadFile(p)
+	if err == nil && strip != nil {
+		if s := strip(data); s != nil {
+			data = s
+		}
+	}
 	if err == nil && IsKustomization(p) {
 		err = CheckKustomization(p, data)
 	}
