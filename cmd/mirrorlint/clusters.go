@@ -87,6 +87,9 @@ type clusterInfo struct {
 	Policies  []grantInfo        `json:"policies,omitempty"`
 	Undecided []undecidedInfo    `json:"undecided,omitempty"`
 	Problems  []manifest.Problem `json:"problems"`
+	// Stopped says why the nodes get nothing from the cluster's input (a
+	// component refuses it before MCO runs), "file:line:col: why".
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // undecidedInfo is a policy whose binding selects a site or not by labels
@@ -170,6 +173,9 @@ func describe(p *project.Project, i int) clusterInfo {
 		ci.Kinds[string(o.Kind)]++
 	}
 	ci.Source, ci.Reason = string(cl.Source), cl.Reason
+	if cl.Stopped != nil {
+		ci.Stopped = where(cl.Stopped.Pos) + ": " + cl.Stopped.Reason
+	}
 	ci.Paths = append(ci.Paths, cl.Paths...)
 	ci.Inputs = append(ci.Inputs, cl.Inputs...)
 	if note := p.Unplaced(cl); note != "" {
@@ -229,6 +235,9 @@ func writeClusters(w io.Writer, infos []clusterInfo) {
 		fmt.Fprintf(w, "  settings: %s\n", settings)
 		if ci.DefaultPolicy != nil {
 			fmt.Fprintf(w, "  policy:   %s\n", ci.DefaultPolicy.Note)
+		}
+		if ci.Stopped != "" {
+			fmt.Fprintf(w, "  stopped:  %s\n", ci.Stopped)
 		}
 		if ci.Policies != nil {
 			writeGrants(w, ci)

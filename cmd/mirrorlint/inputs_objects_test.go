@@ -87,3 +87,23 @@ imageDigestSources:
 		t.Errorf("mirror-duplicate repeats it:\n%s", r.stdout)
 	}
 }
+
+// An install-config openshift-install refuses, in an install directory no
+// cluster of the tree reads (an overlay tree beside it), is linted as the
+// cluster it would create, stopped: the run fails on the refusal instead
+// of passing clean, and clusters says why nothing is installed from it.
+func TestRefusedInstallConfigBesideOverlays(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{
+		"install/install-config.yaml":      "apiVersion: v1\nmetadata:\n  name: lab\nimageContentSources:\n- source: quay.io/a\n  mirrors: [m.example.com/a]\nimageDigestSources:\n- source: quay.io/b\n  mirrors: [m.example.com/b]\n",
+		"overlays/prod/kustomization.yaml": "resources: [idms.yaml]\n",
+		"overlays/prod/idms.yaml":          "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: prod\nspec:\n  imageDigestMirrors:\n  - source: quay.io/c\n    mirrors: [m.example.com/c]\n",
+	})
+	r := mlRun(t, "", "lint", "--config", "none", dir)
+	if r.code != exitFindings || !strings.Contains(r.stdout, "install/install-config.yaml:4:1: error install-config-both-mirror-lists: ") || !strings.Contains(r.stdout, "[cluster install-config/lab]") {
+		t.Errorf("lint: exit %d, want the refusal in the cluster install-config/lab:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = mlRun(t, "", "clusters", "--config", "none", dir)
+	if !strings.Contains(r.stdout, "  stopped:  "+dir+"/install/install-config.yaml:1:1: openshift-install refuses this install-config, so no cluster is installed from it") {
+		t.Errorf("clusters does not say why install-config/lab installs nothing:\n%s", r.stdout)
+	}
+}

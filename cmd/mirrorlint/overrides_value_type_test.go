@@ -49,8 +49,10 @@ spec:
 	if r.code != exitFindings || strings.Contains(r.stdout, "unknown-field") {
 		t.Errorf("exit %d:\n%s", r.code, r.stdout)
 	}
-	// The refused site is no cluster to render.
-	if r := mlRun(t, "", "render", "--config", "none", "--cluster", "ztp-spoke/sno1", dir); r.code != exitUsage {
+	// The refused site is a cluster nothing is rendered for, and render
+	// says why.
+	if r := mlRun(t, "", "render", "--config", "none", "--cluster", "ztp-spoke/sno1", dir); r.code != exitFindings || r.stdout != "" ||
+		!strings.Contains(r.stderr, "not rendered: assisted-service refuses the site's install-config overrides, so the spoke never installs") {
 		t.Errorf("render of the refused site: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -160,12 +160,15 @@ func (ic *InstallConfig) Check(v render.Version) []Finding {
 // sits inside another document).
 func checkNames(fs *findings, locate func(manifest.Path) manifest.Position, ds DigestSource, field, component, prefix string) {
 	i := ds.Path[len(ds.Path)-1].(int)
-	if err := validateNamedRepository(ds.Source); err != nil {
+	// A reference configuration's placeholder (<registry.example.com:8443>)
+	// is no value to judge: the mirror set written from it holds it too,
+	// and the placeholder rule reports it there once, unjudged.
+	if err := validateNamedRepository(ds.Source); err != nil && manifest.PlaceholderIn(ds.Source) == "" {
 		fs.add(locate(ds.Path.Child("source")), check.Error, RuleInstallMirrorFormat, component,
 			"%s%s[%d].source: Invalid value: %q: %v (%s refuses the install-config): %s", prefix, field, i, ds.Source, err, component, nameFix(err))
 	}
 	for j, m := range ds.Mirrors {
-		if err := validateNamedRepository(m); err != nil {
+		if err := validateNamedRepository(m); err != nil && manifest.PlaceholderIn(m) == "" {
 			fs.add(locate(ds.Path.Child("mirrors", j)), check.Error, RuleInstallMirrorFormat, component,
 				"%s%s[%d].mirrors[%d]: Invalid value: %q: %v (%s refuses the install-config): %s", prefix, field, i, j, m, err, component, nameFix(err))
 		}

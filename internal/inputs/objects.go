@@ -213,6 +213,8 @@ func (c *Cluster) Reason() string {
 	switch c.Kind {
 	case "install-config":
 		switch {
+		case c.Refused:
+			return "openshift-install: install-config.yaml, which it refuses"
 		case len(c.ICSPs) > 0:
 			return "openshift-install: the ImageContentSourcePolicies image-policy-<i> from install-config.yaml imageContentSources"
 		case len(c.IDMSs) > 0:

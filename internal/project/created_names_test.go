@@ -3,10 +3,12 @@ package project
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 )
 
@@ -82,6 +84,40 @@ func TestCreatedClustersNamedAlike(t *testing.T) {
 	for _, name := range []string{"install-config/a/ocp4", "b/ocp4"} {
 		if p, err := open(name); err != nil || len(p.Clusters) != 1 {
 			t.Errorf("--cluster %s: %v", name, err)
+		}
+	}
+}
+
+// An input its component refuses is a cluster of that input alone,
+// stopped with the component's refusal, and selectable: its findings are
+// reported even where no cluster of the tree reads the file (an install
+// directory an overlay tree beside it leaves alone).
+func TestRefusedInputIsStopped(t *testing.T) {
+	dir := testtree.Write(t, map[string]string{
+		"install/install-config.yaml":      "apiVersion: v1\nmetadata:\n  name: lab\nimageContentSources:\n- source: quay.io/a\n  mirrors: [m.example.com/a]\nimageDigestSources:\n- source: quay.io/b\n  mirrors: [m.example.com/b]\n",
+		"overlays/prod/kustomization.yaml": "resources: [idms.yaml]\n",
+		"overlays/prod/idms.yaml":          "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: prod\nspec:\n  imageDigestMirrors:\n  - source: quay.io/c\n    mirrors: [m.example.com/c]\n",
+	})
+	for _, name := range []string{"", "install-config/lab"} {
+		p, err := Open(Options{Paths: []string{dir}, Root: dir, ConfigPath: "none", Cluster: name})
+		if err != nil {
+			t.Fatalf("--cluster %q: %v", name, err)
+		}
+		var lab *cluster.Cluster
+		for _, cl := range p.Clusters {
+			if cl.Name == "install-config/lab" {
+				lab = cl
+			}
+		}
+		if lab == nil {
+			t.Fatalf("--cluster %q: no cluster install-config/lab among %d", name, len(p.Clusters))
+		}
+		if len(lab.Objects) != 1 || lab.Objects[0].Kind != "InstallConfig" {
+			t.Errorf("--cluster %q: the refused cluster holds %d objects, want its install-config alone", name, len(lab.Objects))
+		}
+		if lab.Stopped == nil || lab.Stopped.Pos.File != filepath.Join(dir, "install/install-config.yaml") ||
+			!strings.HasPrefix(lab.Stopped.Reason, "openshift-install refuses this install-config, so no cluster is installed from it") {
+			t.Errorf("--cluster %q: stopped %+v, want openshift-install's refusal at the file", name, lab.Stopped)
 		}
 	}
 }

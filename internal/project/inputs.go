@@ -56,7 +56,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 	p.sites = r.Sites
 	names := r.Names(res.DirName)
 	if createdName(opts.Cluster) {
-		full, err := createdFull(opts.Cluster, selectable(r, names))
+		full, err := createdFull(opts.Cluster, selectable(names))
 		if err != nil {
 			return err
 		}
@@ -65,9 +65,6 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 	want := selection(opts)
 	first := map[string]*inputs.Cluster{}
 	for i, c := range r.Clusters {
-		if c.Refused {
-			continue
-		}
 		name := names[i]
 		if f := first[name]; f != nil {
 			res.Notices = append(res.Notices, fmt.Sprintf("%s is declared again at %s (first at %s): one file declares two clusters of that name, and only the first is linted", name, c.From, f.From))
@@ -90,6 +87,14 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 		if why, at := c.NotRendered(); why != "" {
 			cl.Stopped = &cluster.Stop{Reason: why, Pos: at}
 		}
+		if c.Refused {
+			// A cluster of its inputs alone (what would be written from
+			// them never is): the rules report the refusal where it is,
+			// whether or not a cluster of the tree reads the file, and
+			// every command names the cluster that never comes to be.
+			cl.Objects = append([]*manifest.Object(nil), c.Inputs...)
+			cl.Stopped = &cluster.Stop{Reason: refusal[c.Kind], Pos: c.From}
+		}
 		p.created[cl] = c
 		if !selected {
 			// A site the commit's policies may reach (see fleet).
@@ -101,13 +106,21 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 	return nil
 }
 
-// selectable are the names of the clusters of r a run can select (a
-// component refuses none of them), each once.
-func selectable(r *inputs.Result, names []string) []string {
+// refusal says, by the kind of a refused input, why its cluster never
+// comes to be: nothing is installed, so no node gets its mirrors.
+var refusal = map[string]string{
+	"install-config":  "openshift-install refuses this install-config, so no cluster is installed from it and no node gets its mirrors: fix the errors reported in it",
+	"agent-installer": "openshift-install refuses this install-config, so the agent installer makes no image and no node gets its mirrors: fix the errors reported in it",
+	"ztp-spoke":       "assisted-service refuses the site's install-config overrides, so the spoke never installs and no node gets its mirrors: fix the errors reported at them",
+	"hosted-cluster":  "HyperShift refuses this HostedCluster, so its nodes never get its mirrors: fix the errors reported in it",
+}
+
+// selectable are the names a run can select, each once.
+func selectable(names []string) []string {
 	var out []string
-	for i, c := range r.Clusters {
-		if !c.Refused && !slices.Contains(out, names[i]) {
-			out = append(out, names[i])
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
 		}
 	}
 	return out

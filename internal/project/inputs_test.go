@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/corpus"
@@ -36,9 +37,23 @@ func TestCreatedClusters(t *testing.T) {
 			t.Errorf("%s: registries.conf\n%s\nwant\n%s", dir, r.Output.RegistriesConf, want)
 		}
 	}
-	// A refused input creates no cluster.
-	if _, err := Open(Options{Paths: []string{filepath.Join(root, "0004", "manifests")}, ConfigPath: "none",
-		Cluster: "hosted-cluster/hc-prod-54"}); err == nil {
-		t.Error("the refused HostedCluster of 0004 is a cluster")
+	// A refused input is a cluster of its inputs alone, stopped at the
+	// input with the component's refusal: nothing is written from it.
+	p, err := Open(Options{Paths: []string{filepath.Join(root, "0004", "manifests")}, ConfigPath: "none",
+		Cluster: "hosted-cluster/hc-prod-54"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Clusters) != 1 {
+		t.Fatalf("0004: clusters %v, want the refused HostedCluster's", p.Clusters)
+	}
+	cl := p.Clusters[0]
+	for _, o := range cl.Objects {
+		if o.Kind == "ImageDigestMirrorSet" {
+			t.Errorf("0004: the refused HostedCluster's cluster holds %s, which HyperShift never writes", o.Ref())
+		}
+	}
+	if cl.Stopped == nil || !strings.HasPrefix(cl.Stopped.Reason, "HyperShift refuses this HostedCluster") || cl.Stopped.Pos.Line == 0 {
+		t.Errorf("0004: stopped %+v, want HyperShift's refusal at the HostedCluster", cl.Stopped)
 	}
 }

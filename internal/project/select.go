@@ -227,15 +227,15 @@ func clusterNames(cls []*cluster.Cluster) []string {
 }
 
 // createdNames are the names of the clusters the tree's inputs create
-// and a run can select (addCreated leaves out those a component refuses),
-// read from every file: a stream cannot be read twice, so it gives none.
+// (those a component refuses too: see addCreated), read from every file:
+// a stream cannot be read twice, so it gives none.
 func createdNames(res *cluster.Result, opts Options, cfg *config.Config) []string {
 	if slices.Contains(res.Set.Files, "-") {
 		return nil
 	}
 	objs, _ := inputs.Applied(inputs.Load(res.Set.Files, loadOptions(opts, cfg)), unlisted(res))
 	r := inputs.Read(objs, render.Version{})
-	return selectable(r, r.Names(res.DirName))
+	return selectable(r.Names(res.DirName))
 }
 
 // Notices are one-line remarks on how the tree was grouped into clusters
