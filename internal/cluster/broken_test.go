@@ -306,3 +306,39 @@ patches:
 		t.Errorf("overlays/chart: errors %q; want one at the patch saying what the build left out", errs)
 	}
 }
+
+// A Component no kustomization includes is a cluster of its own, built
+// as kustomize builds it; when that build fails (a replacement whose
+// source an including kustomization would hold), it is a warning that it
+// was not checked, not an error of the tree. An overlay's own failure
+// stays an error.
+func TestLoneComponentBuildFails(t *testing.T) {
+	root := copyTree(t, "testdata/gitops")
+	testtree.WriteFile(t, filepath.Join(root, "components/truststore/kustomization.yaml"), `apiVersion: kustomize.config.k8s.io/v1alpha1
+kind: Component
+resources: [secret.yaml]
+replacements:
+- source: {kind: ConfigMap, name: truststore, fieldPath: data.password}
+  targets:
+  - select: {kind: Secret, name: truststore}
+    fieldPaths: [stringData.password]
+`)
+	testtree.WriteFile(t, filepath.Join(root, "components/truststore/secret.yaml"), "apiVersion: v1\nkind: Secret\nmetadata: {name: truststore}\nstringData: {password: x}\n")
+	testtree.WriteFile(t, filepath.Join(root, "overlays/lone/kustomization.yaml"), `resources: [../../base, secret.yaml]
+replacements:
+- source: {kind: ConfigMap, name: truststore, fieldPath: data.password}
+  targets:
+  - select: {kind: Secret, name: truststore}
+    fieldPaths: [stringData.password]
+`)
+	testtree.WriteFile(t, filepath.Join(root, "overlays/lone/secret.yaml"), "apiVersion: v1\nkind: Secret\nmetadata: {name: truststore}\nstringData: {password: x}\n")
+	res := discover(t, root)
+	c := byName(t, res, "components/truststore")
+	if len(c.Problems) != 1 || !c.Problems[0].Warning || !c.Problems[0].Incomplete || !strings.Contains(c.Problems[0].Message, "this Component is included by no kustomization of the tree") {
+		t.Errorf("components/truststore: problems %+v, want one incomplete warning saying it is built alone", c.Problems)
+	}
+	o := byName(t, res, "overlays/lone")
+	if len(o.Problems) != 1 || o.Problems[0].Warning || strings.Contains(o.Problems[0].Message, "Component") {
+		t.Errorf("overlays/lone: problems %+v, want the build failure as an error", o.Problems)
+	}
+}

@@ -101,6 +101,10 @@ type File struct {
 	// BuildMetadata the buildMetadata options.
 	Fields        map[string]bool
 	BuildMetadata []string
+	// Component is set for a kustomize Component (kind: Component): a
+	// piece kustomizations include through components:, which builds on
+	// what the including kustomization holds.
+	Component bool
 	// Sources are the files its configMapGenerator and secretGenerator
 	// entries read (see sources.go).
 	Sources []Source
@@ -152,6 +156,9 @@ func Parse(path string) *File {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		field, val := root.Content[i].Value, root.Content[i+1]
 		kf.Fields[field] = true
+		if field == "kind" && val.Value == "Component" {
+			kf.Component = true
+		}
 		if field == "buildMetadata" {
 			for _, n := range Seq(val) {
 				kf.BuildMetadata = append(kf.BuildMetadata, n.Value)
