@@ -337,6 +337,12 @@ replacements:
 	if len(c.Problems) != 1 || !c.Problems[0].Warning || !c.Problems[0].Incomplete || !strings.Contains(c.Problems[0].Message, "this Component is included by no kustomization of the tree") {
 		t.Errorf("components/truststore: problems %+v, want one incomplete warning saying it is built alone", c.Problems)
 	}
+	// A file it names that does not exist is an error, included or not.
+	testtree.WriteFile(t, filepath.Join(root, "components/typo/kustomization.yaml"), "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\nresources: [secrets.yaml]\n")
+	res = discover(t, root)
+	if c := byName(t, res, "components/typo"); len(c.Problems) != 1 || c.Problems[0].Warning || !strings.Contains(c.Problems[0].Message, `"secrets.yaml" does not exist`) {
+		t.Errorf("components/typo: problems %+v, want the missing file as an error", c.Problems)
+	}
 	o := byName(t, res, "overlays/lone")
 	if len(o.Problems) != 1 || o.Problems[0].Warning || strings.Contains(o.Problems[0].Message, "Component") {
 		t.Errorf("overlays/lone: problems %+v, want the build failure as an error", o.Problems)

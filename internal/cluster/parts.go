@@ -70,16 +70,18 @@ func (d *discoverer) kustomization(dir string, build bool) *loaded {
 		// entries naming no file are listed too, so that one run shows
 		// every fix.
 		bp := d.buildProblem(b.Err, kusts)
-		if kusts[0].Component {
+		missing := d.missing(kusts)
+		if kusts[0].Component && len(missing) == 0 {
 			// A Component no kustomization of the tree includes: built
 			// on its own, it lacks what an including kustomization would
 			// hold (the source of a replacement, a patch's target). Not
-			// checked, which is said, but no error of the tree's.
+			// checked, which is said, but no error of the tree's. A file
+			// it names that does not exist is one, included or not.
 			bp.Warning, bp.Incomplete = true, true
 			bp.Message += "; this Component is included by no kustomization of the tree, so it is built on its own, without what a kustomization including it holds, and is not checked: lint a kustomization that lists it in components:"
 		}
 		l.problems = append(l.problems, bp)
-		for _, m := range d.missing(kusts) {
+		for _, m := range missing {
 			if m.Pos != bp.Pos {
 				l.problems = append(l.problems, m)
 			}
