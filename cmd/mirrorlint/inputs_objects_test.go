@@ -107,3 +107,37 @@ func TestRefusedInstallConfigBesideOverlays(t *testing.T) {
 		t.Errorf("clusters does not say why install-config/lab installs nothing:\n%s", r.stdout)
 	}
 }
+
+// A mirror an installConfigOverrides entry repeats is reported once too,
+// in the install-config rule's words, on the installConfigOverrides key's
+// line (where a suppression comment can go) with the repeat inside the
+// JSON as its other place: mirror-duplicate on the spoke's IDMS, at that
+// place, is covered.
+func TestOverridesDuplicateReportedOnce(t *testing.T) {
+	t.Parallel()
+	dir := testtree.Write(t, map[string]string{"sites/sno1.yaml": `apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata:
+  name: sno1
+  namespace: sno1
+spec:
+  clusterName: sno1
+  clusterImageSetNameRef: img4.20-x86-64
+  installConfigOverrides: |
+    {"imageDigestSources": [
+      {"source": "quay.io/acme", "mirrors": ["m.example.com/acme", "m.example.com/acme"]}]}
+`})
+	r := mlRun(t, "", "lint", dir)
+	r.stdout = strings.ReplaceAll(r.stdout, dir+"/", "")
+	for _, want := range []string{
+		`sites/sno1.yaml:9:3: error install-config-duplicate-mirror: installConfigOverrides.imageDigestSources[0].mirrors[1]: duplicate mirror "m.example.com/acme" for quay.io/acme`,
+		"    also sites/sno1.yaml:11:68",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no %q in\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "mirror-duplicate:") {
+		t.Errorf("mirror-duplicate repeats it:\n%s", r.stdout)
+	}
+}

@@ -85,7 +85,7 @@ func TestUnlistedInputsThroughTheCommand(t *testing.T) {
 
 	full := lintJSON(t, ".")
 	want := []string{
-		"mirror-duplicate sites/listed.yaml:10:118 [ztp-spoke/listed]",
+		"install-config-duplicate-mirror sites/listed.yaml:9:3 [sites ztp-spoke/listed]",
 		"not-in-kustomization hosted/unlisted.yaml:1:1 [hosted]",
 		"not-in-kustomization sites/unlisted.yaml:1:1 [sites]",
 		"repository-lowercase hosted/listed.yaml:10:7 [hosted-cluster/hc-listed]",

@@ -172,7 +172,10 @@ func (e *Engine) Settle(cl *cluster.Cluster, findings []Finding) []Finding {
 }
 
 // dropCovered removes each finding that a rule's Covers names when that
-// rule reported at the same file, line and column.
+// rule reported at the same file, line and column, or named that place
+// as a related one: a finding about a value inside an embedded document
+// sits on the line of the key holding it, where a suppression comment
+// can go, and names the value's own place beside.
 func (e *Engine) dropCovered(fs []Finding) []Finding {
 	type place struct {
 		rule, file string
@@ -183,6 +186,9 @@ func (e *Engine) dropCovered(fs []Finding) []Finding {
 		if r := e.Rules.Get(f.Rule); r != nil {
 			for _, id := range r.Covers {
 				covered[place{id, f.File, f.Line, f.Column}] = true
+				for _, rel := range f.Related {
+					covered[place{id, rel.File, rel.Line, rel.Column}] = true
+				}
 			}
 		}
 	}

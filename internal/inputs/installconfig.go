@@ -142,9 +142,12 @@ func (ic *InstallConfig) Check(v render.Version) []Finding {
 	ic.checkUnknownFields(&fs)
 	// A repeat in imageContentSources is the ICSP's business: its mirrors
 	// are no set, and mirror-duplicate reports it on the ICSP created.
-	checkDuplicateMirrors(&fs, o, ic.Digest, RuleInstallDuplicate,
-		"openshift-install does not check it, but the %s it writes is refused by the API server (mirrors is a set): "+
-			"the install fails applying it; delete the repeated mirror")
+	for _, ds := range ic.Digest {
+		for _, j := range repeatedMirrors(ds) {
+			fs.add(o.Locate(ds.Path.Child("mirrors", j)), check.Error, RuleInstallDuplicate, "kube-apiserver",
+				"duplicate mirror %q for %s: %s", ds.Mirrors[j], ds.Source, duplicateRefused)
+		}
+	}
 	ic.checkPolicyConflict(&fs)
 	if ic.TrustPolicy != "" && ic.TrustPolicy != "Proxyonly" && ic.TrustPolicy != "Always" {
 		fs.add(o.Locate(manifest.Path{"additionalTrustBundlePolicy"}), check.Error, RuleInstallTrustPolicy, installer,
@@ -212,19 +215,23 @@ func (ic *InstallConfig) checkSourcePolicy(fs *findings, v render.Version) {
 	}
 }
 
-// checkDuplicateMirrors reports a mirror listed twice in one entry, at
-// the second occurrence. why is a format taking the object kind created.
-func checkDuplicateMirrors(fs *findings, o *manifest.Object, list []DigestSource, rule, why string) {
-	for _, ds := range list {
-		seen := map[string]bool{}
-		for j, m := range ds.Mirrors {
-			if seen[m] {
-				fs.add(o.Locate(ds.Path.Child("mirrors", j)), check.Error, rule, "kube-apiserver",
-					"duplicate mirror %q for %s: "+why, m, ds.Source, "ImageDigestMirrorSet")
-			}
-			seen[m] = true
+// duplicateRefused says what becomes of a mirror listed twice in one
+// imageDigestSources entry.
+const duplicateRefused = "openshift-install does not check it, but the ImageDigestMirrorSet it writes is refused by the API server (mirrors is a set): " +
+	"the install fails applying it; delete the repeated mirror"
+
+// repeatedMirrors returns the indexes of ds's mirrors that an earlier
+// mirror of the entry repeats.
+func repeatedMirrors(ds DigestSource) []int {
+	var out []int
+	seen := map[string]bool{}
+	for j, m := range ds.Mirrors {
+		if seen[m] {
+			out = append(out, j)
 		}
+		seen[m] = true
 	}
+	return out
 }
 
 // checkPolicyConflict reports one source given with two source policies:

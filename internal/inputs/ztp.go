@@ -264,5 +264,25 @@ func checkSpokeEntries(fs *findings, ov *sites.Overrides, decoded []spokeSource,
 		ds := DigestSource{Source: e.Source, Mirrors: e.Mirrors, Path: manifest.Path{"imageDigestSources", i}}
 		checkNames(fs, func(p manifest.Path) manifest.Position { return keyPos(ov, ov.Locate(p.String(), false)) },
 			ds, "imageDigestSources", installer, "installConfigOverrides.")
+		if ov.Has(entry + ".mirrors") {
+			// Mirrors the entry inherits are the hub's to repeat.
+			checkDuplicates(fs, ov, ds)
+		}
+	}
+}
+
+// checkDuplicates reports a mirror the override lists twice in entry ds
+// as the install-config rule does, in the override's words, on the key's
+// line and at the repeat inside the JSON: mirror-duplicate on the IDMS
+// made from it, placed there, says the same of the same value.
+func checkDuplicates(fs *findings, ov *sites.Overrides, ds DigestSource) {
+	for _, j := range repeatedMirrors(ds) {
+		p := ds.Path.Child("mirrors", j)
+		at := ov.Locate(p.String(), false)
+		fs.add(keyPos(ov, at), check.Error, RuleInstallDuplicate, "kube-apiserver",
+			"installConfigOverrides.%s: duplicate mirror %q for %s: %s", p, ds.Mirrors[j], ds.Source, duplicateRefused)
+		if f := &(*fs)[len(*fs)-1]; f.Pos != at {
+			f.At = at
+		}
 	}
 }

@@ -1,0 +1,62 @@
+package inputs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/render"
+)
+
+// A mirror an override lists twice in one entry is the install-config
+// rule's, in the override's words, on the installConfigOverrides key's
+// line with the repeat inside the JSON as its exact place; a mirror the
+// entry inherits from the hub is the hub file's, not the override's.
+func TestOverridesDuplicateMirror(t *testing.T) {
+	got, _ := overrideFindings(t, "    {\"imageDigestSources\": [\n"+
+		"      {\"source\": \"quay.io/a\", \"mirrors\": [\"m.example.com/a\", \"m.example.com/b\", \"m.example.com/a\"]},\n"+
+		"      {\"source\": \"quay.io/c\", \"mirrors\": [\"m.example.com/c\"]}]}\n", RuleInstallDuplicate)
+	if len(got) != 1 {
+		t.Fatalf("findings %v, want one", got)
+	}
+	f := got[0]
+	if f.Pos.Line != 9 || f.At.Line != 11 || f.At.Column != 81 || f.Component != "kube-apiserver" ||
+		!strings.HasPrefix(f.Message, `installConfigOverrides.imageDigestSources[0].mirrors[2]: duplicate mirror "m.example.com/a" for quay.io/a: openshift-install does not check it`) {
+		t.Errorf("finding %+v at %v", f, f.At)
+	}
+}
+
+// repeatHub is a hub whose registries.conf lists one mirror twice.
+const repeatHub = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: mirrors
+  namespace: multicluster-engine
+data:
+  registries.conf: |
+    [[registry]]
+    location = "quay.io/a"
+    [[registry.mirror]]
+    location = "m.example.com/a"
+    [[registry.mirror]]
+    location = "m.example.com/a"
+---
+apiVersion: agent-install.openshift.io/v1beta1
+kind: AgentServiceConfig
+metadata:
+  name: agent
+spec:
+  mirrorRegistryRef:
+    name: mirrors
+`
+
+// An override entry without mirrors keeps the hub entry's, repeat
+// included: that is the hub file's to fix, not the override's.
+func TestOverridesDuplicateInheritedNotTheOverrides(t *testing.T) {
+	files := overridesSite("    {\"imageDigestSources\": [{\"source\": \"quay.io/a\"}]}\n")
+	files["hub.yaml"] = repeatHub
+	for _, f := range readTree(t, files, render.Version{}).Findings {
+		if f.Rule == RuleInstallDuplicate {
+			t.Errorf("reported on the override: %v", f)
+		}
+	}
+}
