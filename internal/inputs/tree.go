@@ -60,6 +60,10 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 	ss, probs := sites.From(objs)
 	res.Sites = ss
 	for _, p := range probs {
+		if p.Overrides {
+			fs.add(p.Pos, check.Error, RuleOverridesJSON, "kube-apiserver", "%s", p.Message)
+			continue
+		}
 		fs.add(p.Pos, check.Error, RuleSiteLabels, "siteconfig", "%s", p.Message)
 	}
 	var hubs []*HubMirrors

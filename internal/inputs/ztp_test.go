@@ -60,3 +60,20 @@ func TestOverridesDuplicateInheritedNotTheOverrides(t *testing.T) {
 		}
 	}
 }
+
+// installConfigOverrides that YAML reads as a mapping (unquoted JSON) is
+// a problem with the overrides, not with the labels.
+func TestOverridesNotAString(t *testing.T) {
+	files := overridesSite("")
+	files["ci.yaml"] = strings.Replace(files["ci.yaml"], "installConfigOverrides: |\n", "installConfigOverrides: {\"fips\": true}\n", 1)
+	var got []Finding
+	for _, f := range readTree(t, files, render.Version{}).Findings {
+		if f.Rule == RuleOverridesJSON || f.Rule == RuleSiteLabels {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 || got[0].Rule != RuleOverridesJSON || got[0].Pos.Line != 9 ||
+		!strings.Contains(got[0].Message, "installConfigOverrides must be a string holding JSON") {
+		t.Errorf("findings %v, want one %s at line 9", got, RuleOverridesJSON)
+	}
+}

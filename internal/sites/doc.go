@@ -3,7 +3,10 @@
 // siteconfig-generator up to ztp-site-generate 4.20) and every
 // ClusterInstance (siteconfig.open-cluster-management.io/v1alpha1,
 // rendered by the SiteConfig operator), with the labels its ManagedCluster
-// gets and its installConfigOverrides, everything positioned in the file.
+// gets and its installConfigOverrides, everything positioned in the file;
+// and every AgentClusterInstall written by hand
+// (extensions.hive.openshift.io/v1beta1), with its install-config-overrides
+// annotation read as an installConfigOverrides is.
 //
 // API:
 //
@@ -11,8 +14,13 @@
 //	sites.From(objs) ([]*Site, []Problem)
 //	                                  // the sites of loaded objects (a load with
 //	                                  // manifest.UnmodelledAll keeps them whole)
-//	site.Name, site.Namespace         // clusterName, the object's namespace
-//	site.Kind                         // "SiteConfig" or "ClusterInstance"
+//	sites.AgentClusterInstalls(objs) ([]*Site, []Problem)
+//	                                  // the hand-written AgentClusterInstalls,
+//	                                  // as sites without labels
+//	site.Name, site.Namespace         // clusterName (an AgentClusterInstall's
+//	                                  // ClusterDeployment), the object's namespace
+//	site.Kind                         // "SiteConfig", "ClusterInstance" or
+//	                                  // "AgentClusterInstall"
 //	site.Object, site.Path            // the object; the site's mapping in it:
 //	                                  // spec.clusters[i] or spec
 //	site.Labels                       // the ManagedCluster's labels as the
@@ -23,6 +31,7 @@
 //	site.LabelPos(key)                // where a label is written
 //	site.Overrides                    // nil without installConfigOverrides
 //	site.Overrides.Annotation()       // the AgentClusterInstall annotation value
+//	site.MirrorRegistryRef            // an AgentClusterInstall's mirror ConfigMap
 //	site.Overrides.Locate(path)       // a JSON path ("imageDigestSources[0].mirrors")
 //	                                  // → file position
 //

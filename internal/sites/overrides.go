@@ -13,12 +13,18 @@ import (
 // Overrides is a site's installConfigOverrides: a JSON document in a YAML
 // string, which becomes the AgentClusterInstall annotation
 // agent-install.openshift.io/install-config-overrides that assisted-service
-// decodes over the spoke's install-config.
+// decodes over the spoke's install-config; or that annotation itself, on
+// a hand-written AgentClusterInstall.
 type Overrides struct {
 	Text string
-	// Path is the installConfigOverrides field in the object; Key is the
-	// position of its key, where findings about the JSON are reported
-	// (the value's own line when it is on one line with the key).
+	// Field names the document in messages, before a path inside it:
+	// installConfigOverrides, or install-config-overrides for the
+	// annotation.
+	Field string
+	// Path is the installConfigOverrides field (the annotation) in the
+	// object; Key is the position of its key, where findings about the
+	// JSON are reported (the value's own line when it is on one line with
+	// the key).
 	Path manifest.Path
 	Key  manifest.Position
 	// SyntaxError is set when Text is not JSON, with SyntaxPos the place
@@ -32,7 +38,10 @@ type Overrides struct {
 }
 
 func newOverrides(s *Site, text string, p manifest.Path) *Overrides {
-	ov := &Overrides{Text: text, Path: p, Key: s.Object.LocateKey(p), site: s}
+	ov := &Overrides{Text: text, Field: "installConfigOverrides", Path: p, Key: s.Object.LocateKey(p), site: s}
+	if s.Kind == KindAgentClusterInstall {
+		ov.Field = "install-config-overrides"
+	}
 	if n := s.Object.ValueNode(p); n != nil {
 		ov.text = embedded.Of(s.Object.Text(), n)
 	}
@@ -89,9 +98,13 @@ func (ov *Overrides) Has(path string) bool {
 // generated networkType wins) and the whole document re-encoded, keys
 // sorted. The error carries the component's message; the generator
 // refuses the SiteConfig with it, the operator renders no annotation.
+// A hand-written AgentClusterInstall's annotation is the text as written.
 func (ov *Overrides) Annotation() (string, error) {
 	s := ov.site
 	doc := ov.Text
+	if s.Kind == KindAgentClusterInstall {
+		return doc, nil
+	}
 	if s.CPUPartitioningAllNodes {
 		m := map[string]any{}
 		if err := json.Unmarshal([]byte(doc), &m); err != nil {

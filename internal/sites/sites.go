@@ -18,7 +18,7 @@ const (
 )
 
 // Kinds are the kinds this package reads.
-var Kinds = []string{KindSiteConfig, KindClusterInstance}
+var Kinds = []string{KindSiteConfig, KindClusterInstance, KindAgentClusterInstall}
 
 // DefaultClusterTemplates is the ClusterInstance cluster-level template set
 // the SiteConfig operator ships for the assisted installer flow.
@@ -39,14 +39,15 @@ const NameLabel = "name"
 // kept by the import.
 var importDetected = []string{"cloud", "clusterID", "vendor"}
 
-// Site is one spoke cluster.
+// Site is one spoke cluster: a site's (SiteConfig cluster entry or
+// ClusterInstance), or a hand-written AgentClusterInstall's.
 type Site struct {
 	Name      string
 	Namespace string
 	Kind      string
 	Object    *manifest.Object
 	// Path is the site's mapping inside Object: spec.clusters[i] for a
-	// SiteConfig, spec for a ClusterInstance.
+	// SiteConfig, spec for a ClusterInstance or an AgentClusterInstall.
 	Path manifest.Path
 	// Labels are the ManagedCluster's labels whose values the tree gives:
 	// those the site writes and the template's, and the name label ACM's
@@ -71,8 +72,12 @@ type Site struct {
 	ImageSet string
 	// ImageSetPath is where ImageSet is written, nil when it is not.
 	ImageSetPath manifest.Path
-	// Overrides is nil when the site sets no installConfigOverrides.
+	// Overrides is nil when the site sets no installConfigOverrides (an
+	// AgentClusterInstall no install-config-overrides annotation).
 	Overrides *Overrides
+	// MirrorRegistryRef is an AgentClusterInstall's spec.mirrorRegistryRef,
+	// nil when it sets none and for a site.
+	MirrorRegistryRef *ConfigMapRef
 }
 
 // Problem is something wrong with a site's declaration that keeps part of
@@ -80,6 +85,9 @@ type Site struct {
 type Problem struct {
 	Pos     manifest.Position
 	Message string
+	// Overrides is set for a problem with the overrides document (one that
+	// is no string), not with the labels.
+	Overrides bool
 }
 
 // LabelPos returns where label key is written, the labels' mapping (or the
@@ -103,7 +111,7 @@ func (s *Site) Ref() string {
 	if s.Kind == KindSiteConfig {
 		return fmt.Sprintf("SiteConfig/%s cluster %s", s.Object.Name, s.Name)
 	}
-	return "ClusterInstance/" + s.Object.Name
+	return s.Kind + "/" + s.Object.Name
 }
 
 // From returns the sites of objs in order (objects of other kinds are
@@ -260,7 +268,7 @@ func (s *Site) readOverrides(m map[string]any) []Problem {
 	text, ok := m["installConfigOverrides"].(string)
 	p := s.Path.Child("installConfigOverrides")
 	if _, present := m["installConfigOverrides"]; present && !ok {
-		return []Problem{{Pos: s.Object.Locate(p), Message: fmt.Sprintf("%s: installConfigOverrides must be a string holding JSON", s.Ref())}}
+		return []Problem{{Pos: s.Object.Locate(p), Overrides: true, Message: fmt.Sprintf("%s: installConfigOverrides must be a string holding JSON", s.Ref())}}
 	}
 	if !ok || text == "" {
 		return nil
