@@ -8,7 +8,10 @@
 //     registries.conf that assisted-service turns into every spoke's
 //     imageDigestSources;
 //   - ZTP SiteConfig / ClusterInstance installConfigOverrides (package
-//     sites), decoded by assisted-service over the hub's mirrors;
+//     sites), decoded by assisted-service over the hub's mirrors, and the
+//     install-config-overrides annotation of a hand-written
+//     AgentClusterInstall, decoded over its own mirrorRegistryRef
+//     ConfigMap's mirrors when it names one, else the hub's;
 //   - HyperShift HostedCluster spec.imageContentSources and NodePool
 //     spec.config (the ConfigMaps it names).
 //

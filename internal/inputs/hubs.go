@@ -8,28 +8,34 @@ import (
 
 // spokes are the clusters hubs install: each site, with the mirrors of the
 // hub nearest it in the tree (a repository holding several hubs keeps each
-// hub's sites beside it; see nearest), and, for each hub no site of the
-// tree is installed by, the spokes it installs, with its mirrors as they
-// are. Every hub whose ConfigMap assisted-service reads is thus in some
-// cluster, and its findings are reported there.
-func spokes(ss []*sites.Site, hubs []*HubMirrors, v render.Version) ([]*Cluster, []Finding) {
+// hub's sites beside it; see nearest); each hand-written
+// AgentClusterInstall that no site declares too, likewise, or with the
+// mirrors of its own mirrorRegistryRef (see aciSpokes); and, for each hub
+// no spoke of the tree is installed through, the spokes it installs, with
+// its mirrors as they are. Every hub whose ConfigMap assisted-service
+// reads is thus in some cluster, and its findings are reported there.
+func spokes(ss, acis []*sites.Site, hubs []*HubMirrors, cms []*manifest.Object, v render.Version) ([]*Cluster, []Finding) {
 	var out []*Cluster
 	var fs []Finding
 	used := map[*HubMirrors]bool{}
+	ofSite := map[*sites.Site]*Cluster{}
 	for _, s := range ss {
 		hub := nearestHub(s.Object.File, hubs)
 		used[hub] = true
-		c, f := spoke(s, hub, v)
+		c, f := spoke(s, hubBase(hub), v)
 		fs = append(fs, f...)
 		c.Site = s
 		c.Inputs = append([]*manifest.Object{s.Object}, hub.objects()...)
 		out = append(out, c)
+		ofSite[s] = c
 	}
+	cs, f := aciSpokes(acis, ss, ofSite, hubs, used, cms, v)
+	out, fs = append(out, cs...), append(fs, f...)
 	for _, h := range hubs {
 		if used[h] || h.ConfigMap == nil || h.Err != "" {
 			continue
 		}
-		c, _ := spoke(&sites.Site{Name: "spokes-of-" + h.ASC.Name, Object: h.ASC, Path: manifest.Path{"spec", "mirrorRegistryRef"}}, h, v)
+		c, _ := spoke(&sites.Site{Name: "spokes-of-" + h.ASC.Name, Object: h.ASC, Path: manifest.Path{"spec", "mirrorRegistryRef"}}, hubBase(h), v)
 		c.Inputs = h.objects()
 		out = append(out, c)
 	}

@@ -8,7 +8,7 @@ import (
 
 // triggerKinds are the kinds that declare a cluster here; a tree without
 // any is read no further.
-var triggerKinds = []string{manifest.KindInstallConfig, "SiteConfig", "ClusterInstance", "AgentServiceConfig", "HostedCluster"}
+var triggerKinds = []string{manifest.KindInstallConfig, "SiteConfig", "ClusterInstance", "AgentClusterInstall", "AgentServiceConfig", "HostedCluster"}
 
 // Declares reports whether an object of kind declares a cluster here: a
 // tree holding none has no inputs for Load to read.

@@ -49,8 +49,14 @@ type Cluster struct {
 	Objects []*manifest.Object
 	Inputs  []*manifest.Object
 	// Site is the ZTP site a spoke is installed for; nil for other
-	// clusters, and for the spokes of a hub without sites.
+	// clusters, for the spokes of a hub without sites, and for a spoke a
+	// hand-written AgentClusterInstall declares (ByHand): the labels its
+	// ManagedCluster gets are in another object, not read, so no policy
+	// is placed on it.
 	Site *sites.Site
+	// ByHand is set for a ZTP spoke declared by a hand-written
+	// AgentClusterInstall rather than a site.
+	ByHand bool
 }
 
 // ObjectsYAML serializes the cluster's mirror objects as the installer and
@@ -224,6 +230,9 @@ func (c *Cluster) Reason() string {
 	case "agent-installer":
 		return "agent-based installer: install-config.yaml beside agent-config.yaml"
 	case "ztp-spoke":
+		if c.ByHand {
+			return "ZTP spoke of a hand-written AgentClusterInstall: assisted-service's imageDigestSources from its mirrorRegistryRef's registries.conf, else the hub's, and its install-config-overrides annotation"
+		}
 		return "ZTP spoke: assisted-service's imageDigestSources from the hub's mirror registries.conf and the site's installConfigOverrides"
 	case "hosted-cluster":
 		return "HyperShift: the IDMS cluster from HostedCluster spec.imageContentSources, and the NodePool configs"

@@ -13,7 +13,7 @@ import (
 // Kinds are the object kinds Read looks at, for a load that keeps only
 // some unmodelled kinds.
 var Kinds = []string{manifest.KindInstallConfig, "AgentConfig", "AgentServiceConfig", "ConfigMap",
-	sites.KindSiteConfig, sites.KindClusterInstance, "HostedCluster", "NodePool",
+	sites.KindSiteConfig, sites.KindClusterInstance, sites.KindAgentClusterInstall, "HostedCluster", "NodePool",
 	string(manifest.KindIDMS), string(manifest.KindITMS), string(manifest.KindICSP), KindApplication}
 
 // Result is what a tree's inputs give: the findings and the clusters they
@@ -59,7 +59,8 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 
 	ss, probs := sites.From(objs)
 	res.Sites = ss
-	for _, p := range probs {
+	acis, aciProbs := sites.AgentClusterInstalls(objs)
+	for _, p := range append(probs, aciProbs...) {
 		if p.Overrides {
 			fs.add(p.Pos, check.Error, RuleOverridesJSON, "kube-apiserver", "%s", p.Message)
 			continue
@@ -73,7 +74,7 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 			hubs = append(hubs, h)
 		}
 	}
-	cs, f := spokes(ss, hubs, v)
+	cs, f := spokes(ss, acis, hubs, byKind["ConfigMap"], v)
 	fs = append(fs, f...)
 	res.Clusters = append(res.Clusters, cs...)
 

@@ -21,7 +21,8 @@ import (
 //     cluster, which a GitOps tree does by building the kustomization of
 //     its directory (kustomize, or Argo CD running it; the ZTP plugin
 //     runs only the SiteConfigs listed under generators:): a ClusterInstance
-//     or SiteConfig, the hub's AgentServiceConfig and ConfigMaps, a
+//     or SiteConfig, a hand-written AgentClusterInstall, the hub's
+//     AgentServiceConfig and ConfigMaps, a
 //     HostedCluster, a NodePool and its ConfigMaps, an Argo CD
 //     Application, a mirror object committed for a guest cluster. From an
 //     unlisted file none of them is applied, so it is dropped, as the

@@ -14,7 +14,8 @@ import (
 // Applied drops what kustomize does not apply and keeps what
 // openshift-install reads from its directory: of a tree whose every file
 // is unlisted, the install-config, the agent-config and the manifests
-// beside the install-config stay; the ClusterInstance, the HostedCluster,
+// beside the install-config stay; the ClusterInstance, a hand-written
+// AgentClusterInstall, the HostedCluster,
 // its NodePool, the hub's objects and a guest's mirror object go, and each
 // file that held an object creating or shaping a cluster is given once, at
 // its first such object.
@@ -25,6 +26,7 @@ func TestAppliedKeepsWhatTheInstallerReads(t *testing.T) {
 		"install/agent-config.yaml":   "apiVersion: v1beta1\nkind: AgentConfig\nmetadata:\n  name: ocp4\n",
 		"install/openshift/idms.yaml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata: {name: day1}\nspec: {imageDigestMirrors: [{source: quay.io/a, mirrors: [m.example.com/a]}]}\n",
 		"sites/ci.yaml":               "apiVersion: siteconfig.open-cluster-management.io/v1alpha1\nkind: ClusterInstance\nmetadata: {name: sno1, namespace: sno1}\nspec: {clusterName: sno1}\n",
+		"sno2/aci.yaml":               "apiVersion: extensions.hive.openshift.io/v1beta1\nkind: AgentClusterInstall\nmetadata: {name: sno2, namespace: sno2}\nspec: {clusterDeploymentRef: {name: sno2}}\n",
 		"hosted/hc.yaml": "apiVersion: hypershift.openshift.io/v1beta1\nkind: NodePool\nmetadata: {name: np, namespace: clusters}\nspec: {clusterName: hc}\n---\n" +
 			"apiVersion: hypershift.openshift.io/v1beta1\nkind: HostedCluster\nmetadata: {name: hc, namespace: clusters}\nspec: {}\n",
 		"hub/asc.yaml": "apiVersion: agent-install.openshift.io/v1beta1\nkind: AgentServiceConfig\nmetadata: {name: agent}\nspec: {mirrorRegistryRef: {name: mirrors}}\n",
@@ -58,6 +60,7 @@ func TestAppliedKeepsWhatTheInstallerReads(t *testing.T) {
 		"hosted/hc.yaml NodePool: so NodePool np joins no hosted cluster",
 		"hub/asc.yaml AgentServiceConfig: so AgentServiceConfig agent is no hub of the tree's spokes",
 		"sites/ci.yaml ClusterInstance: so ClusterInstance sno1 creates no cluster",
+		"sno2/aci.yaml AgentClusterInstall: so AgentClusterInstall sno2 creates no cluster",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("unapplied %q, want %q", got, want)
@@ -82,4 +85,16 @@ func clusterNames(res *Result) []string {
 		out = append(out, c.Kind+"/"+c.Name)
 	}
 	return out
+}
+
+// Every kind Read looks at is kept whole by a load that keeps the image
+// kinds only (what a tree's clusters are loaded with), so that the rules
+// reading the inputs see them in the tree's clusters as in the clusters
+// the inputs create.
+func TestKindsKeptByTheTreeLoad(t *testing.T) {
+	for _, k := range Kinds {
+		if !manifest.KeepsAs(k, manifest.UnmodelledImages) {
+			t.Errorf("%s is not kept by a load with UnmodelledImages", k)
+		}
+	}
 }

@@ -46,29 +46,49 @@ func siteVersion(imageSet string) render.Version {
 	return render.Version{Minor: minor, Patch: -1}
 }
 
-// spoke is what one ZTP site gets: the hub's digest entries, with the
+// spokeBase is the list assisted-service decodes a spoke's overrides
+// over: the digest entries of the registries.conf it gives the spoke (the
+// hub's, or an AgentClusterInstall's mirrorRegistryRef's), with the name
+// messages give that file.
+type spokeBase struct {
+	entries []DigestSource
+	from    string // "hub", "mirrorRegistryRef"
+}
+
+// hubBase is the base the hub h gives its spokes: none without a hub or
+// with a file assisted-service does not read.
+func hubBase(h *HubMirrors) spokeBase {
+	b := spokeBase{from: "hub"}
+	if h != nil && h.Err == "" {
+		b.entries = h.Digest
+	}
+	return b
+}
+
+// spoke is what one ZTP site gets: the base's digest entries, with the
 // site's overrides decoded over them.
-func spoke(s *sites.Site, hub *HubMirrors, v render.Version) (*Cluster, []Finding) {
+func spoke(s *sites.Site, b spokeBase, v render.Version) (*Cluster, []Finding) {
 	var fs findings
 	c := &Cluster{Name: s.Name, Kind: "ztp-spoke", From: s.Object.Locate(s.Path), Version: v}
 	if iv := siteVersion(s.ImageSet); !iv.IsZero() {
 		var ok bool
 		if c.Version, ok = modelled(iv); !ok {
-			releaseNote(&fs, iv, s.Object.Locate(s.ImageSetPath), "clusterImageSetNameRef "+s.ImageSet)
+			field := "clusterImageSetNameRef "
+			if s.Kind == sites.KindAgentClusterInstall {
+				field = "imageSetRef "
+			}
+			releaseNote(&fs, iv, s.Object.Locate(s.ImageSetPath), field+s.ImageSet)
 		}
 	}
 	var base []spokeSource
-	var hubEntries []DigestSource
-	if hub != nil && hub.Err == "" {
-		hubEntries = hub.Digest
-		for _, d := range hub.Digest {
-			base = append(base, spokeSource{Source: d.Source, Mirrors: append([]string(nil), d.Mirrors...)})
-		}
+	hubEntries := b.entries
+	for _, d := range hubEntries {
+		base = append(base, spokeSource{Source: d.Source, Mirrors: append([]string(nil), d.Mirrors...)})
 	}
 	list := base
 	if ov := s.Overrides; ov != nil {
 		var refused bool
-		list, refused = overrides(&fs, s, ov, base, hubEntries)
+		list, refused = overrides(&fs, s, ov, base, b)
 		if refused {
 			c.Refused = true
 			return c, fs
@@ -79,14 +99,26 @@ func spoke(s *sites.Site, hub *HubMirrors, v render.Version) (*Cluster, []Findin
 		ds := DigestSource{Source: e.Source, Mirrors: e.Mirrors, MirrorsSet: true}
 		ov := s.Overrides
 		entry := fmt.Sprintf("imageDigestSources[%d]", i)
+		var h *DigestSource
+		if i < len(hubEntries) {
+			h = &hubEntries[i]
+		}
 		switch {
 		case ov != nil && ov.Has(entry):
+			// What the entry leaves out it keeps from the base entry,
+			// and is placed where that is written.
 			ds.At, ds.SourceAt = ov.Locate(entry, false), ov.Locate(entry+".source", false)
+			if h != nil && !ov.Has(entry+".source") {
+				ds.SourceAt = h.SourceAt
+			}
+			if h != nil && !ov.Has(entry+".mirrors") {
+				ds.MirrorAt = h.MirrorAt
+				break
+			}
 			for j := range e.Mirrors {
 				ds.MirrorAt = append(ds.MirrorAt, ov.Locate(fmt.Sprintf("%s.mirrors[%d]", entry, j), false))
 			}
-		case i < len(hubEntries):
-			h := hubEntries[i]
+		case h != nil:
 			ds.At, ds.SourceAt, ds.MirrorAt = h.At, h.SourceAt, h.MirrorAt
 		}
 		entries = append(entries, ds)
@@ -110,15 +142,20 @@ func keyPos(ov *sites.Overrides, fine manifest.Position) manifest.Position {
 }
 
 // overrides checks the site's JSON as the siteconfig webhook or generator
-// and assisted-service read it and returns the spoke's mirror list; refused
-// is true when a component refuses the site.
-func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSource, hub []DigestSource) (list []spokeSource, refused bool) {
+// and assisted-service read it (an AgentClusterInstall's annotation as
+// assisted-service alone reads it) and returns the spoke's mirror list;
+// refused is true when a component refuses the site.
+func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSource, b spokeBase) (list []spokeSource, refused bool) {
 	list = base
 	if ov.SyntaxError != nil {
-		if s.Kind == sites.KindClusterInstance {
+		switch s.Kind {
+		case sites.KindClusterInstance:
 			fs.add(keyPos(ov, ov.SyntaxPos), check.Error, RuleOverridesJSON, "siteconfig webhook",
 				"installConfigOverrides is not valid JSON (%v): the siteconfig webhook refuses the ClusterInstance: invalid JSON field(s): installConfigOverrides is not a valid JSON-formatted string", ov.SyntaxError)
-		} else {
+		case sites.KindAgentClusterInstall:
+			fs.add(keyPos(ov, ov.SyntaxPos), check.Error, RuleOverridesJSON, assisted,
+				"%s is not valid JSON (%v): %s", ov.Field, ov.SyntaxError, annotationRefused)
+		default:
 			fs.add(keyPos(ov, ov.SyntaxPos), check.Error, RuleOverridesJSON, "siteconfig-generator",
 				"installConfigOverrides is not valid JSON (%v): the siteconfig-generator fails: Invalid json parameter set at installConfigOverride", ov.SyntaxError)
 		}
@@ -134,10 +171,6 @@ func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSou
 			"installConfigOverrides cannot be merged with networkType: the siteconfig-generator fails: %v; write a JSON object", err)
 		return nil, true
 	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(ov.Text), &top); err != nil {
-		return list, false
-	}
 	// assisted-service decodes the whole document strictly, not only its
 	// mirror lists: the first key its install-config type lacks, or the
 	// first value of the wrong type, refuses the annotation. It decodes
@@ -149,29 +182,28 @@ func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSou
 		doc = ann
 	}
 	if e, ok := firstDecodeError(doc, assistedInstallConfig); ok {
-		refusal := "assisted-service refuses the annotation (AgentClusterInstall SpecSynced=False, InputError: Failed to parse 'agent-install.openshift.io/install-config-overrides' annotation), so the spoke never installs"
 		var at manifest.Position
 		if e.Key != "" {
-			where := "installConfigOverrides"
-			if len(e.At) > 0 {
-				where += "." + e.At.String()
-			}
 			hint := "check the key's spelling and place, or set it in an extra manifest instead"
 			if e.Key == "sourcePolicy" {
 				hint = "sourcePolicy: set mirrorSourcePolicy in an ImageDigestMirrorSet extra manifest"
 			}
 			at = ov.Locate(e.At.Child(e.Key).String(), true)
 			fs.add(keyPos(ov, at), check.Error, RuleOverridesUnknown, assisted,
-				"%s: %s: %s; assisted-service's install-config has no such field (%s)", where, e.Message, refusal, hint)
+				"%s: %s: %s; assisted-service's install-config has no such field (%s)", inside(ov, e.At), e.Message, annotationRefused, hint)
 		} else {
 			at = ov.Locate(e.At.String(), true)
 			fs.add(keyPos(ov, at), check.Error, RuleOverridesValueType, assisted,
-				"installConfigOverrides.%s: %s: %s; write %s", e.At, e.Message, refusal, e.Want)
+				"%s: %s: %s; write %s", inside(ov, e.At), e.Message, annotationRefused, e.Want)
 		}
 		if f := &(*fs)[len(*fs)-1]; f.Pos != at {
 			f.At = at
 		}
 		return nil, true
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(ov.Text), &top); err != nil {
+		return list, false
 	}
 	strict := func(key string, into *[]spokeSource) bool {
 		raw, ok := top[key]
@@ -186,7 +218,7 @@ func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSou
 				pos = keyPos(ov, findField(ov, key, m[1]))
 			}
 			fs.add(pos, check.Error, RuleOverridesUnknown, assisted,
-				"installConfigOverrides.%s: %v: assisted-service refuses the annotation (AgentClusterInstall SpecSynced=False, InputError: Failed to parse 'agent-install.openshift.io/install-config-overrides' annotation), so the spoke never installs; assisted-service's install-config has no such field (sourcePolicy: set mirrorSourcePolicy in an ImageDigestMirrorSet extra manifest)", key, err)
+				"%s.%s: %v: %s; assisted-service's install-config has no such field (sourcePolicy: set mirrorSourcePolicy in an ImageDigestMirrorSet extra manifest)", ov.Field, key, err, annotationRefused)
 			return false
 		}
 		return true
@@ -196,7 +228,7 @@ func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSou
 		if !strict("imageDigestSources", &decoded) {
 			return nil, true
 		}
-		checkSpokeEntries(fs, ov, decoded, len(base), hub)
+		checkSpokeEntries(fs, ov, decoded, len(base), b)
 		list = decoded
 	}
 	if _, ok := top["imageContentSources"]; ok {
@@ -206,11 +238,24 @@ func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSou
 		}
 		if len(content) > 0 && len(list) > 0 {
 			fs.add(keyPos(ov, ov.Locate("imageContentSources", true)), check.Error, RuleInstallBothLists, installer,
-				"installConfigOverrides.imageContentSources with the imageDigestSources assisted-service generates from the hub (4.14+): openshift-install refuses: cannot set imageContentSources and imageDigestSources at the same time; write imageDigestSources instead")
+				"%s.imageContentSources with the imageDigestSources assisted-service generates from the %s (4.14+): openshift-install refuses: cannot set imageContentSources and imageDigestSources at the same time; write imageDigestSources instead", ov.Field, b.from)
 			return nil, true
 		}
 	}
 	return list, false
+}
+
+// annotationRefused is what assisted-service does with an overrides
+// document it cannot decode.
+const annotationRefused = "assisted-service refuses the annotation (AgentClusterInstall SpecSynced=False, InputError: Failed to parse 'agent-install.openshift.io/install-config-overrides' annotation), so the spoke never installs"
+
+// inside names the place p inside the overrides document, for messages:
+// installConfigOverrides.networking.clusterNetwork[0].
+func inside(ov *sites.Overrides, p manifest.Path) string {
+	if len(p) == 0 {
+		return ov.Field
+	}
+	return ov.Field + "." + p.String()
 }
 
 var unknownField = regexp.MustCompile(`unknown field "([^"]*)"`)
@@ -225,47 +270,47 @@ func findField(ov *sites.Overrides, key, field string) manifest.Position {
 	return ov.Locate(key, true)
 }
 
-// checkSpokeEntries reports what the override does to the hub's list:
-// entries dropped, entries inheriting the hub entry's mirrors at their
+// checkSpokeEntries reports what the override does to the base's list:
+// entries dropped, entries inheriting the base entry's mirrors at their
 // index, names the installer refuses.
-func checkSpokeEntries(fs *findings, ov *sites.Overrides, decoded []spokeSource, nBase int, hub []DigestSource) {
+func checkSpokeEntries(fs *findings, ov *sites.Overrides, decoded []spokeSource, nBase int, b spokeBase) {
 	kept := map[string]bool{}
 	for _, e := range decoded {
 		kept[e.Source] = true
 	}
 	var lost []string
-	for _, h := range hub {
+	for _, h := range b.entries {
 		if !kept[h.Source] {
 			lost = append(lost, h.Source)
 		}
 	}
 	switch {
-	case len(decoded) == 0 && len(hub) > 0:
+	case len(decoded) == 0 && len(b.entries) > 0:
 		fs.add(keyPos(ov, ov.Locate("imageDigestSources", true)), check.Warning, RuleOverridesReplaces, assisted,
-			"installConfigOverrides.imageDigestSources is empty: it drops every hub mirror for this spoke, which then pulls from the sources; delete the key to keep the hub's mirrors")
+			"%s.imageDigestSources is empty: it drops every %s mirror for this spoke, which then pulls from the sources; delete the key to keep the %s's mirrors", ov.Field, b.from, b.from)
 	case len(lost) > 0:
 		noun := "is"
 		if len(lost) > 1 {
 			noun = "are"
 		}
 		fs.add(keyPos(ov, ov.Locate("imageDigestSources", true)), check.Warning, RuleOverridesReplaces, assisted,
-			"installConfigOverrides.imageDigestSources replaces the hub mirrors for this spoke: %s %s no longer mirrored; list every source the spoke needs, the hub's included", strings.Join(lost, ", "), noun)
+			"%s.imageDigestSources replaces the %s mirrors for this spoke: %s %s no longer mirrored; list every source the spoke needs, the %s's included", ov.Field, b.from, strings.Join(lost, ", "), noun, b.from)
 	}
 	for i, e := range decoded {
 		entry := fmt.Sprintf("imageDigestSources[%d]", i)
 		if i < nBase && !ov.Has(entry+".mirrors") {
 			fs.add(keyPos(ov, ov.Locate(entry, false)), check.Warning, RuleOverridesInherits, assisted,
-				"installConfigOverrides.%s has no mirrors: assisted-service decodes it over the hub's entry %d, so %s gets that entry's mirrors (%s); write the mirrors out", entry, i, e.Source, strings.Join(e.Mirrors, ", "))
+				"%s.%s has no mirrors: assisted-service decodes it over the %s's entry %d, so %s gets that entry's mirrors (%s); write the mirrors out", ov.Field, entry, b.from, i, e.Source, strings.Join(e.Mirrors, ", "))
 		}
 		if i < nBase && !ov.Has(entry+".source") {
 			fs.add(keyPos(ov, ov.Locate(entry, false)), check.Warning, RuleOverridesInherits, assisted,
-				"installConfigOverrides.%s has no source: it keeps the hub entry %d's source %s; write the source out", entry, i, e.Source)
+				"%s.%s has no source: it keeps the %s entry %d's source %s; write the source out", ov.Field, entry, b.from, i, e.Source)
 		}
 		ds := DigestSource{Source: e.Source, Mirrors: e.Mirrors, Path: manifest.Path{"imageDigestSources", i}}
 		checkNames(fs, func(p manifest.Path) manifest.Position { return keyPos(ov, ov.Locate(p.String(), false)) },
-			ds, "imageDigestSources", installer, "installConfigOverrides.")
+			ds, "imageDigestSources", installer, ov.Field+".")
 		if ov.Has(entry + ".mirrors") {
-			// Mirrors the entry inherits are the hub's to repeat.
+			// Mirrors the entry inherits are the base file's to repeat.
 			checkDuplicates(fs, ov, ds)
 		}
 	}
@@ -280,7 +325,7 @@ func checkDuplicates(fs *findings, ov *sites.Overrides, ds DigestSource) {
 		p := ds.Path.Child("mirrors", j)
 		at := ov.Locate(p.String(), false)
 		fs.add(keyPos(ov, at), check.Error, RuleInstallDuplicate, "kube-apiserver",
-			"installConfigOverrides.%s: duplicate mirror %q for %s: %s", p, ds.Mirrors[j], ds.Source, duplicateRefused)
+			"%s.%s: duplicate mirror %q for %s: %s", ov.Field, p, ds.Mirrors[j], ds.Source, duplicateRefused)
 		if f := &(*fs)[len(*fs)-1]; f.Pos != at {
 			f.At = at
 		}

@@ -7,4 +7,4 @@ import (
 
 // hubMirrorConfigMap: see docs/hub-mirror-configmap.md; the check itself is in package inputs.
 var hubMirrorConfigMap = inputRule(inputs.RuleHubConfigMap, check.Error, check.OriginTool,
-	"AgentServiceConfig mirrorRegistryRef: a ConfigMap assisted-service cannot read (no registries.conf key, bad TOML, no mirrors).")
+	"AgentServiceConfig or AgentClusterInstall mirrorRegistryRef: a ConfigMap assisted-service cannot read (no registries.conf key, bad TOML, no mirrors).")

@@ -7,4 +7,4 @@ import (
 
 // installConfigOverridesJSON: see docs/install-config-overrides-json.md; the check itself is in package inputs.
 var installConfigOverridesJSON = inputRule(inputs.RuleOverridesJSON, check.Error, check.OriginTool,
-	"SiteConfig/ClusterInstance installConfigOverrides that is not a JSON object.")
+	"SiteConfig/ClusterInstance installConfigOverrides, or a hand-written AgentClusterInstall's install-config-overrides annotation, that is not a JSON object.")

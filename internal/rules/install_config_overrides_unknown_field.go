@@ -7,4 +7,4 @@ import (
 
 // installConfigOverridesUnknownField: see docs/install-config-overrides-unknown-field.md; the check itself is in package inputs.
 var installConfigOverridesUnknownField = inputRule(inputs.RuleOverridesUnknown, check.Error, check.OriginTool,
-	"installConfigOverrides with a key assisted-service's strict decode of the whole document refuses (sourcePolicy in a mirror entry, a misspelt or unsupported field at any depth).")
+	"installConfigOverrides (or a hand-written AgentClusterInstall's install-config-overrides annotation) with a key assisted-service's strict decode of the whole document refuses (sourcePolicy in a mirror entry, a misspelt or unsupported field at any depth).")

@@ -52,5 +52,6 @@ func inputRules() []*check.Rule {
 		installConfigConflictingPolicy,
 		installConfigImageContentSources, agentInstallerReleaseSource, hubMirrorPrefixIgnored, hubMirrorNotForSpokes, hubMirrorV1Format,
 		installConfigOverridesReplacesHub, installConfigOverridesInherits, releaseUnmodelled,
+		agentClusterInstallDuplicatesSite,
 	}
 }

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/gittest"
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
+)
+
+// handWrittenRepo commits a hub repository laid out as hand-written ZTP
+// repositories are: a hub with its mirrors, and a directory per spoke
+// whose kustomization lists the spoke's AgentClusterInstall. sno1's lists
+// a ClusterInstance of the same spoke too; sno2's holds a ClusterInstance
+// it does not list (an attempt at moving to one) and repeats a mirror;
+// sno3's does not list its AgentClusterInstall; sno4's sets a
+// sourcePolicy.
+func handWrittenRepo(t *testing.T) string {
+	t.Helper()
+	aci := func(name, ann string) string {
+		return fmt.Sprintf(`apiVersion: extensions.hive.openshift.io/v1beta1
+kind: AgentClusterInstall
+metadata:
+  name: %[1]s
+  namespace: %[1]s
+  annotations:
+    agent-install.openshift.io/install-config-overrides: '%[2]s'
+spec:
+  clusterDeploymentRef:
+    name: %[1]s
+  imageSetRef:
+    name: img4.18.3-x86-64-appsub
+  provisionRequirements:
+    controlPlaneAgents: 1
+`, name, ann)
+	}
+	ci := func(name string) string {
+		return fmt.Sprintf(`apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata:
+  name: %[1]s
+  namespace: %[1]s
+spec:
+  clusterName: %[1]s
+  clusterImageSetNameRef: img4.18.3-x86-64-appsub
+`, name)
+	}
+	dir := testtree.Write(t, map[string]string{
+		"clusters/kustomization.yaml":     "resources: [hub, sno1, sno2, sno3, sno4]\n",
+		"clusters/hub/kustomization.yaml": "resources: [asc.yaml]\n",
+		"clusters/hub/asc.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: mirrors
+  namespace: multicluster-engine
+data:
+  registries.conf: |
+    [[registry]]
+    location = "quay.io/openshift-release-dev/ocp-release"
+    [[registry.mirror]]
+    location = "mirror.example.com/ocp/release"
+---
+apiVersion: agent-install.openshift.io/v1beta1
+kind: AgentServiceConfig
+metadata:
+  name: agent
+spec:
+  mirrorRegistryRef:
+    name: mirrors
+`,
+		"clusters/sno1/kustomization.yaml":          "resources: [03-agentclusterinstall.yaml, clusterinstance.yaml]\n",
+		"clusters/sno1/03-agentclusterinstall.yaml": aci("sno1", `{"networking":{"networkType":"OVNKubernetes"}}`),
+		"clusters/sno1/clusterinstance.yaml":        ci("sno1"),
+		"clusters/sno2/kustomization.yaml":          "resources: [03-agentclusterinstall.yaml]\n",
+		"clusters/sno2/03-agentclusterinstall.yaml": aci("sno2",
+			`{"imageDigestSources":[{"source":"quay.io/openshift-release-dev/ocp-release","mirrors":["mirror.example.com/ocp/release","mirror.example.com/ocp/release"]}]}`),
+		"clusters/sno2/xxx-clusterinstance.yaml":    ci("ai-sno2"),
+		"clusters/sno3/kustomization.yaml":          "resources: []\n",
+		"clusters/sno3/03-agentclusterinstall.yaml": aci("sno3", `{"fips": "yes"}`),
+		"clusters/sno4/kustomization.yaml":          "resources: [03-agentclusterinstall.yaml]\n",
+		"clusters/sno4/03-agentclusterinstall.yaml": aci("sno4",
+			`{"imageDigestSources":[{"source":"quay.io/openshift-release-dev/ocp-release","mirrors":["mirror.example.com/ocp/release"],"sourcePolicy":"NeverContactSource"}]}`),
+	})
+	git := gittest.Runner(t, dir)
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "spokes")
+	return dir
+}
+
+// Each hand-written AgentClusterInstall a kustomization applies is a
+// spoke of `clusters`, with the hub's mirrors; one a ClusterInstance of
+// the tree declares too is that site's cluster, not a second one; an
+// unlisted one (or ClusterInstance) creates none and is said so. Its
+// annotation is linted where it is written, and what assisted-service
+// refuses there (sourcePolicy) refuses the spoke.
+func TestHandWrittenAgentClusterInstalls(t *testing.T) {
+	t.Chdir(handWrittenRepo(t))
+	l := fleetClusters(t, ".")
+	var names []string
+	for _, c := range l.Clusters {
+		if strings.HasPrefix(c.Name, "ztp-spoke/") {
+			names = append(names, c.Name)
+			if c.Name == "ztp-spoke/sno1" && (c.Kinds["AgentClusterInstall"] != 1 || c.Kinds["ClusterInstance"] != 1 || !strings.HasPrefix(c.Reason, "ZTP spoke: ")) {
+				t.Errorf("sno1 is not the site's cluster with the AgentClusterInstall among its inputs: %+v", c)
+			}
+		}
+	}
+	// sno3 is not applied, sno4 refused.
+	if want := []string{"ztp-spoke/sno1", "ztp-spoke/sno2"}; !slices.Equal(names, want) {
+		t.Errorf("spokes %q, want %q", names, want)
+	}
+	got := lintJSON(t, ".")
+	for _, want := range []string{
+		"agent-cluster-install-duplicates-site clusters/sno1/03-agentclusterinstall.yaml:10:11",
+		"install-config-duplicate-mirror clusters/sno2/03-agentclusterinstall.yaml:7:180",
+		"install-config-overrides-unknown-field clusters/sno4/03-agentclusterinstall.yaml:7:181",
+		"not-in-kustomization clusters/sno2/xxx-clusterinstance.yaml:1:1",
+		"not-in-kustomization clusters/sno3/03-agentclusterinstall.yaml:1:1",
+	} {
+		if !slices.ContainsFunc(got, func(f string) bool { return strings.HasPrefix(f, want+" ") }) {
+			t.Errorf("no %s in\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	if slices.ContainsFunc(got, func(f string) bool {
+		return strings.Contains(f, "sno3/03-agentclusterinstall.yaml:7") || strings.HasPrefix(f, "mirror-duplicate ")
+	}) {
+		t.Errorf("the unlisted AgentClusterInstall is linted, or the repeated mirror reported twice:\n%s", strings.Join(got, "\n"))
+	}
+	// The pre-commit path: a committed AgentClusterInstall gives what the
+	// full run gives of it.
+	for _, file := range []string{"clusters/sno1/03-agentclusterinstall.yaml", "clusters/sno2/03-agentclusterinstall.yaml", "clusters/sno4/03-agentclusterinstall.yaml"} {
+		var want []string
+		for _, f := range got {
+			if strings.Contains(f, " "+file+":") {
+				want = append(want, f)
+			}
+		}
+		if only := lintJSON(t, file); !slices.Equal(only, want) {
+			t.Errorf("lint %s:\n%s\nwant:\n%s", file, strings.Join(only, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	r := mlRun(t, "", "clusters", "--config", "none", ".")
+	if !strings.Contains(r.stdout, "clusters/sno3/03-agentclusterinstall.yaml is not listed in clusters/sno3/kustomization.yaml: kustomize does not apply it, so AgentClusterInstall sno3 creates no cluster") {
+		t.Errorf("clusters:\n%s", r.stdout)
+	}
+}
