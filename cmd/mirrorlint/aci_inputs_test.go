@@ -108,8 +108,8 @@ func TestHandWrittenAgentClusterInstalls(t *testing.T) {
 			}
 		}
 	}
-	// sno3 is not applied, sno4 refused.
-	if want := []string{"ztp-spoke/sno1", "ztp-spoke/sno2"}; !slices.Equal(names, want) {
+	// sno3 is not applied; sno4 is refused, and says so.
+	if want := []string{"ztp-spoke/sno1", "ztp-spoke/sno2", "ztp-spoke/sno4"}; !slices.Equal(names, want) {
 		t.Errorf("spokes %q, want %q", names, want)
 	}
 	got := lintJSON(t, ".")
@@ -143,7 +143,8 @@ func TestHandWrittenAgentClusterInstalls(t *testing.T) {
 		}
 	}
 	r := mlRun(t, "", "clusters", "--config", "none", ".")
-	if !strings.Contains(r.stdout, "clusters/sno3/03-agentclusterinstall.yaml is not listed in clusters/sno3/kustomization.yaml: kustomize does not apply it, so AgentClusterInstall sno3 creates no cluster") {
+	if !strings.Contains(r.stdout, "clusters/sno3/03-agentclusterinstall.yaml is not listed in clusters/sno3/kustomization.yaml: kustomize does not apply it, so AgentClusterInstall sno3 creates no cluster") ||
+		!strings.Contains(r.stdout, "  stopped:  clusters/sno4/03-agentclusterinstall.yaml:9:3: assisted-service refuses this AgentClusterInstall") {
 		t.Errorf("clusters:\n%s", r.stdout)
 	}
 }

@@ -93,7 +93,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 			// whether or not a cluster of the tree reads the file, and
 			// every command names the cluster that never comes to be.
 			cl.Objects = append([]*manifest.Object(nil), c.Inputs...)
-			cl.Stopped = &cluster.Stop{Reason: refusal[c.Kind], Pos: c.From}
+			cl.Stopped = &cluster.Stop{Reason: refusalOf(c), Pos: c.From}
 		}
 		p.created[cl] = c
 		if !selected {
@@ -113,6 +113,14 @@ var refusal = map[string]string{
 	"agent-installer": "openshift-install refuses this install-config, so the agent installer makes no image and no node gets its mirrors: fix the errors reported in it",
 	"ztp-spoke":       "assisted-service refuses the site's install-config overrides, so the spoke never installs and no node gets its mirrors: fix the errors reported at them",
 	"hosted-cluster":  "HyperShift refuses this HostedCluster, so its nodes never get its mirrors: fix the errors reported in it",
+}
+
+// refusalOf says why the refused input c creates no cluster.
+func refusalOf(c *inputs.Cluster) string {
+	if c.ByHand {
+		return "assisted-service refuses this AgentClusterInstall (its install-config-overrides annotation or its mirror ConfigMap), so the spoke never installs and no node gets its mirrors: fix the errors reported at them"
+	}
+	return refusal[c.Kind]
 }
 
 // selectable are the names a run can select, each once.
