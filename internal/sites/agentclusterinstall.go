@@ -67,6 +67,9 @@ func agentClusterInstall(o *manifest.Object) (*Site, []Problem) {
 	if s.Name == "" {
 		s.Name = o.Name
 	}
+	if s.Name == "" {
+		return nil, nil // no object the API server takes: a template's text
+	}
 	if s.ImageSet, _ = manifest.NestedString(spec, "imageSetRef", "name"); s.ImageSet != "" {
 		s.ImageSetPath = manifest.Path{"spec", "imageSetRef", "name"}
 	}

@@ -14,7 +14,7 @@ import (
 // block, and kept verbatim: assisted-service decodes the annotation as
 // written. An annotation YAML reads as a mapping is a problem, and no
 // site; one of another apiVersion is no AgentClusterInstall of
-// assisted-service's.
+// assisted-service's; one without a name (a template's text) is none.
 func TestAgentClusterInstalls(t *testing.T) {
 	set, err := manifest.Load([]string{"testdata/agentclusterinstall.yaml"}, manifest.Options{Unmodelled: manifest.UnmodelledAll})
 	if err != nil {
