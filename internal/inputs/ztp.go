@@ -81,8 +81,8 @@ func spoke(s *sites.Site, b spokeBase, v render.Version) (*Cluster, []Finding) {
 		}
 	}
 	var base []spokeSource
-	hubEntries := b.entries
-	for _, d := range hubEntries {
+	baseEntries := b.entries
+	for _, d := range baseEntries {
 		base = append(base, spokeSource{Source: d.Source, Mirrors: append([]string(nil), d.Mirrors...)})
 	}
 	list := base
@@ -100,8 +100,8 @@ func spoke(s *sites.Site, b spokeBase, v render.Version) (*Cluster, []Finding) {
 		ov := s.Overrides
 		entry := fmt.Sprintf("imageDigestSources[%d]", i)
 		var h *DigestSource
-		if i < len(hubEntries) {
-			h = &hubEntries[i]
+		if i < len(baseEntries) {
+			h = &baseEntries[i]
 		}
 		switch {
 		case ov != nil && ov.Has(entry):
