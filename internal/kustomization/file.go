@@ -108,6 +108,12 @@ type File struct {
 	// Sources are the files its configMapGenerator and secretGenerator
 	// entries read (see sources.go).
 	Sources []Source
+	// Namespace is the namespace the kustomization sets on every object
+	// it builds, generated ones included ("" when it sets none); NoHash is
+	// set when its generatorOptions disable the name suffix hash of every
+	// generated object.
+	Namespace string
+	NoHash    bool
 	// Options marks patch entries (by index in Entries) that carry
 	// options (allowNameChange, allowKindChange).
 	Options map[int]bool
@@ -189,6 +195,10 @@ func Parse(path string) *File {
 			}
 		case field == "configMapGenerator" || field == "secretGenerator":
 			kf.Sources = append(kf.Sources, generatorSources(field, val)...)
+		case field == "namespace" && val.Kind == yaml.ScalarNode:
+			kf.Namespace = val.Value
+		case field == "generatorOptions":
+			kf.NoHash = Scalar(val, "disableNameSuffixHash") == "true"
 		case field == "patches" || field == "patchesJson6902":
 			for _, n := range Seq(val) {
 				if n.Kind != yaml.MappingNode {

@@ -15,6 +15,14 @@ type Source struct {
 	Name      string // the generated object's name, "" when not written
 	Field     string // "files", "envs" or the legacy "env"
 	Path      string // the file as written, relative to the kustomization, without a key= prefix
+	// Key is the data key a files item names before "=" ("" when it has
+	// none: kustomize then takes the file's base name).
+	Key string
+	// Namespace is the generator entry's namespace ("" when not
+	// written); NoHash is set when the entry's options disable the name
+	// suffix hash kustomize appends to a generated object's name.
+	Namespace string
+	NoHash    bool
 	Line      int
 	Column    int
 }
@@ -27,20 +35,22 @@ func generatorSources(field string, val *yaml.Node) []Source {
 		if g == nil || g.Kind != yaml.MappingNode {
 			continue
 		}
-		name := Scalar(g, "name")
+		name, ns := Scalar(g, "name"), Scalar(g, "namespace")
+		noHash := Scalar(MapValue(g, "options"), "disableNameSuffixHash") == "true"
 		add := func(sub string, n *yaml.Node) {
 			n = DerefNode(n)
 			if n == nil || n.Kind != yaml.ScalarNode || n.Value == "" {
 				return
 			}
-			path := n.Value
+			path, key := n.Value, ""
 			if sub == "files" {
 				// kustomize's file source: [key=]path.
-				if _, after, ok := strings.Cut(path, "="); ok {
-					path = after
+				if before, after, ok := strings.Cut(path, "="); ok {
+					key, path = before, after
 				}
 			}
-			out = append(out, Source{Generator: field, Name: name, Field: sub, Path: path, Line: n.Line, Column: n.Column})
+			out = append(out, Source{Generator: field, Name: name, Field: sub, Path: path, Key: key,
+				Namespace: ns, NoHash: noHash, Line: n.Line, Column: n.Column})
 		}
 		for _, sub := range []string{"files", "envs"} {
 			for _, n := range Seq(DerefNode(MapValue(g, sub))) {
