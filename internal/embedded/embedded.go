@@ -8,6 +8,8 @@ package embedded
 
 import (
 	"bytes"
+	"strings"
+	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -34,6 +36,27 @@ func (t *Text) Pos(off int) (line, col int) {
 		off = len(t.line) - 1
 	}
 	return t.line[off], t.col[off]
+}
+
+// At returns the file line and column of the character at line and column
+// of the value (both 1-based, columns counted in characters, as yaml.v3
+// counts them): where a node of a YAML document held in the value is
+// written in the file. A place past the value answers its end.
+func (t *Text) At(line, col int) (int, int) {
+	off := 0
+	for l := 1; l < line && off < len(t.Value); l++ {
+		i := strings.IndexByte(t.Value[off:], '\n')
+		if i < 0 {
+			off = len(t.Value)
+			break
+		}
+		off += i + 1
+	}
+	for c := 1; c < col && off < len(t.Value) && t.Value[off] != '\n'; c++ {
+		_, size := utf8.DecodeRuneInString(t.Value[off:])
+		off += size
+	}
+	return t.Pos(off)
 }
 
 // Of maps the scalar node n of the file whose text is src. A node that is

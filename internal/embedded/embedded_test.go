@@ -44,6 +44,30 @@ func TestOf(t *testing.T) {
 	}
 }
 
+// At places a line and column of a YAML document held in a literal block:
+// the block's indentation is added, a character after a wide one is still
+// the file's (byte) columns follow, and a place past the value answers its end.
+func TestAt(t *testing.T) {
+	src := "data:\n  v: |\n    kind: ImageDigestMirrorSet\n    metadata:\n      name: é-x\n"
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	n := doc.Content[0].Content[1].Content[1]
+	tx := Of([]byte(src), n)
+	for _, tc := range []struct{ line, col, wantLine, wantCol int }{
+		{1, 1, 3, 5},   // kind
+		{1, 7, 3, 11},  // ImageDigestMirrorSet
+		{3, 3, 5, 7},   // name
+		{3, 11, 5, 16}, // x: one character after é in the value, two bytes in the file
+		{9, 1, 6, 5},   // past the end: the end of the value
+	} {
+		if l, c := tx.At(tc.line, tc.col); l != tc.wantLine || c != tc.wantCol {
+			t.Errorf("At(%d, %d) = %d:%d, want %d:%d", tc.line, tc.col, l, c, tc.wantLine, tc.wantCol)
+		}
+	}
+}
+
 func TestJSONPaths(t *testing.T) {
 	doc := `{"a": {"b": [1, {"c": "x"}]}, "a2": null}`
 	spans, err := JSONPaths(doc)
