@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"math"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -55,4 +57,22 @@ func Within(dir, p string) (string, bool) {
 		return "", false
 	}
 	return rel, true
+}
+
+// Closeness is how near files a and b lie in a tree: the number of
+// directory elements their paths share from the start, the most for one
+// file. Of several objects of one name a reference may mean (every hub's
+// ConfigMap named after the documentation's example), the one nearest the
+// reference is the one applied with it.
+func Closeness(a, b string) int {
+	a, b = filepath.ToSlash(a), filepath.ToSlash(b)
+	if a == b {
+		return math.MaxInt
+	}
+	da, db := strings.Split(path.Dir(a), "/"), strings.Split(path.Dir(b), "/")
+	n := 0
+	for n < len(da) && n < len(db) && da[n] == db[n] {
+		n++
+	}
+	return n
 }
