@@ -193,8 +193,11 @@ func (r *Result) All() []*Cluster { return r.all }
 // the path argument) may be read by clusters it never saw. A file lying in
 // a kustomization's directory that no kustomization lists is read by the
 // clusters reading that kustomization: they report it
-// (not-in-kustomization). A manifest or source CR a generator reads is
-// read by the clusters reading the kustomization that names the generator.
+// (not-in-kustomization). A manifest or source CR a generator reads, or a
+// file a configMapGenerator reads, is read by the clusters reading the
+// kustomization that names the generator. A file of a SiteConfig's
+// extra-manifest directory is read by no cluster of the tree: the site's
+// cluster reads it (see GeneratorDir).
 func (r *Result) Readers(file string) ([]*Cluster, bool) {
 	real := manifest.RealPath(file)
 	complete := r.roots == nil
@@ -215,7 +218,7 @@ func (r *Result) Readers(file string) ([]*Cluster, bool) {
 	}
 	var via []string
 	if r.d != nil {
-		for _, m := range []map[string][]string{r.d.viaGenerator, r.d.viaSourceCR} {
+		for _, m := range []map[string][]string{r.d.viaGenerator, r.d.viaSourceCR, r.d.asData} {
 			via = append(via, m[manifest.AbsName(file)]...)
 			if real != manifest.AbsName(file) {
 				via = append(via, m[real]...)

@@ -127,6 +127,10 @@ type discoverer struct {
 	// to the kustomization files naming the generator: in no cluster of
 	// those kustomizations as written, but read by them.
 	viaSourceCR map[string][]string
+	// asData and viaSite map the files read as data to the kustomization
+	// files reading them: generator sources, and the files of the
+	// extra-manifest directories of SiteConfig generators (asdata.go).
+	asData, viaSite map[string][]string
 	// runDir maps a generator file (absolute, and its real path) to the
 	// directory of the kustomization it runs in (see rundir.go), from the
 	// kustomization files in runSeen; reads holds what each reads there.
@@ -159,6 +163,7 @@ type discoverer struct {
 func newDiscoverer(opts Options, st *Stats) *discoverer {
 	d := &discoverer{opts: opts, graph: kustomization.NewGraph(), stats: st, listed: map[string]string{},
 		reached: map[string]bool{}, viaGenerator: map[string][]string{}, viaSourceCR: map[string][]string{},
+		asData: map[string][]string{}, viaSite: map[string][]string{},
 		runDir: map[string]string{}, runSeen: map[string]bool{}, reads: map[string]generatorInputs{},
 		loose: map[string][]string{}, realOf: map[string]string{}, kustSet: map[string]bool{}, narrowed: map[string]bool{}}
 	if d.opts.Load.Kustomize == nil {
@@ -279,6 +284,7 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 		}
 	}
 	d.markGeneratorReads(each)
+	d.markDataReads(each)
 	// A tree with no kustomization and no layout directory is one cluster
 	// (a directory of manifests applied with oc apply -R); otherwise the
 	// leftovers are grouped per top-level directory.
@@ -305,7 +311,7 @@ func (d *discoverer) trees(res *Result) (*Result, error) {
 		}
 		for _, n := range names[i] {
 			a := manifest.AbsName(n)
-			if d.reached[a] || len(d.viaGenerator[a]) > 0 {
+			if d.reached[a] || len(d.viaGenerator[a]) > 0 || d.readAsData(a) {
 				continue
 			}
 			if dir := filepath.Dir(a); d.isKust(dir) {
@@ -445,7 +451,7 @@ func (d *discoverer) kustDirs(l *manifest.Listing) []string {
 // kustomization reads it, it does not lie in a kustomization directory,
 // and plainGroup places it in c's directory.
 func (d *discoverer) inGroup(c *Cluster, abs string) bool {
-	if d.reached[abs] || d.isKust(filepath.Dir(abs)) {
+	if d.reached[abs] || d.readAsData(abs) || d.isKust(filepath.Dir(abs)) {
 		return false
 	}
 	for _, r := range d.names.roots {
@@ -465,7 +471,7 @@ func (d *discoverer) inGroupReal(c *Cluster, real string) bool {
 			continue
 		}
 		lr := d.realPath(d.layoutRoot(r))
-		if d.reachedReal(real) || d.isKust(filepath.Dir(real)) {
+		if d.reachedReal(real) || d.readAsDataReal(real) || d.isKust(filepath.Dir(real)) {
 			return false
 		}
 		return plainGroup(lr, real, d.isKust, d.wholeTree).dir == d.realPath(c.group.dir)

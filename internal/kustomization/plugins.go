@@ -30,9 +30,15 @@ type Plugin struct {
 	// mirrorlint expands.
 	Expanded bool
 	// generators are the file's configurations that are generators
-	// mirrorlint expands (see Reads).
+	// mirrorlint expands (see Reads); configs all of them (see Configs).
 	generators []*yaml.Node
+	configs    []*yaml.Node
 }
+
+// Configs are the plugin configurations of the file, each document's
+// mapping node: a ZTP SiteConfig's clusters say which directories its
+// generator reads.
+func (p Plugin) Configs() []*yaml.Node { return p.configs }
 
 // What names the plugin for messages: its kinds, the function image or
 // program when the configuration says.
@@ -93,6 +99,7 @@ func pluginOf(r Resolved) (Plugin, bool) {
 		if !slices.Contains(p.Kinds, what) {
 			p.Kinds = append(p.Kinds, what)
 		}
+		p.configs = append(p.configs, n)
 		if ztp.Generator(av, kind) == "" {
 			p.Expanded = false
 			continue
