@@ -182,7 +182,12 @@ func describe(p *project.Project, i int) clusterInfo {
 		ci.Reason += "; " + note
 	}
 	if c := p.Created(cl); c != nil {
-		ci.Source, ci.Reason = "input", c.Reason()
+		reason := c.Reason()
+		extra := p.ExtraManifests(cl)
+		if extra != nil && len(extra.From) > 0 {
+			reason += "; and its extra manifests: " + strings.Join(extra.From, ", ")
+		}
+		ci.Source, ci.Reason = "input", reason
 		ci.Paths = append([]string{c.From.File}, ci.Paths...)
 		if f := p.Fleet(cl); f != nil {
 			ci.Labels, ci.HubLabels = f.Site.Labels, f.Site.HubLabels
@@ -191,7 +196,7 @@ func describe(p *project.Project, i int) clusterInfo {
 			}
 			ci.Reason += "; and the objects of the policies its labels bind it to"
 			if len(f.Grants) == 0 {
-				ci.Reason = c.Reason() + "; no policy of the tree is bound to its labels"
+				ci.Reason = reason + "; no policy of the tree is bound to its labels"
 			}
 			ci.Policies = []grantInfo{}
 			for _, g := range f.Grants {
@@ -207,6 +212,14 @@ func describe(p *project.Project, i int) clusterInfo {
 			if !seen[o.File] {
 				seen[o.File] = true
 				ci.Inputs = append(ci.Inputs, o.File)
+			}
+		}
+		if extra != nil {
+			for _, f := range extra.Files {
+				if !seen[f] {
+					seen[f] = true
+					ci.Inputs = append(ci.Inputs, f)
+				}
 			}
 		}
 	}

@@ -56,6 +56,27 @@ var (
 		Summary:  "A kustomization entry mirrorlint leaves out of its builds (a remote resource, base or component, a Helm chart): the rest is built and linted, what the entry adds is not.",
 		Doc:      doc("entry-not-built"),
 	}
+	ExtraManifestNotLintedRule = &Rule{
+		ID:       "extra-manifest-not-linted",
+		Severity: Info,
+		Origin:   OriginTool,
+		Summary:  "An extra manifest a ZTP site's spoke is installed with is not in the repository (its directory, its ConfigMap) or is a template or patch mirrorlint does not apply, so it was not linted.",
+		Doc:      doc("extra-manifest-not-linted"),
+	}
+	ExtraManifestRefusedRule = &Rule{
+		ID:       "extra-manifest-refused",
+		Severity: Error,
+		Origin:   OriginTool,
+		Summary:  "The siteconfig-generator, the SiteConfig operator or assisted-service refuses a ZTP site's extra manifests (a missing directory, a filter, a file that is no YAML mapping, a name that is no manifest file's, a key two ConfigMaps hold), so the spoke is not installed.",
+		Doc:      doc("extra-manifest-refused"),
+	}
+	ExtraManifestDroppedRule = &Rule{
+		ID:       "extra-manifest-documents-dropped",
+		Severity: Warning,
+		Origin:   OriginSurprise,
+		Summary:  "An extra-manifest file of a SiteConfig holds several YAML documents: the siteconfig-generator keeps only the first, the others never reach the spoke.",
+		Doc:      doc("extra-manifest-documents-dropped"),
+	}
 	// LimitRule is a run that stopped building or reading something at
 	// one of its fixed limits, so part of what it was asked to check was
 	// not checked: the run fails rather than pass on less than it was
@@ -90,11 +111,15 @@ const (
 	CodeGeneratorInvalid   = manifest.CodeGeneratorInvalid
 	CodePluginNotRun       = manifest.CodePluginNotRun
 	CodeNotBuilt           = manifest.CodeNotBuilt
+	CodeExtraNotLinted     = "extra-manifest-not-linted"
+	CodeExtraRefused       = "extra-manifest-refused"
+	CodeExtraDropped       = "extra-manifest-documents-dropped"
 )
 
 // ProblemRules are the rules loading problems are reported under.
 func ProblemRules() []*Rule {
-	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule, SourceCRMissingRule, GeneratorInvalidRule, PluginNotRunRule, NotBuiltRule, LimitRule}
+	return []*Rule{ProblemRule, NotInKustomizationRule, NotAppliedRule, PolicyTemplateRule, SourceCRMissingRule, GeneratorInvalidRule, PluginNotRunRule, NotBuiltRule,
+		ExtraManifestNotLintedRule, ExtraManifestRefusedRule, ExtraManifestDroppedRule, LimitRule}
 }
 
 // problemRule picks the rule and default severity of a loading problem: a
@@ -116,6 +141,12 @@ func problemRule(p manifest.Problem) (*Rule, Severity) {
 		return PluginNotRunRule, PluginNotRunRule.Severity
 	case CodeNotBuilt:
 		return NotBuiltRule, NotBuiltRule.Severity
+	case CodeExtraNotLinted:
+		return ExtraManifestNotLintedRule, ExtraManifestNotLintedRule.Severity
+	case CodeExtraRefused:
+		return ExtraManifestRefusedRule, ExtraManifestRefusedRule.Severity
+	case CodeExtraDropped:
+		return ExtraManifestDroppedRule, ExtraManifestDroppedRule.Severity
 	case LimitRule.ID:
 		return LimitRule, Error // a loading limit: part of the tree was not checked
 	}

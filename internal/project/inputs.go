@@ -8,6 +8,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/extramanifests"
 	"github.com/mirrorlint/mirrorlint/internal/inputs"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/render"
@@ -62,7 +63,8 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 		}
 		opts.Cluster, p.Selected = full, full
 	}
-	want := selection(opts)
+	want := p.selection(opts)
+	tree := p.extraTree(res, objs)
 	first := map[string]*inputs.Cluster{}
 	for i, c := range r.Clusters {
 		name := names[i]
@@ -71,6 +73,9 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 			continue
 		}
 		first[name] = c
+		if c.Site != nil {
+			p.extra[c] = extramanifests.For(c.Site, tree)
+		}
 		selected := want(name, c)
 		if !selected && (opts.Only == nil || c.Kind != "ztp-spoke") {
 			continue
@@ -95,6 +100,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 			cl.Objects = append([]*manifest.Object(nil), c.Inputs...)
 			cl.Stopped = &cluster.Stop{Reason: refusalOf(c), Pos: c.From}
 		}
+		withExtra(cl, p.extra[c])
 		p.created[cl] = c
 		if !selected {
 			// A site the commit's policies may reach (see fleet).
@@ -229,8 +235,9 @@ func versionIf(set bool, s cluster.Settings) render.Version {
 
 // selection says which created clusters a run loads, as load does for
 // the tree's: --cluster, Select (the other side of a comparison), Only
-// (the clusters reading a committed file).
-func selection(opts Options) func(string, *inputs.Cluster) bool {
+// (the clusters reading a committed file: an input, or an extra manifest
+// of the site).
+func (p *Project) selection(opts Options) func(string, *inputs.Cluster) bool {
 	switch {
 	case opts.Cluster != "":
 		return func(name string, _ *inputs.Cluster) bool { return name == opts.Cluster }
@@ -246,6 +253,9 @@ func selection(opts Options) func(string, *inputs.Cluster) bool {
 			only[f] = true
 		}
 		return func(_ string, c *inputs.Cluster) bool {
+			if p.readsExtra(c, only) {
+				return true
+			}
 			for _, o := range c.Inputs {
 				if abs, err := filepath.Abs(o.File); err == nil {
 					if real, err := filepath.EvalSymlinks(abs); err == nil && only[real] {

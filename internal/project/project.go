@@ -14,6 +14,7 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/cluster"
 	"github.com/mirrorlint/mirrorlint/internal/config"
+	"github.com/mirrorlint/mirrorlint/internal/extramanifests"
 	"github.com/mirrorlint/mirrorlint/internal/inputs"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/policy"
@@ -126,6 +127,8 @@ type Project struct {
 	fleets   map[*cluster.Cluster]*SiteFleet
 	unplaced map[*cluster.Cluster]string
 	absorbed map[*cluster.Cluster]bool
+	// extra are the extra manifests each site's spoke gets (extra.go).
+	extra map[*inputs.Cluster]*extramanifests.Set
 	// files and load are what the tree's inputs are read from.
 	files []string
 	load  manifest.Options
@@ -258,7 +261,8 @@ func Open(opts Options) (*Project, error) {
 		return nil, err
 	}
 	p := &Project{Config: cfg, Set: res.Set, Discovery: res, Selected: opts.Cluster, created: map[*cluster.Cluster]*inputs.Cluster{},
-		fleets: map[*cluster.Cluster]*SiteFleet{}, unplaced: map[*cluster.Cluster]string{}, absorbed: map[*cluster.Cluster]bool{}}
+		fleets: map[*cluster.Cluster]*SiteFleet{}, unplaced: map[*cluster.Cluster]string{}, absorbed: map[*cluster.Cluster]bool{},
+		extra: map[*inputs.Cluster]*extramanifests.Set{}}
 	for _, cl := range res.Clusters {
 		s, err := clusterSettings(opts, cfg, cl)
 		if err != nil {
@@ -335,7 +339,7 @@ func (p *Project) ClustersIncluding(files []string) []*cluster.Cluster {
 			want[d] = true
 		}
 	}
-	created := selection(Options{Only: realPaths(files)})
+	created := p.selection(Options{Only: realPaths(files)})
 	var out []*cluster.Cluster
 	for _, cl := range p.Clusters {
 		if want[cl] || p.created[cl] != nil && created("", p.created[cl]) || p.getsAny(cl, want) {
@@ -392,6 +396,9 @@ func (p *Project) AllReadersLinted(file string) bool {
 	for cl := range p.absorbed {
 		// Linted on the sites that get it.
 		selected[cl] = true
+	}
+	if file != "" && p.extraUnlinted(file) {
+		return false // an extra manifest of a site not linted
 	}
 	if file == "" {
 		if len(selected) < len(p.Discovery.All()) {
