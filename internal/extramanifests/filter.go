@@ -35,10 +35,11 @@ func readFilter(m map[string]any) *filter {
 }
 
 // applyFilter keeps the names of order the site's filter keeps, refusing
-// the site as the generator's filterExtraManifests does. With the
-// container's own manifests in the set (builtIn), a name the repository
-// does not hold may be one of theirs, so it is not refused.
-func (b *builder) applyFilter(f *filter, order []string, builtIn bool) ([]string, bool) {
+// the site as the generator's filterExtraManifests does. When the set
+// holds manifests the repository does not show (unknown: the container's
+// own, a directory not read), a name it does not hold may be one of
+// theirs, so it is not refused.
+func (b *builder) applyFilter(f *filter, order []string, unknown bool) ([]string, bool) {
 	if f == nil {
 		return order, true
 	}
@@ -68,7 +69,7 @@ func (b *builder) applyFilter(f *filter, order []string, builtIn bool) ([]string
 				if !slices.Contains(kept, name) {
 					kept = append(kept, name)
 				}
-			case !builtIn:
+			case !unknown:
 				b.problem(CodeRefused, at("include", i), "extraManifests.filter.include %q names no extra manifest of the search paths: the siteconfig-generator fails: Filename %s under include array is invalid, so none of the SiteConfig's clusters is installed; name a file of the search paths (a template as <role>-<name>)", name, name)
 				return nil, false
 			}
@@ -87,7 +88,7 @@ func (b *builder) applyFilter(f *filter, order []string, builtIn bool) ([]string
 		switch {
 		case known(name):
 			drop[name] = true
-		case !builtIn:
+		case !unknown:
 			b.problem(CodeRefused, at("exclude", i), "extraManifests.filter.exclude %q names no extra manifest of the search paths: the siteconfig-generator fails: Filename %s under exclude array is invalid, so none of the SiteConfig's clusters is installed; name a file of the search paths (a template as <role>-<name>)", name, name)
 			return nil, false
 		}

@@ -114,7 +114,10 @@ func (b *builder) siteConfig() {
 		}
 		byName[c.name] = c // a later search path's file replaces an earlier one's
 	}
+	// With the container's own manifests in the set, or a directory not
+	// read, the filter may name a manifest the repository does not show.
 	builtIn := !es.searchSet
+	unknown := builtIn
 	base := s.Path.Child("extraManifestPath")
 	if es.searchSet {
 		base = s.Path.Child("extraManifests", "searchPaths")
@@ -126,6 +129,7 @@ func (b *builder) siteConfig() {
 		}
 		files, ok := b.listDir(runDir, rel, s.Object.Locate(at), es.searchSet)
 		if !ok {
+			unknown = true
 			continue
 		}
 		for _, f := range files {
@@ -143,7 +147,7 @@ func (b *builder) siteConfig() {
 	if builtIn {
 		b.set.From = append([]string{"the ztp-site-generate container's own extra manifests (not in the repository)"}, b.set.From...)
 	}
-	kept, ok := b.applyFilter(es.filter, order, builtIn)
+	kept, ok := b.applyFilter(es.filter, order, unknown)
 	if !ok {
 		return
 	}
