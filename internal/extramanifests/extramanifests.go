@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/sites"
 )
 
@@ -43,6 +44,9 @@ type Tree struct {
 	// Keep is what of other kinds than the mirror kinds is kept of a
 	// ConfigMap value's manifests (the run's manifest.Options.Unmodelled).
 	Keep manifest.Unmodelled
+	// Access confines what is listed and read to the run's (nil: no
+	// confinement).
+	Access *safefs.Root
 }
 
 // Generated is a ConfigMap a kustomization's configMapGenerator writes:
@@ -136,7 +140,7 @@ func (b *builder) load(files []string) *manifest.Set {
 	if b.tree.Load != nil {
 		return b.tree.Load(files)
 	}
-	set, err := manifest.Load(files, manifest.Options{Unmodelled: b.tree.Keep})
+	set, err := manifest.Load(files, manifest.Options{Unmodelled: b.tree.Keep, Access: b.tree.Access})
 	if err != nil {
 		return &manifest.Set{}
 	}
@@ -150,4 +154,9 @@ func join(dir, rel string) string {
 		return filepath.Clean(rel)
 	}
 	return path.Join(filepath.ToSlash(dir), filepath.ToSlash(rel))
+}
+
+// readText reads a file of the tree as the run may.
+func (b *builder) readText(file string) ([]byte, error) {
+	return b.tree.Access.ReadFile(filepath.FromSlash(file))
 }

@@ -2,11 +2,14 @@ package extramanifests
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"github.com/mirrorlint/mirrorlint/internal/sites"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -175,7 +178,8 @@ spec:
 
 // A relative directory that is not there fails the generator; an absolute
 // one is the container's, and what it holds is not linted (nor is a name
-// the filter gives refused: it may be one of the container's).
+// the filter gives refused: it may be one of the container's); one out of
+// the repository is not read.
 func TestMissingDirectory(t *testing.T) {
 	ss := inTree(t, map[string]string{
 		"sites/sno1.yaml": `apiVersion: ran.openshift.io/v1
@@ -191,8 +195,15 @@ spec:
       - /kustomize/plugin/extra-manifest
       filter:
         exclude: [in-the-container.yaml]
+  - clusterName: sno3
+    extraManifestPath: ../../outside
 `,
 	}, "sites/sno1.yaml")
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	testtree.WriteAt(t, filepath.Dir(root), map[string]string{"outside/idms.yaml": fmt.Sprintf(idms, "outside")})
 	set := For(ss[0], &Tree{})
 	wantLines(t, "relative", problemsOf(set), []string{
 		"sites/sno1.yaml:7:24 extra-manifest-refused: extraManifestPath nowhere: the siteconfig-generator runs in sites and finds no directory sites/nowhere there (no such file or directory), so it fails: could not build the entire SiteConfig, and none of its clusters is installed; write the path relative to that directory",
@@ -200,6 +211,10 @@ spec:
 	set = For(ss[1], &Tree{})
 	wantLines(t, "absolute", problemsOf(set), []string{
 		"sites/sno1.yaml:11:9 extra-manifest-not-linted (incomplete): extraManifests.searchPaths entry /kustomize/plugin/extra-manifest is a path in the ztp-site-generate container, not in the repository: the extra manifests the generator reads there are not linted",
+	})
+	set = For(ss[2], &Tree{Access: safefs.New(0, root)})
+	wantLines(t, "outside", problemsOf(set), []string{
+		"sites/sno1.yaml:15:24 extra-manifest-not-linted (incomplete): extraManifestPath ../../outside leads out of the repository (../outside): the extra manifests the generator reads there are not linted",
 	})
 }
 

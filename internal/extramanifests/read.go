@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
-	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -39,7 +38,7 @@ func (b *builder) readChosen(names []string, byName map[string]chosen) {
 		if c.template {
 			if !said[c.file] {
 				said[c.file] = true
-				data, _ := safefs.ReadRegular(filepath.FromSlash(c.file))
+				data, _ := b.readText(c.file)
 				pr := b.problem(CodeNotLinted, manifest.Position{File: c.file, Line: 1, Column: 1},
 					"%s is a template the siteconfig-generator renders once per node role (%s): mirrorlint does not render it, so what it holds is not linted", c.file, strings.Join(b.templateNames(c.file, byName, names), ", "))
 				pr.Incomplete = namesMirrorKind(data)
@@ -88,7 +87,7 @@ func (b *builder) templateNames(file string, byName map[string]chosen, names []s
 // the file is a manifest of the site's ConfigMap, and the line from which
 // its documents are dropped (0 for none).
 func (b *builder) firstDocument(c chosen) (bool, int) {
-	data, err := safefs.ReadRegular(filepath.FromSlash(c.file))
+	data, err := b.readText(c.file)
 	if err != nil {
 		b.problem(CodeRefused, manifest.Position{File: c.file, Line: 1, Column: 1}, "%s: the siteconfig-generator cannot read it (%v), so it fails and none of the SiteConfig's clusters is installed", c.file, pathError(err))
 		return false, 0

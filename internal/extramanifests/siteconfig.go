@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
+	"github.com/mirrorlint/mirrorlint/internal/safefs"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -165,12 +166,21 @@ func (b *builder) listDir(runDir, rel string, at manifest.Position, search bool)
 	if search {
 		field = "extraManifests.searchPaths entry"
 	}
-	entries, err := os.ReadDir(filepath.FromSlash(dir))
+	if filepath.IsAbs(rel) {
+		b.problem(CodeNotLinted, at, "%s %s is a path in the ztp-site-generate container, not in the repository: the extra manifests the generator reads there are not linted", field, rel).Incomplete = true
+		return nil, false
+	}
+	real, err := b.tree.Access.Resolve(filepath.FromSlash(dir))
+	var refusal *safefs.Refusal
+	if errors.As(err, &refusal) {
+		b.problem(CodeNotLinted, at, "%s %s leads out of the repository (%s): the extra manifests the generator reads there are not linted", field, rel, dir).Incomplete = true
+		return nil, false
+	}
+	var entries []os.DirEntry
+	if err == nil {
+		entries, err = b.tree.Access.ReadRealDir(real)
+	}
 	if err != nil {
-		if filepath.IsAbs(rel) {
-			b.problem(CodeNotLinted, at, "%s %s is a path in the ztp-site-generate container, not in the repository: the extra manifests the generator reads there are not linted", field, rel).Incomplete = true
-			return nil, false
-		}
 		b.problem(CodeRefused, at, "%s %s: the siteconfig-generator runs in %s and finds no directory %s there (%v), so it fails: could not build the entire SiteConfig, and none of its clusters is installed; write the path relative to that directory",
 			field, rel, shownDir(runDir), dir, pathError(err))
 		return nil, false
@@ -184,8 +194,8 @@ func (b *builder) listDir(runDir, rel string, at manifest.Position, search bool)
 			continue
 		}
 		full := join(dir, name)
-		if fi, err := os.Stat(filepath.FromSlash(full)); err != nil || fi.IsDir() {
-			continue
+		if fi, err := b.tree.Access.Stat(filepath.FromSlash(full)); err != nil || fi.IsDir() {
+			continue // a subdirectory, or a link out of the repository
 		}
 		out = append(out, full)
 	}

@@ -42,6 +42,7 @@ func (p *Project) extraTree(res *cluster.Result, objs []*manifest.Object) *extra
 		ConfigMaps: cms,
 		Generated:  res.GeneratedConfigMaps(),
 		Keep:       p.load.Unmodelled,
+		Access:     p.load.Access,
 		Load: func(files []string) *manifest.Set {
 			out := &manifest.Set{}
 			for _, f := range files {
