@@ -378,3 +378,27 @@ spec:
 	}
 	wantLines(t, "dirs", SiteConfigDirs(doc.Content[0]), []string{"extra", "reference/"})
 }
+
+// A ClusterInstance of other templates than the assisted installer's (an
+// image-based install) gets its ConfigMaps' manifests too, but what
+// assisted-service refuses is not said of it.
+func TestClusterInstanceOtherTemplates(t *testing.T) {
+	ss := inTree(t, map[string]string{
+		"ci.yaml": `apiVersion: siteconfig.open-cluster-management.io/v1alpha1
+kind: ClusterInstance
+metadata: {name: sno1, namespace: sno1}
+spec:
+  clusterName: sno1
+  templateRefs: [{name: ibi-cluster-templates-v1, namespace: open-cluster-management}]
+  extraManifestsRefs: [{name: extra}]
+---
+` + configMaps,
+	}, "ci.yaml")
+	set, err := manifest.Load([]string{"ci.yaml"}, manifest.Options{Unmodelled: manifest.UnmodelledAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := For(ss[0], &Tree{ConfigMaps: set.Objects})
+	wantLines(t, "objects", objectsOf(got), []string{"ImageDigestMirrorSet/image-digest-mirror ci.yaml:21:7"})
+	wantLines(t, "problems", problemsOf(got), nil)
+}

@@ -46,7 +46,7 @@ func (b *builder) readChosen(names []string, byName map[string]chosen) {
 			continue
 		}
 		ok, from := b.firstDocument(c)
-		if ok && b.named(name, manifest.Position{File: c.file, Line: 1, Column: 1}) {
+		if ok && b.named(name, manifest.Position{File: c.file, Line: 1, Column: 1}, true) {
 			files, dropFrom[c.file] = append(files, c.file), from
 		}
 	}
@@ -131,12 +131,15 @@ func (b *builder) firstDocument(c chosen) (bool, int) {
 // named checks the name a manifest reaches assisted-service with: it
 // uploads a .yaml, .yml or .json file; a .patch* file patches one of the
 // installer's manifests; any other name is refused. It reports whether
-// the manifest is an object file to read.
-func (b *builder) named(name string, at manifest.Position) bool {
+// the manifest is an object file to read. Without assisted-service (a
+// ClusterInstance of other templates), nothing is said of the name.
+func (b *builder) named(name string, at manifest.Position, assisted bool) bool {
 	ext := filepath.Ext(name)
 	switch {
 	case ext == ".yaml" || ext == ".yml" || ext == ".json":
 		return true
+	case !assisted:
+		return false
 	case strings.HasPrefix(ext, ".patch"):
 		b.problem(CodeNotLinted, at, "%s is a patch assisted-service applies to the installer's manifest %s: mirrorlint does not apply it, so what it changes is not linted", name, strings.TrimSuffix(name, ext))
 		return false

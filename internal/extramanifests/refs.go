@@ -121,7 +121,7 @@ func (b *builder) readConfigMap(cm *manifest.Object, keys map[string]manifest.Po
 	slices.Sort(names)
 	for _, key := range names {
 		at := cm.LocateKey(manifest.Path{"data", key})
-		if !b.uniqueKey(key, at, keys, assisted) || !b.named(key, at) {
+		if !b.uniqueKey(key, at, keys, assisted) || !b.named(key, at, assisted) {
 			continue
 		}
 		text, _ := data[key].(string)
@@ -147,7 +147,7 @@ func (b *builder) readGenerated(g *Generated, keys map[string]manifest.Position,
 	var read []string
 	for _, f := range files {
 		b.readFile(f.File)
-		if !b.uniqueKey(f.Key, f.At, keys, assisted) || !b.named(f.Key, f.At) {
+		if !b.uniqueKey(f.Key, f.At, keys, assisted) || !b.named(f.Key, f.At, assisted) {
 			continue
 		}
 		read = append(read, f.File)
