@@ -219,7 +219,8 @@ spec:
 }
 
 // A file the generator cannot decode into a map fails it; a name
-// assisted-service does not upload refuses the spoke.
+// assisted-service does not upload refuses the spoke, and so does a .json
+// file, which the generator writes back as YAML.
 func TestSiteConfigRefusals(t *testing.T) {
 	ss := inTree(t, map[string]string{
 		"sno1.yaml": `apiVersion: ran.openshift.io/v1
@@ -233,11 +234,13 @@ spec:
     extraManifestPath: readme
 `,
 		"notes/notes.txt":  "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n",
+		"notes/ns.json":    `{"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "y"}}`,
 		"readme/README.md": "Extra manifests\n===============\n",
 	}, "sno1.yaml")
 	set := For(ss[0], &Tree{})
 	wantLines(t, "extension", problemsOf(set), []string{
 		"notes/notes.txt:1:1 extra-manifest-refused: extra manifest notes.txt: assisted-service refuses it (Manifest filename of file notes.txt is invalid. Only json, yaml and yml or patch extensions are supported), so the spoke's manifests are not synced and it is not installed; name it .yaml",
+		"notes/ns.json:1:1 extra-manifest-refused: extra manifest ns.json: the siteconfig-generator writes it back as YAML (with its annotation), and assisted-service refuses a .json manifest that is not JSON (Manifest content of file ns.json has an illegal JSON format), so the spoke's manifests are not synced and it is not installed; name it .yaml",
 	})
 	set = For(ss[1], &Tree{})
 	wantLines(t, "not a mapping", problemsOf(set), []string{

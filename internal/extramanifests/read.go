@@ -46,7 +46,14 @@ func (b *builder) readChosen(names []string, byName map[string]chosen) {
 			continue
 		}
 		ok, from := b.firstDocument(c)
-		if ok && b.named(name, manifest.Position{File: c.file, Line: 1, Column: 1}, true) {
+		at := manifest.Position{File: c.file, Line: 1, Column: 1}
+		if ok && filepath.Ext(name) == ".json" {
+			// The generator writes every manifest back as YAML, under
+			// its file name.
+			b.problem(CodeRefused, at, "extra manifest %s: the siteconfig-generator writes it back as YAML (with its annotation), and assisted-service refuses a .json manifest that is not JSON (Manifest content of file %s has an illegal JSON format), so the spoke's manifests are not synced and it is not installed; name it .yaml", name, name)
+			continue
+		}
+		if ok && b.named(name, at, true) {
 			files, dropFrom[c.file] = append(files, c.file), from
 		}
 	}
