@@ -90,7 +90,12 @@ spec:
 		"siteconfig/extra/sub/deeper.yaml":  fmt.Sprintf(idms, "deeper"),
 		"siteconfig/sites/extra/decoy.yaml": fmt.Sprintf(idms, "decoy"),
 	}, "siteconfig/sites/sno1.yaml")
-	set := For(ss[0], &Tree{RunDir: func(string) string { return "siteconfig" }})
+	// Run from elsewhere, the path beside the SiteConfig is not read.
+	set := For(ss[0], &Tree{RunDir: func(string) string { return "hub" }})
+	wantLines(t, "run elsewhere", problemsOf(set), []string{
+		"siteconfig/sites/sno1.yaml:7:24 extra-manifest-refused: extraManifestPath extra: the siteconfig-generator runs in hub and finds no directory hub/extra there (no such file or directory), so it fails: could not build the entire SiteConfig, and none of its clusters is installed; siteconfig/sites/extra is beside the SiteConfig, but the path is relative to the directory the generator runs in: write it relative to that directory",
+	})
+	set = For(ss[0], &Tree{RunDir: func(string) string { return "siteconfig" }})
 	wantLines(t, "objects", objectsOf(set), []string{
 		"ImageDigestMirrorSet/one siteconfig/extra/01-idms.yaml:6:3",
 		"ImageDigestMirrorSet/two siteconfig/extra/02-two.yaml:6:3",

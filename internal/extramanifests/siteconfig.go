@@ -181,8 +181,13 @@ func (b *builder) listDir(runDir, rel string, at manifest.Position, search bool)
 		entries, err = b.tree.Access.ReadRealDir(real)
 	}
 	if err != nil {
-		b.problem(CodeRefused, at, "%s %s: the siteconfig-generator runs in %s and finds no directory %s there (%v), so it fails: could not build the entire SiteConfig, and none of its clusters is installed; write the path relative to that directory",
-			field, rel, shownDir(runDir), dir, pathError(err))
+		hint := "write the path relative to that directory"
+		beside := join(filepath.Dir(filepath.FromSlash(b.site.Object.File)), rel)
+		if fi, statErr := b.tree.Access.Stat(filepath.FromSlash(beside)); statErr == nil && fi.IsDir() && beside != dir {
+			hint = fmt.Sprintf("%s is beside the SiteConfig, but the path is relative to the directory the generator runs in: write it relative to that directory", beside)
+		}
+		b.problem(CodeRefused, at, "%s %s: the siteconfig-generator runs in %s and finds no directory %s there (%v), so it fails: could not build the entire SiteConfig, and none of its clusters is installed; %s",
+			field, rel, shownDir(runDir), dir, pathError(err), hint)
 		return nil, false
 	}
 	b.set.Dirs = append(b.set.Dirs, dir)
