@@ -33,8 +33,10 @@ type Tree struct {
 	// file in (the directory of the kustomization listing it under
 	// generators); nil, or "" for a file, is the file's own directory.
 	RunDir func(file string) string
-	// ConfigMaps are the ConfigMaps applied on the hub, loaded whole.
-	ConfigMaps []*manifest.Object
+	// ConfigMaps are the ConfigMaps applied on the hub, loaded whole;
+	// Unlisted those lying in a kustomization's directory that does not
+	// list them, which kustomize does not apply.
+	ConfigMaps, Unlisted []*manifest.Object
 	// Generated are the ConfigMaps the tree's kustomizations generate
 	// from files.
 	Generated []Generated

@@ -27,19 +27,31 @@ func (p *Project) ExtraManifests(cl *cluster.Cluster) *extramanifests.Set {
 
 // extraTree is what finding the sites' extra manifests needs of the tree:
 // where each SiteConfig generator runs, the ConfigMaps applied on the hub
-// (objs, read whole), the ConfigMaps kustomizations generate, and the
-// files read as the run reads them, each once however many sites read it.
-func (p *Project) extraTree(res *cluster.Result, objs []*manifest.Object) *extramanifests.Tree {
-	var cms []*manifest.Object
-	for _, o := range objs {
-		if o.Kind == manifest.KindConfigMap && o.APIVersion == "v1" && o.Content != nil && !o.Partial {
+// (those of applied, read whole) and those kustomize does not apply (the
+// others of all), the ConfigMaps kustomizations generate, and the files
+// read as the run reads them, each once however many sites read it.
+func (p *Project) extraTree(res *cluster.Result, applied, all []*manifest.Object) *extramanifests.Tree {
+	isCM := func(o *manifest.Object) bool {
+		return o.Kind == manifest.KindConfigMap && o.APIVersion == "v1" && o.Content != nil && !o.Partial
+	}
+	var cms, unlisted []*manifest.Object
+	kept := map[*manifest.Object]bool{}
+	for _, o := range applied {
+		kept[o] = true
+		if isCM(o) {
 			cms = append(cms, o)
+		}
+	}
+	for _, o := range all {
+		if !kept[o] && isCM(o) {
+			unlisted = append(unlisted, o)
 		}
 	}
 	read := map[string]*manifest.Set{}
 	return &extramanifests.Tree{
 		RunDir:     res.GeneratorDir,
 		ConfigMaps: cms,
+		Unlisted:   unlisted,
 		Generated:  res.GeneratedConfigMaps(),
 		Keep:       p.load.Unmodelled,
 		Access:     p.load.Access,

@@ -15,7 +15,8 @@ import (
 // runs as a generator from siteconfig/ whose extraManifestPath names
 // siteconfig/extra (an IDMS of the installer's name there), and a
 // ClusterInstance whose extra manifests are a ConfigMap its kustomization
-// generates from a file, and one the tree does not hold.
+// generates from a file, one the tree does not hold, and one its
+// kustomization does not list.
 func extraTree(t *testing.T) string {
 	idms := func(name, mirror string) string {
 		return "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: " + name + "\nspec:\n  imageDigestMirrors:\n  - source: quay.io/a\n    mirrors:\n    - " + mirror + "\n"
@@ -55,8 +56,10 @@ spec:
   extraManifestsRefs:
   - name: gen
   - name: elsewhere
+  - name: forgotten
 `,
 		"ci/extra/idms.yaml": idms("generated", "gen.example.com/a"),
+		"ci/forgotten.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: forgotten, namespace: sno2}\ndata:\n  idms.yaml: |\n" + strings.ReplaceAll("    "+idms("forgotten", "f.example.com/a"), "\n", "\n    ") + "\n",
 	})
 }
 
@@ -103,8 +106,13 @@ func TestSpokesGetExtraManifests(t *testing.T) {
 		}
 	}
 	sno2 := clusterNamed(p, "ztp-spoke/sno2")
-	if len(sno2.Problems) != 1 || sno2.Problems[0].Code != "extra-manifest-not-linted" || sno2.Problems[0].Pos.String() != "ci/ci.yaml:10:11" {
-		t.Errorf("sno2 problems %v, want the ConfigMap the tree does not hold, at its reference", sno2.Problems)
+	var probs []string
+	for _, pr := range sno2.Problems {
+		probs = append(probs, pr.Code+" "+pr.Pos.String())
+	}
+	if want := []string{"extra-manifest-not-linted ci/ci.yaml:10:11", "extra-manifest-not-linted ci/ci.yaml:11:11"}; !slices.Equal(probs, want) ||
+		!strings.Contains(sno2.Problems[1].Message, "ConfigMap forgotten (ci/forgotten.yaml:1:1) lies in a kustomization's directory that does not list it") {
+		t.Errorf("sno2 problems %v, want the ConfigMap the tree does not hold and the one kustomize does not apply, at their references", sno2.Problems)
 	}
 	conf := string(Render(clusterNamed(p, "ztp-spoke/sno1")).Output.RegistriesConf)
 	if !strings.Contains(conf, "extra.example.com/a") {

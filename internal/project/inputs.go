@@ -39,7 +39,8 @@ func (p *Project) Created(cl *cluster.Cluster) *inputs.Cluster { return p.create
 // resolved them.
 func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Settings, res *cluster.Result) error {
 	p.files, p.load = res.Set.Files, loadOptions(opts, cfg)
-	objs, unapplied := inputs.Applied(inputObjects(res, p.load), unlisted(res))
+	all := inputObjects(res, p.load)
+	objs, unapplied := inputs.Applied(all, unlisted(res))
 	for _, o := range unapplied {
 		// Said on the clusters reading the kustomization, as discovery
 		// says it of a mirror object there, so that what the file would
@@ -64,7 +65,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 		opts.Cluster, p.Selected = full, full
 	}
 	want := p.selection(opts)
-	tree := p.extraTree(res, objs)
+	tree := p.extraTree(res, objs, all)
 	first := map[string]*inputs.Cluster{}
 	for i, c := range r.Clusters {
 		name := names[i]
