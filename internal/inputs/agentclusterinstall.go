@@ -96,7 +96,7 @@ func siteOf(a *sites.Site, ss []*sites.Site) *sites.Site {
 		if s.Name == "" || s.Name != a.Name || (a.Namespace != "" && a.Namespace != s.Name) {
 			continue
 		}
-		if c := closeness(a.Object.File, s.Object.File); c > bestScore {
+		if c := manifest.Closeness(a.Object.File, s.Object.File); c > bestScore {
 			best, bestScore = s, c
 		}
 	}

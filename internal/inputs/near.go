@@ -1,11 +1,6 @@
 package inputs
 
 import (
-	"math"
-	"path"
-	"path/filepath"
-	"strings"
-
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 )
 
@@ -25,26 +20,11 @@ func nearest(file string, cands []*manifest.Object) *manifest.Object {
 	var best *manifest.Object
 	bestScore := -1
 	for _, c := range cands {
-		if s := closeness(file, c.File); s > bestScore {
+		if s := manifest.Closeness(file, c.File); s > bestScore {
 			best, bestScore = c, s
 		}
 	}
 	return best
-}
-
-// closeness is how near files a and b lie: the number of directory
-// elements their paths share from the start, the most for one file.
-func closeness(a, b string) int {
-	a, b = filepath.ToSlash(a), filepath.ToSlash(b)
-	if a == b {
-		return math.MaxInt
-	}
-	da, db := strings.Split(path.Dir(a), "/"), strings.Split(path.Dir(b), "/")
-	n := 0
-	for n < len(da) && n < len(db) && da[n] == db[n] {
-		n++
-	}
-	return n
 }
 
 // ownPools are the NodePools of pools that may belong to hc: all of them,
