@@ -140,6 +140,10 @@ func FuzzRead(f *testing.F) {
 		})
 	}
 	f.Add("apiVersion: agent-install.openshift.io/v1beta1\nkind: AgentServiceConfig\nmetadata: {name: a}\nspec: {mirrorRegistryRef: {name: m}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\ndata:\n  registries.conf: |\n    [[registry]]\n    location = \"q\"\n    [[registry.mirror]]\n    location = \"m\"\n")
+	// A hand-written AgentClusterInstall with its annotation, and a site
+	// reading extra manifests from a ConfigMap.
+	f.Add("apiVersion: extensions.hive.openshift.io/v1beta1\nkind: AgentClusterInstall\nmetadata:\n  name: sno1\n  namespace: sno1\n  annotations:\n    agent-install.openshift.io/install-config-overrides: '{\"imageDigestSources\":[{\"source\":\"quay.io/a\",\"mirrors\":[\"m.example.com/a\",\"m.example.com/a\"]}]}'\nspec:\n  clusterDeploymentRef: {name: sno1}\n  imageSetRef: {name: img4.16.3-x86-64}\n  mirrorRegistryRef: {name: m, namespace: sno1}\n")
+	f.Add("apiVersion: siteconfig.open-cluster-management.io/v1alpha1\nkind: ClusterInstance\nmetadata: {name: sno1, namespace: sno1}\nspec:\n  clusterName: sno1\n  extraManifestsRefs: [{name: extra}]\n  installConfigOverrides: '{\"imageDigestSources\":[]}'\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra, namespace: sno1}\ndata:\n  idms.yaml: |\n    apiVersion: config.openshift.io/v1\n    kind: ImageDigestMirrorSet\n    metadata: {name: x}\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		set, err := manifest.LoadReader("in.yaml", strings.NewReader(text), manifest.Options{Unmodelled: manifest.UnmodelledAll})
 		if err != nil {
