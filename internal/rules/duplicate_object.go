@@ -26,7 +26,7 @@ var duplicateObject = &check.Rule{
 					// one does; only tools that refuse or warn on the
 					// repeat notice it.
 					f = c.Report(o, manifest.Path{"metadata", "name"},
-						"%s is defined %d times in this cluster with the same content (also at %s): nothing is lost when one replaces another, but kustomize refuses to build a tree that holds it twice and Argo CD warns (RepeatedResourceWarning); keep one copy per cluster",
+						"%s is defined %d times in this cluster with the same content (also at %s): nothing is lost when one replaces another, but a kustomize build holding both is refused and an Argo CD application syncing both warns (RepeatedResourceWarning); keep one copy per cluster",
 						kindName(o), len(g), others(g, o))
 					f.AtMost(check.Warning)
 				} else if o == kept {
