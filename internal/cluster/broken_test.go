@@ -344,7 +344,8 @@ replacements:
 		t.Errorf("components/typo: problems %+v, want the missing file as an error", c.Problems)
 	}
 	o := byName(t, res, "overlays/lone")
-	if len(o.Problems) != 1 || o.Problems[0].Warning || strings.Contains(o.Problems[0].Message, "Component") {
-		t.Errorf("overlays/lone: problems %+v, want the build failure as an error", o.Problems)
+	if len(o.Problems) != 1 || o.Problems[0].Warning || strings.Contains(o.Problems[0].Message, "this Component is included") ||
+		o.Problems[0].Pos.Line != 3 || o.Problems[0].Pos.Column != 3 || !strings.HasPrefix(o.Problems[0].Message, "this replacement's source ConfigMap/truststore is not among the objects of ") {
+		t.Errorf("overlays/lone: problems %+v, want the build failure as an error at the replacement naming the source", o.Problems)
 	}
 }

@@ -257,6 +257,9 @@ func (d *discoverer) buildProblem(err error, kusts []*kustomization.File) manife
 	if p, ok := d.patchTargetProblem(msg, kusts); ok {
 		return p
 	}
+	if p, ok := d.replacementSourceProblem(msg, kusts); ok {
+		return p
+	}
 	best, bestEnd := -1, -1
 	var bestK *kustomization.File
 	for _, k := range kusts {
@@ -320,6 +323,35 @@ func (d *discoverer) patchTargetProblem(msg string, kusts []*kustomization.File)
 			return d.kustProblem(k, e.Line, e.Column, fmt.Sprintf(
 				"this patch's target %s/%s is not among the objects of %s, so kustomize cannot build this cluster and it is not checked: add the object to its resources, or drop the patch (kustomize: %s)",
 				kind, name, d.names.display(k.Dir), d.shortCause(msg))), true
+		}
+	}
+	return manifest.Problem{}, false
+}
+
+// noReplacementSource is kustomize's refusal of a replacement whose
+// source selects no object: "nothing selected by ConfigMap.v1.[noGrp]/
+// name.[noNs]:data.key".
+var noReplacementSource = regexp.MustCompile(`nothing selected by ([A-Za-z0-9]+)\.[^/\s]*/([^\s.:\[]+)`)
+
+// replacementSourceProblem places that refusal on the replacements entry
+// naming the source, innermost kustomization first, as patchTargetProblem
+// places a patch's.
+func (d *discoverer) replacementSourceProblem(msg string, kusts []*kustomization.File) (manifest.Problem, bool) {
+	m := noReplacementSource.FindStringSubmatch(msg)
+	if m == nil {
+		return manifest.Problem{}, false
+	}
+	kind, name := m[1], m[2]
+	for i := len(kusts) - 1; i >= 0; i-- {
+		k := kusts[i]
+		if line, col, ok := k.ReplacementFor(kind, name, d.res.Text); ok {
+			text := fmt.Sprintf("this replacement's source %s/%s is not among the objects of %s, so kustomize cannot build this cluster and it is not checked: add the object to its resources, or correct the source (kustomize: %s)",
+				kind, name, d.names.display(k.Dir), d.shortCause(msg))
+			if names := leftOutNames(kusts); names != "" {
+				text = fmt.Sprintf("this replacement's source %s/%s is not among the objects mirrorlint builds of %s: it builds without %s, which it does not fetch or inflate and which may add it, so kustomize refuses the replacement and this cluster is not checked (kustomize: %s)",
+					kind, name, d.names.display(k.Dir), names, d.shortCause(msg))
+			}
+			return d.kustProblem(k, line, col, text), true
 		}
 	}
 	return manifest.Problem{}, false
