@@ -124,9 +124,8 @@ func (d *discoverer) blocked(kusts []*kustomization.File) []manifest.Problem {
 				out = append(out, d.kustProblem(k, yamlErrLine(k.Err), 1, "kustomization does not parse: "+k.Err.Error()))
 			}
 		}
-		leftOut := k.LeftOut()
 		for _, e := range k.Entries {
-			if e.IsRemote() && !slices.Contains(leftOut, e) {
+			if e.IsRemote() && !e.NotBuilt() {
 				out = append(out, d.kustProblem(k, e.Line, e.Column,
 					fmt.Sprintf("%s entry %q is remote; mirrorlint runs offline and does not fetch it: vendor it, or lint the `kustomize build` output with `mirrorlint lint -`", e.Field, e.Value)))
 			}

@@ -163,25 +163,26 @@ func functionOf(n *yaml.Node) string {
 	return ""
 }
 
-// LeftOut lists the entries of kf that no build of mirrorlint's holds:
-// remote resources, bases and components (kustomize fetches them with git
-// or HTTP; mirrorlint runs offline) and Helm charts (kustomize runs the
-// helm program for them, only with --enable-helm). Builds go on without
-// them (see Strip), and what they would add is reported as not built.
+// LeftOut lists the entries of kf that no build of mirrorlint's holds
+// (Entry.NotBuilt). Builds go on without them (see Strip), and what they
+// would add is reported as not built.
 func (kf *File) LeftOut() []Entry {
 	var out []Entry
 	for _, e := range kf.Entries {
-		if e.IsHelm() || e.IsRemote() && isAddition(e.Field) {
+		if e.NotBuilt() {
 			out = append(out, e)
 		}
 	}
 	return out
 }
 
-// isAddition reports whether field lists what a kustomization adds as
-// objects: resources, and the bases and components it builds on.
-func isAddition(field string) bool {
-	return field == "resources" || field == "bases" || field == "components"
+// NotBuilt reports whether builds leave the entry out: a remote resource,
+// base or component (kustomize fetches it with git or HTTP; mirrorlint
+// runs offline) or a Helm chart (kustomize runs the helm program for it,
+// only with --enable-helm). A remote entry of another field is no
+// addition a build can go on without.
+func (e Entry) NotBuilt() bool {
+	return e.IsHelm() || e.IsRemote() && (e.Field == "resources" || e.Field == "bases" || e.Field == "components")
 }
 
 // strippedFields are the lists Strip may drop items from.
