@@ -304,27 +304,15 @@ var noPatchTarget = regexp.MustCompile(`failed to find unique target for patch (
 // bases first, and fails in the first that holds such a patch); kustomize's
 // message names the target only.
 func (d *discoverer) patchTargetProblem(msg string, kusts []*kustomization.File) (manifest.Problem, bool) {
-	m := noPatchTarget.FindStringSubmatch(msg)
-	if m == nil {
-		return manifest.Problem{}, false
-	}
-	kind, name := m[1], m[2]
-	for i := len(kusts) - 1; i >= 0; i-- {
-		k := kusts[i]
-		if at := k.PatchFor(kind, name, d.res.Text); at >= 0 {
-			e := k.Entries[at]
-			if names := leftOutNames(kusts); names != "" {
-				return d.kustProblem(k, e.Line, e.Column, fmt.Sprintf(
-					"this patch's target %s/%s is not among the objects mirrorlint builds of %s: it builds without %s, which it does not fetch or inflate and which may add it, so kustomize refuses the patch and this cluster is not checked; "+
-						"vendor the remote base or commit the chart's rendered manifests, or lint the `kustomize build` output with `mirrorlint lint -` (kustomize: %s)",
-					kind, name, d.names.display(k.Dir), names, d.shortCause(msg))), true
+	return d.notAmongProblem(msg, kusts, noPatchTarget, missingObject{what: "patch's target", noun: "patch", fix: "drop the patch",
+		leftOutFix: "; vendor the remote base or commit the chart's rendered manifests, or lint the `kustomize build` output with `mirrorlint lint -`"},
+		func(k *kustomization.File, kind, name string) (int, int, bool) {
+			at := k.PatchFor(kind, name, d.res.Text)
+			if at < 0 {
+				return 0, 0, false
 			}
-			return d.kustProblem(k, e.Line, e.Column, fmt.Sprintf(
-				"this patch's target %s/%s is not among the objects of %s, so kustomize cannot build this cluster and it is not checked: add the object to its resources, or drop the patch (kustomize: %s)",
-				kind, name, d.names.display(k.Dir), d.shortCause(msg))), true
-		}
-	}
-	return manifest.Problem{}, false
+			return k.Entries[at].Line, k.Entries[at].Column, true
+		})
 }
 
 // noReplacementSource is kustomize's refusal of a replacement whose
@@ -333,25 +321,42 @@ func (d *discoverer) patchTargetProblem(msg string, kusts []*kustomization.File)
 var noReplacementSource = regexp.MustCompile(`nothing selected by ([A-Za-z0-9]+)\.[^/\s]*/([^\s.:\[]+)`)
 
 // replacementSourceProblem places that refusal on the replacements entry
-// naming the source, innermost kustomization first, as patchTargetProblem
-// places a patch's.
+// naming the source, as patchTargetProblem places a patch's.
 func (d *discoverer) replacementSourceProblem(msg string, kusts []*kustomization.File) (manifest.Problem, bool) {
-	m := noReplacementSource.FindStringSubmatch(msg)
+	return d.notAmongProblem(msg, kusts, noReplacementSource, missingObject{what: "replacement's source", noun: "replacement", fix: "correct the source"},
+		func(k *kustomization.File, kind, name string) (int, int, bool) {
+			return k.ReplacementFor(kind, name, d.res.Text)
+		})
+}
+
+// missingObject words a refusal of an entry that selects an object the
+// build does not hold: what selects it, the entry's noun, and the fixes.
+type missingObject struct{ what, noun, fix, leftOutFix string }
+
+// notAmongProblem places kustomize's refusal re matches (its kind and
+// name groups) on the entry find gives, innermost kustomization first,
+// saying what the build was without when it left entries out.
+func (d *discoverer) notAmongProblem(msg string, kusts []*kustomization.File, re *regexp.Regexp, w missingObject,
+	find func(k *kustomization.File, kind, name string) (line, col int, ok bool)) (manifest.Problem, bool) {
+	m := re.FindStringSubmatch(msg)
 	if m == nil {
 		return manifest.Problem{}, false
 	}
 	kind, name := m[1], m[2]
 	for i := len(kusts) - 1; i >= 0; i-- {
 		k := kusts[i]
-		if line, col, ok := k.ReplacementFor(kind, name, d.res.Text); ok {
-			text := fmt.Sprintf("this replacement's source %s/%s is not among the objects of %s, so kustomize cannot build this cluster and it is not checked: add the object to its resources, or correct the source (kustomize: %s)",
-				kind, name, d.names.display(k.Dir), d.shortCause(msg))
-			if names := leftOutNames(kusts); names != "" {
-				text = fmt.Sprintf("this replacement's source %s/%s is not among the objects mirrorlint builds of %s: it builds without %s, which it does not fetch or inflate and which may add it, so kustomize refuses the replacement and this cluster is not checked (kustomize: %s)",
-					kind, name, d.names.display(k.Dir), names, d.shortCause(msg))
-			}
-			return d.kustProblem(k, line, col, text), true
+		line, col, ok := find(k, kind, name)
+		if !ok {
+			continue
 		}
+		if names := leftOutNames(kusts); names != "" {
+			return d.kustProblem(k, line, col, fmt.Sprintf(
+				"this %s %s/%s is not among the objects mirrorlint builds of %s: it builds without %s, which it does not fetch or inflate and which may add it, so kustomize refuses the %s and this cluster is not checked%s (kustomize: %s)",
+				w.what, kind, name, d.names.display(k.Dir), names, w.noun, w.leftOutFix, d.shortCause(msg))), true
+		}
+		return d.kustProblem(k, line, col, fmt.Sprintf(
+			"this %s %s/%s is not among the objects of %s, so kustomize cannot build this cluster and it is not checked: add the object to its resources, or %s (kustomize: %s)",
+			w.what, kind, name, d.names.display(k.Dir), w.fix, d.shortCause(msg))), true
 	}
 	return manifest.Problem{}, false
 }
