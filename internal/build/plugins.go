@@ -40,13 +40,8 @@ func stripPlugins(fsys filesys.FileSystem, guard *safefs.KustomizeFS, kusts []*k
 		if !stripped(k) && len(drop[k.Path]) == 0 {
 			continue
 		}
-		changed := false
-		data, err := guard.ReadStripped(k.Path, func(data []byte) []byte {
-			s := kustomization.Strip(k, data, drop[k.Path]...)
-			changed = s != nil
-			return s
-		})
-		if err != nil || !changed {
+		data, err := guard.ReadStripped(k.Path, func(data []byte) []byte { return kustomization.Strip(k, data, drop[k.Path]...) })
+		if err != nil {
 			continue // the build reads it again, and fails where it should
 		}
 		files[filepath.Clean(k.Path)] = data
