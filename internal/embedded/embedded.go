@@ -8,7 +8,6 @@ package embedded
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -22,6 +21,9 @@ type Text struct {
 	// ASCII text); one more entry, for the end of the value, lets an
 	// error at end of input point just past the last character.
 	line, col []int
+	// starts holds the offset of each line of Value, made by At on first
+	// use: every node of a document held in the value asks for its place.
+	starts []int
 }
 
 // Pos returns the file line and column of byte off of the value. Offsets
@@ -43,14 +45,21 @@ func (t *Text) Pos(off int) (line, col int) {
 // counts them): where a node of a YAML document held in the value is
 // written in the file. A place past the value answers its end.
 func (t *Text) At(line, col int) (int, int) {
-	off := 0
-	for l := 1; l < line && off < len(t.Value); l++ {
-		i := strings.IndexByte(t.Value[off:], '\n')
-		if i < 0 {
-			off = len(t.Value)
-			break
+	if t.starts == nil {
+		t.starts = []int{0}
+		for i := 0; i < len(t.Value); i++ {
+			if t.Value[i] == '\n' {
+				t.starts = append(t.starts, i+1)
+			}
 		}
-		off += i + 1
+	}
+	off := 0
+	switch {
+	case line < 1:
+	case line <= len(t.starts):
+		off = t.starts[line-1]
+	default:
+		off = len(t.Value)
 	}
 	for c := 1; c < col && off < len(t.Value) && t.Value[off] != '\n'; c++ {
 		_, size := utf8.DecodeRuneInString(t.Value[off:])
