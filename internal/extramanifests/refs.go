@@ -15,7 +15,8 @@ import (
 // ConfigMap of the site's namespace, every key of its data a manifest.
 func (b *builder) clusterInstance() {
 	s := b.site
-	refs, _ := valueAt(s.Object.Content, s.Path.Child("extraManifestsRefs")).([]any)
+	v, _ := s.Path.Child("extraManifestsRefs").Lookup(s.Object.Content)
+	refs, _ := v.([]any)
 	// assisted-service refuses a key two of the ConfigMaps hold; the
 	// operator's other templates (image-based installs) are not its.
 	assisted := s.TemplateKnown

@@ -99,7 +99,8 @@ type chosen struct {
 // siteconfig-generator's getExtraManifest does.
 func (b *builder) siteConfig() {
 	s := b.site
-	entry, _ := valueAt(s.Object.Content, s.Path).(map[string]any)
+	v, _ := s.Path.Lookup(s.Object.Content)
+	entry, _ := v.(map[string]any)
 	es := readEntry(entry)
 	runDir := filepath.Dir(filepath.FromSlash(s.Object.File))
 	if b.tree.RunDir != nil {
@@ -221,25 +222,6 @@ func roles(entry map[string]any) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// valueAt is the value at p in an object's content, nil when absent.
-func valueAt(content map[string]any, p manifest.Path) any {
-	var cur any = content
-	for _, e := range p {
-		switch e := e.(type) {
-		case string:
-			m, _ := cur.(map[string]any)
-			cur = m[e]
-		case int:
-			l, _ := cur.([]any)
-			if e < 0 || e >= len(l) {
-				return nil
-			}
-			cur = l[e]
-		}
-	}
-	return cur
 }
 
 // shownDir names a directory for a message: "." for the working directory.
