@@ -49,6 +49,15 @@ type Tree struct {
 	// Access confines what is listed and read to the run's (nil: no
 	// confinement).
 	Access *safefs.Root
+	// texts holds the files readText read, each read once however many
+	// sites read it (their extra-manifest directory is often shared).
+	texts map[string]text
+}
+
+// text is a file's bytes as readText read them, or why it could not.
+type text struct {
+	data []byte
+	err  error
 }
 
 // Generated is a ConfigMap a kustomization's configMapGenerator writes:
@@ -158,7 +167,15 @@ func join(dir, rel string) string {
 	return path.Join(filepath.ToSlash(dir), filepath.ToSlash(rel))
 }
 
-// readText reads a file of the tree as the run may.
+// readText reads a file of the tree as the run may, once for every site.
 func (b *builder) readText(file string) ([]byte, error) {
-	return b.tree.Access.ReadFile(filepath.FromSlash(file))
+	t, ok := b.tree.texts[file]
+	if !ok {
+		t.data, t.err = b.tree.Access.ReadFile(filepath.FromSlash(file))
+		if b.tree.texts == nil {
+			b.tree.texts = map[string]text{}
+		}
+		b.tree.texts[file] = t
+	}
+	return t.data, t.err
 }
