@@ -94,31 +94,41 @@ func (b *builder) sameNamespace(ns string) bool {
 // configMapObject is the ConfigMap named name of the tree's objects in the
 // site's namespace nearest the site's file, nil for none.
 func (b *builder) configMapObject(name string) *manifest.Object {
-	var best *manifest.Object
-	bestScore := -1
-	for _, cm := range b.tree.ConfigMaps {
-		if cm.Name != name || !b.sameNamespace(cm.Namespace()) {
-			continue
-		}
-		if sc := manifest.Closeness(b.site.Object.File, cm.File); sc > bestScore {
-			best, bestScore = cm, sc
-		}
+	cms := b.tree.ConfigMaps
+	i := b.nearest(len(cms), func(i int) (string, bool) {
+		return cms[i].File, cms[i].Name == name && b.sameNamespace(cms[i].Namespace())
+	})
+	if i < 0 {
+		return nil
 	}
-	return best
+	return cms[i]
 }
 
 // generated is the ConfigMap named name a kustomization generates in the
 // site's namespace nearest the site's file, nil for none.
 func (b *builder) generated(name string) *Generated {
-	var best *Generated
-	bestScore := -1
-	for i := range b.tree.Generated {
-		g := &b.tree.Generated[i]
-		if g.Name != name || !b.sameNamespace(g.Namespace) {
+	gs := b.tree.Generated
+	i := b.nearest(len(gs), func(i int) (string, bool) {
+		return gs[i].At.File, gs[i].Name == name && b.sameNamespace(gs[i].Namespace)
+	})
+	if i < 0 {
+		return nil
+	}
+	return &gs[i]
+}
+
+// nearest is the index of the one of n candidates nearest the site's file
+// (manifest.Closeness) among those cand accepts, giving each one's file;
+// the first among equals, -1 for none.
+func (b *builder) nearest(n int, cand func(i int) (file string, ok bool)) int {
+	best, bestScore := -1, -1
+	for i := range n {
+		file, ok := cand(i)
+		if !ok {
 			continue
 		}
-		if sc := manifest.Closeness(b.site.Object.File, g.At.File); sc > bestScore {
-			best, bestScore = g, sc
+		if sc := manifest.Closeness(b.site.Object.File, file); sc > bestScore {
+			best, bestScore = i, sc
 		}
 	}
 	return best
