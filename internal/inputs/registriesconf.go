@@ -33,6 +33,8 @@ type registriesConf struct {
 	// Err is the parse error assisted-service reports, "" when none.
 	Err string
 
+	// regs are the [[registry]] tables as decoded, for checkTables.
+	regs  []map[string]any
 	text  *embedded.Text
 	lines *tomlLines
 }
@@ -67,6 +69,7 @@ func (r *registriesConf) parse(conf string) {
 		r.Err = "failed to find registry key in toml tree"
 		return
 	}
+	r.regs = regs
 	for i, reg := range regs {
 		source, okSource := reg["location"].(string)
 		mirrors, okMirrors := reg["mirror"].([]map[string]any)
@@ -139,10 +142,7 @@ var hubReader = confReader{"the spokes", "spokes",
 // checkTables reports the settings of a parsed file's tables that
 // assisted-service ignores or drops, for the spokes of who.
 func (r *registriesConf) checkTables(fs *findings, who confReader) {
-	var doc map[string]any
-	toml.Decode(r.confText(), &doc) //nolint:errcheck // decoded without error by parse
-	regs, _ := doc["registry"].([]map[string]any)
-	for i, reg := range regs {
+	for i, reg := range r.regs {
 		prefix, _ := reg["prefix"].(string)
 		loc, _ := reg["location"].(string)
 		if prefix != "" && prefix != loc {
@@ -163,11 +163,6 @@ func (r *registriesConf) checkTables(fs *findings, who confReader) {
 			}
 		}
 	}
-}
-
-func (r *registriesConf) confText() string {
-	conf, _ := manifest.NestedString(r.ConfigMap.Content, "data", "registries.conf")
-	return conf
 }
 
 // tomlLines locates keys of the [[registry]] and [[registry.mirror]]
