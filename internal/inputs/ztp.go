@@ -161,7 +161,11 @@ func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSou
 		}
 		return nil, true
 	}
-	if _, err := ov.Annotation(); err != nil {
+	// assisted-service decodes the annotation, whose keys the generator
+	// may have sorted (a document with networking is re-encoded), so that
+	// is what is walked below; its paths are the document's.
+	doc, err := ov.Annotation()
+	if err != nil {
 		if s.Kind == sites.KindClusterInstance {
 			fs.add(ov.Key, check.Error, RuleOverridesJSON, "siteconfig operator",
 				"installConfigOverrides cannot be merged with networkType (%v): the SiteConfig operator then renders the AgentClusterInstall without the install-config-overrides annotation, so none of these overrides apply; write a JSON object", err)
@@ -173,14 +177,7 @@ func overrides(fs *findings, s *sites.Site, ov *sites.Overrides, base []spokeSou
 	}
 	// assisted-service decodes the whole document strictly, not only its
 	// mirror lists: the first key its install-config type lacks, or the
-	// first value of the wrong type, refuses the annotation. It decodes
-	// the annotation, whose keys the generator may have sorted (a
-	// document with networking is re-encoded), so that is what is walked;
-	// its paths are the document's.
-	doc := ov.Text
-	if ann, err := ov.Annotation(); err == nil {
-		doc = ann
-	}
+	// first value of the wrong type, refuses the annotation.
 	if e, ok := firstDecodeError(doc, assistedInstallConfig); ok {
 		var at manifest.Position
 		if e.Key != "" {
