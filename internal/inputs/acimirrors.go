@@ -25,7 +25,8 @@ var aciReader = confReader{"the spoke", "the spoke",
 // error that keeps the spoke from installing. b is the spoke's base, nil
 // when the hub's is the spoke's; own are the ConfigMap read, if any. A
 // ConfigMap the tree does not hold gives an empty base: its mirrors are
-// unknown, and the hub's are not the spoke's.
+// unknown, and the hub's are not the spoke's; so does one refused, over
+// which the annotation is still checked: both are to fix.
 func ownMirrors(fs *findings, a *sites.Site, cms []*manifest.Object) (b *spokeBase, own []*manifest.Object, refused bool) {
 	ref := a.MirrorRegistryRef
 	if ref == nil {
@@ -33,8 +34,9 @@ func ownMirrors(fs *findings, a *sites.Site, cms []*manifest.Object) (b *spokeBa
 	}
 	r := registriesConf{Name: ref.Name}
 	r.read(pickNamespaced(cms, ref.Name, ref.Namespace, a.Object.File))
+	empty := &spokeBase{from: "mirrorRegistryRef"}
 	if r.ConfigMap == nil {
-		return &spokeBase{from: "mirrorRegistryRef"}, nil, false
+		return empty, nil, false
 	}
 	own = []*manifest.Object{r.ConfigMap}
 	refPos := a.Object.Locate(ref.Path.Child("name"))
@@ -43,7 +45,7 @@ func ownMirrors(fs *findings, a *sites.Site, cms []*manifest.Object) (b *spokeBa
 	case r.Missing:
 		fs.add(r.ConfigMap.LocateKey(manifest.Path{"data"}), check.Error, RuleHubConfigMap, assisted,
 			"ConfigMap %s/%s does not contain registries.conf key: %s; add data.registries.conf", ref.Namespace, ref.Name, refusal)
-		return nil, own, true
+		return empty, own, true
 	case r.Empty:
 		return nil, own, false
 	case r.Err != "":
@@ -52,7 +54,7 @@ func ownMirrors(fs *findings, a *sites.Site, cms []*manifest.Object) (b *spokeBa
 			fix = "write it in the v2 format ([[registry]] location = source, [[registry.mirror]] location = mirror)"
 		}
 		fs.add(r.confKey(), check.Error, RuleHubConfigMap, assisted, "%s: %s; %s", r.Err, refusal, fix)
-		return nil, own, true
+		return empty, own, true
 	}
 	r.checkTables(fs, aciReader)
 	return &spokeBase{entries: r.Digest, from: "mirrorRegistryRef"}, own, false

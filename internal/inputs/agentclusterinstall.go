@@ -67,11 +67,7 @@ func aciSpoke(a *sites.Site, hubs []*HubMirrors, cms []*manifest.Object, v rende
 	var fs findings
 	var hub *HubMirrors
 	b, own, refused := ownMirrors(&fs, a, cms)
-	switch {
-	case refused:
-		// The annotation is still checked: both are to fix.
-		b = &spokeBase{from: "mirrorRegistryRef"}
-	case b == nil:
+	if b == nil {
 		hub = nearestHub(a.Object.File, hubs)
 		hb := hubBase(hub)
 		b = &hb
