@@ -214,6 +214,25 @@ func dropPolicies(list []DigestSource) []DigestSource {
 	return out
 }
 
+// Refusal says, for a refused input (Refused), why its cluster never
+// comes to be: nothing is installed, so no node gets its mirrors.
+func (c *Cluster) Refusal() string {
+	switch c.Kind {
+	case "install-config":
+		return "openshift-install refuses this install-config, so no cluster is installed from it and no node gets its mirrors: fix the errors reported in it"
+	case "agent-installer":
+		return "openshift-install refuses this install-config, so the agent installer makes no image and no node gets its mirrors: fix the errors reported in it"
+	case "ztp-spoke":
+		if c.ByHand {
+			return "assisted-service refuses this AgentClusterInstall (its install-config-overrides annotation or its mirror ConfigMap), so the spoke never installs and no node gets its mirrors: fix the errors reported at them"
+		}
+		return "assisted-service refuses the site's install-config overrides, so the spoke never installs and no node gets its mirrors: fix the errors reported at them"
+	case "hosted-cluster":
+		return "HyperShift refuses this HostedCluster, so its nodes never get its mirrors: fix the errors reported in it"
+	}
+	return ""
+}
+
 // Reason says in a line what creates the cluster, for `mirrorlint clusters`.
 func (c *Cluster) Reason() string {
 	switch c.Kind {

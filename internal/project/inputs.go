@@ -99,7 +99,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 			// whether or not a cluster of the tree reads the file, and
 			// every command names the cluster that never comes to be.
 			cl.Objects = append([]*manifest.Object(nil), c.Inputs...)
-			cl.Stopped = &cluster.Stop{Reason: refusalOf(c), Pos: c.From}
+			cl.Stopped = &cluster.Stop{Reason: c.Refusal(), Pos: c.From}
 		}
 		withExtra(cl, p.extra[c])
 		p.created[cl] = c
@@ -111,23 +111,6 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 		p.Clusters = append(p.Clusters, cl)
 	}
 	return nil
-}
-
-// refusal says, by the kind of a refused input, why its cluster never
-// comes to be: nothing is installed, so no node gets its mirrors.
-var refusal = map[string]string{
-	"install-config":  "openshift-install refuses this install-config, so no cluster is installed from it and no node gets its mirrors: fix the errors reported in it",
-	"agent-installer": "openshift-install refuses this install-config, so the agent installer makes no image and no node gets its mirrors: fix the errors reported in it",
-	"ztp-spoke":       "assisted-service refuses the site's install-config overrides, so the spoke never installs and no node gets its mirrors: fix the errors reported at them",
-	"hosted-cluster":  "HyperShift refuses this HostedCluster, so its nodes never get its mirrors: fix the errors reported in it",
-}
-
-// refusalOf says why the refused input c creates no cluster.
-func refusalOf(c *inputs.Cluster) string {
-	if c.ByHand {
-		return "assisted-service refuses this AgentClusterInstall (its install-config-overrides annotation or its mirror ConfigMap), so the spoke never installs and no node gets its mirrors: fix the errors reported at them"
-	}
-	return refusal[c.Kind]
 }
 
 // selectable are the names a run can select, each once.
