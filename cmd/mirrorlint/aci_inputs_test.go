@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -146,5 +148,50 @@ func TestHandWrittenAgentClusterInstalls(t *testing.T) {
 	if !strings.Contains(r.stdout, "clusters/sno3/03-agentclusterinstall.yaml is not listed in clusters/sno3/kustomization.yaml: kustomize does not apply it, so AgentClusterInstall sno3 creates no cluster") ||
 		!strings.Contains(r.stdout, "  stopped:  clusters/sno4/03-agentclusterinstall.yaml:9:3: assisted-service refuses this AgentClusterInstall") {
 		t.Errorf("clusters:\n%s", r.stdout)
+	}
+}
+
+// TestOverridesValueReportedOnce: a mirror openshift-install refuses,
+// written inside a multi-line installConfigOverrides (or annotation), is
+// reported once, by the install-config rule on the key's line with the
+// value's own place beside it, not again by the format rules where it
+// reaches the spoke's ImageDigestMirrorSet.
+func TestOverridesValueReportedOnce(t *testing.T) {
+	src, err := os.ReadFile("../../internal/rules/testdata/install-config-mirror-format/bad-overrides-block/clusterinstance.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(testtree.Write(t, map[string]string{"clusterinstance.yaml": string(src)}))
+	r := mlRun(t, "", "lint", "--config", "none", "--no-cache", "--format", "json", ".")
+	var doc struct {
+		Findings []struct {
+			Rule    string `json:"rule"`
+			Line    int    `json:"line"`
+			Related []struct {
+				Line, Column int
+			} `json:"related"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	var places []string
+	for _, f := range doc.Findings {
+		switch f.Rule {
+		case "install-config-mirror-format":
+			if f.Line != 12 || len(f.Related) != 1 {
+				t.Errorf("install-config-mirror-format at line %d with %d related places, want the key's line 12 and the value's place", f.Line, len(f.Related))
+				continue
+			}
+			places = append(places, fmt.Sprintf("%d:%d", f.Related[0].Line, f.Related[0].Column))
+		case "mirror-format", "source-format", "repository-lowercase":
+			t.Errorf("%s at line %d says again what install-config-mirror-format reports", f.Rule, f.Line)
+		}
+	}
+	// The source, the upper-case mirror and the tagged one, each at its
+	// own place inside the JSON.
+	slices.Sort(places)
+	if want := []string{"16:21", "17:23", "17:58"}; !slices.Equal(places, want) {
+		t.Errorf("the values' places %q, want %q\n%s", places, want, r.stdout)
 	}
 }

@@ -33,6 +33,16 @@ func (fs *findings) add(pos manifest.Position, sev check.Severity, rule, compone
 	*fs = append(*fs, Finding{Pos: pos, Severity: sev, Rule: rule, Component: component, Message: fmt.Sprintf(format, args...)})
 }
 
+// place is where a finding about a value goes, and the value's own place
+// when that is not it (a value inside a JSON string, reported on its key).
+type place struct{ pos, at manifest.Position }
+
+// addAt adds a finding at pl.
+func (fs *findings) addAt(pl place, sev check.Severity, rule, component, format string, args ...any) {
+	fs.add(pl.pos, sev, rule, component, format, args...)
+	(*fs)[len(*fs)-1].At = pl.at
+}
+
 // sortFindings orders by file, line, column, then rule.
 func sortFindings(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {

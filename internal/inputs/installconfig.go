@@ -135,7 +135,7 @@ func (ic *InstallConfig) Check(v render.Version) []Finding {
 	}
 	for _, list := range [][]DigestSource{ic.Digest, ic.Content} {
 		for _, ds := range list {
-			checkNames(&fs, o.Locate, ds, ds.Path[0].(string), installer, "")
+			checkNames(&fs, func(p manifest.Path) place { return place{pos: o.Locate(p)} }, ds, ds.Path[0].(string), installer, "")
 		}
 	}
 	ic.checkSourcePolicy(&fs, v)
@@ -161,18 +161,18 @@ func (ic *InstallConfig) Check(v render.Version) []Finding {
 // validateNamedRepository refuses. field is the list's name in the
 // installer's error path; prefix goes before the message (where the list
 // sits inside another document).
-func checkNames(fs *findings, locate func(manifest.Path) manifest.Position, ds DigestSource, field, component, prefix string) {
+func checkNames(fs *findings, locate func(manifest.Path) place, ds DigestSource, field, component, prefix string) {
 	i := ds.Path[len(ds.Path)-1].(int)
 	// A reference configuration's placeholder (<registry.example.com:8443>)
 	// is no value to judge: the mirror set written from it holds it too,
 	// and the placeholder rule reports it there once, unjudged.
 	if err := validateNamedRepository(ds.Source); err != nil && manifest.PlaceholderIn(ds.Source) == "" {
-		fs.add(locate(ds.Path.Child("source")), check.Error, RuleInstallMirrorFormat, component,
+		fs.addAt(locate(ds.Path.Child("source")), check.Error, RuleInstallMirrorFormat, component,
 			"%s%s[%d].source: Invalid value: %q: %v (%s refuses the install-config): %s", prefix, field, i, ds.Source, err, component, nameFix(err))
 	}
 	for j, m := range ds.Mirrors {
 		if err := validateNamedRepository(m); err != nil && manifest.PlaceholderIn(m) == "" {
-			fs.add(locate(ds.Path.Child("mirrors", j)), check.Error, RuleInstallMirrorFormat, component,
+			fs.addAt(locate(ds.Path.Child("mirrors", j)), check.Error, RuleInstallMirrorFormat, component,
 				"%s%s[%d].mirrors[%d]: Invalid value: %q: %v (%s refuses the install-config): %s", prefix, field, i, j, m, err, component, nameFix(err))
 		}
 	}

@@ -141,6 +141,19 @@ func keyPos(ov *sites.Overrides, fine manifest.Position) manifest.Position {
 	return ov.Key
 }
 
+// placeIn is where a finding about the JSON value at p goes (keyPos),
+// with the value's own place beside it when that is elsewhere: a rule
+// covering what the spoke's mirror objects would repeat about the value
+// drops those findings there.
+func placeIn(ov *sites.Overrides, p manifest.Path) place {
+	fine := ov.Locate(p.String(), false)
+	pl := place{pos: keyPos(ov, fine)}
+	if pl.pos != fine {
+		pl.at = fine
+	}
+	return pl
+}
+
 // overrides checks the site's JSON as the siteconfig webhook or generator
 // and assisted-service read it (an AgentClusterInstall's annotation as
 // assisted-service alone reads it) and returns the spoke's mirror list;
@@ -304,8 +317,7 @@ func checkSpokeEntries(fs *findings, ov *sites.Overrides, decoded []spokeSource,
 				"%s.%s has no source: it keeps the %s entry %d's source %s; write the source out", ov.Field, entry, b.from, i, e.Source)
 		}
 		ds := DigestSource{Source: e.Source, Mirrors: e.Mirrors, Path: manifest.Path{"imageDigestSources", i}}
-		checkNames(fs, func(p manifest.Path) manifest.Position { return keyPos(ov, ov.Locate(p.String(), false)) },
-			ds, "imageDigestSources", installer, ov.Field+".")
+		checkNames(fs, func(p manifest.Path) place { return placeIn(ov, p) }, ds, "imageDigestSources", installer, ov.Field+".")
 		if ov.Has(entry + ".mirrors") {
 			// Mirrors the entry inherits are the base file's to repeat.
 			checkDuplicates(fs, ov, ds)
@@ -320,11 +332,7 @@ func checkSpokeEntries(fs *findings, ov *sites.Overrides, decoded []spokeSource,
 func checkDuplicates(fs *findings, ov *sites.Overrides, ds DigestSource) {
 	for _, j := range repeatedMirrors(ds) {
 		p := ds.Path.Child("mirrors", j)
-		at := ov.Locate(p.String(), false)
-		fs.add(keyPos(ov, at), check.Error, RuleInstallDuplicate, "kube-apiserver",
+		fs.addAt(placeIn(ov, p), check.Error, RuleInstallDuplicate, "kube-apiserver",
 			"%s.%s: duplicate mirror %q for %s: %s", ov.Field, p, ds.Mirrors[j], ds.Source, duplicateRefused)
-		if f := &(*fs)[len(*fs)-1]; f.Pos != at {
-			f.At = at
-		}
 	}
 }
