@@ -69,6 +69,13 @@ type Settings struct {
 // gives, the release's default signature policy.
 func Defaults() Settings { return Settings{Version: render.Newest} }
 
+// WholeTree reports whether the cluster is the whole input only because
+// nothing in it names clusters: a plain tree with no kustomization and no
+// cluster layout.
+func (c *Cluster) WholeTree() bool {
+	return c.Source == FromPlain && c.Name == ""
+}
+
 // Source says why a cluster exists.
 type Source string
 

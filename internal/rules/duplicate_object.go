@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
@@ -16,9 +17,14 @@ var duplicateObject = &check.Rule{
 	Doc:      doc("duplicate-object"),
 	Reads:    modelled,
 	Check: func(c *check.Pass) {
+		whole := c.Cluster != nil && c.Cluster.WholeTree()
 		for _, g := range check.Duplicates(c.Cluster.Objects) {
 			kept := g[len(g)-1]
 			same := identical(g)
+			hint := ""
+			if whole && severalDirs(g) {
+				hint = wholeInputHint
+			}
 			for _, o := range g {
 				var f *check.Finding
 				if same {
@@ -28,15 +34,18 @@ var duplicateObject = &check.Rule{
 					f = c.Report(o, manifest.Path{"metadata", "name"},
 						"%s is defined %d times in this cluster with the same content (also at %s): nothing is lost when one replaces another, but a kustomize build holding both is refused and an Argo CD application syncing both warns (RepeatedResourceWarning); keep one copy per cluster",
 						kindName(o), len(g), others(g, o))
+					f.Message += hint
 					f.AtMost(check.Warning)
 				} else if o == kept {
 					f = c.Report(o, manifest.Path{"metadata", "name"},
 						"%s is defined %d times in this cluster (also at %s): the cluster holds one object per name, so this one, applied last, replaces the others; mirrorlint renders with it",
 						kindName(o), len(g), others(g, o))
+					f.Message += hint
 				} else {
 					f = c.Report(o, manifest.Path{"metadata", "name"},
 						"%s is defined again at %s: the cluster holds one object per name, so the one applied last (%s) replaces this one, whose content is lost; mirrorlint renders without it",
 						kindName(o), others(g, o), kept.Locate(manifest.Path{"metadata", "name"}))
+					f.Message += hint
 				}
 				for _, x := range g {
 					if x != o {
@@ -46,6 +55,24 @@ var duplicateObject = &check.Rule{
 			}
 		}
 	},
+}
+
+// wholeInputHint ends a duplicate's message when the cluster is the
+// whole input and the copies are in different directories: a tree with
+// no kustomization and no cluster layout may still hold one directory per
+// environment or release (deploy/<x>/{staging,production}), which only
+// its own tooling tells apart.
+const wholeInputHint = "; this cluster is the whole tree, since no kustomization or cluster layout names its clusters: if these directories are applied to different clusters, name them under clusters: in .mirrorlint.yaml"
+
+// severalDirs reports whether the objects of a group come from files in
+// more than one directory.
+func severalDirs(g []*manifest.Object) bool {
+	for _, o := range g[1:] {
+		if filepath.Dir(o.File) != filepath.Dir(g[0].File) {
+			return true
+		}
+	}
+	return false
 }
 
 // identical reports whether the objects of a group hold the same content,
