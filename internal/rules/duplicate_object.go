@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
@@ -22,7 +23,10 @@ var duplicateObject = &check.Rule{
 			kept := g[len(g)-1]
 			same := identical(g)
 			hint := ""
-			if whole && severalDirs(g) {
+			switch {
+			case ocMirrorRuns(g):
+				hint = ocMirrorRunsHint
+			case whole && severalDirs(g):
 				hint = wholeInputHint
 			}
 			for _, o := range g {
@@ -63,6 +67,39 @@ var duplicateObject = &check.Rule{
 // environment or release (deploy/<x>/{staging,production}), which only
 // its own tooling tells apart.
 const wholeInputHint = "; this cluster is the whole tree, since no kustomization or cluster layout names its clusters: if these directories are applied to different clusters, name them under clusters: in .mirrorlint.yaml"
+
+// ocMirrorRunsHint ends a duplicate's message when the copies are the
+// results of separate oc-mirror v1 runs: each run writes its
+// ImageContentSourcePolicies under the same names (operator-0, release-0,
+// ...) holding only the images that run mirrored, so the newer run's
+// object does not carry the older one's mirrors.
+const ocMirrorRunsHint = "; the copies come from separate oc-mirror runs (oc-mirror-workspace/results-*), which give each run's ImageContentSourcePolicy the same name but only the images that run mirrored, so applying the newer one drops the older one's mirrors: merge their repositoryDigestMirrors into one object, or rename one"
+
+// ocMirrorRuns reports whether the objects of a group come from more than
+// one oc-mirror v1 results directory.
+func ocMirrorRuns(g []*manifest.Object) bool {
+	runs := map[string]bool{}
+	for _, o := range g {
+		run := ocMirrorRun(o.File)
+		if run == "" {
+			return false
+		}
+		runs[run] = true
+	}
+	return len(runs) > 1
+}
+
+// ocMirrorRun returns the oc-mirror-workspace/results-<id> directory a
+// file is in, or "".
+func ocMirrorRun(file string) string {
+	dir := filepath.Dir(file)
+	for d := dir; d != "." && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if base := filepath.Base(d); strings.HasPrefix(base, "results-") && filepath.Base(filepath.Dir(d)) == "oc-mirror-workspace" {
+			return d
+		}
+	}
+	return ""
+}
 
 // severalDirs reports whether the objects of a group come from files in
 // more than one directory.
