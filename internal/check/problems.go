@@ -53,7 +53,7 @@ var (
 		ID:       "entry-not-built",
 		Severity: Warning,
 		Origin:   OriginTool,
-		Summary:  "A kustomization entry mirrorlint leaves out of its builds (a remote resource, base or component, a Helm chart): the rest is built and linted, what the entry adds is not.",
+		Summary:  "A kustomization entry mirrorlint leaves out of its builds (a remote resource, base or component, a generator item reading a URL, a Helm chart): the rest is built and linted, what the entry adds is not.",
 		Doc:      doc("entry-not-built"),
 	}
 	ExtraManifestNotLintedRule = &Rule{

@@ -123,7 +123,8 @@ func (r *Result) GeneratedConfigMaps() []extramanifests.Generated {
 		}
 		byName := map[string]int{}
 		for _, s := range kf.Sources {
-			if s.Generator != "configMapGenerator" || s.Field != "files" || s.Name == "" {
+			// A URL is left out of builds with its generator item.
+			if s.Generator != "configMapGenerator" || s.Field != "files" || s.Name == "" || strings.Contains(s.Path, "://") {
 				continue
 			}
 			at := manifest.Position{File: r.d.names.display(kf.Path), Line: s.Line, Column: s.Column}

@@ -68,12 +68,22 @@ helmCharts:
     repo: https://charts.example.com
     version: 1.0.0
 `)
+	// A configMapGenerator item reading a URL: kustomize fetches it over
+	// HTTP; the build goes on without the ConfigMap it makes.
+	testtree.WriteFile(t, filepath.Join(root, "overlays/fetched/kustomization.yaml"), `resources:
+  - ../../base
+configMapGenerator:
+  - name: dashboard
+    files:
+      - https://example.com/grafana/dashboard.json
+`)
 	res := discover(t, root)
 	want := map[string]string{
 		"overlays/missing":  "overlays/missing/kustomization.yaml:3:5",
 		"overlays/badpatch": "overlays/badpatch/kustomization.yaml:4:5",
 		"overlays/remote":   "overlays/remote/kustomization.yaml:2:5",
 		"overlays/helm":     "overlays/helm/kustomization.yaml:4:5",
+		"overlays/fetched":  "overlays/fetched/kustomization.yaml:4:5",
 	}
 	for name, at := range want {
 		c := byName(t, res, name)
@@ -89,7 +99,11 @@ helmCharts:
 	// The remote resource and the chart are left out of the build, which
 	// goes on: the base's objects are the overlays' own, and the notice
 	// is a warning that leaves the input incomplete (nothing rendered).
-	for name, objects := range map[string]string{"overlays/remote": "", "overlays/helm": "ImageDigestMirrorSet/release@" + filepath.Join(root, "base/idms-release.yaml") + ":2:1"} {
+	if msg := byName(t, res, "overlays/fetched").Problems[0].Message; !strings.Contains(msg, `configMapGenerator entry "dashboard" reads "https://example.com/grafana/dashboard.json", which kustomize fetches over HTTP`) {
+		t.Errorf("configMapGenerator message: %s", msg)
+	}
+	base := "ImageDigestMirrorSet/release@" + filepath.Join(root, "base/idms-release.yaml") + ":2:1"
+	for name, objects := range map[string]string{"overlays/remote": "", "overlays/helm": base, "overlays/fetched": base} {
 		c := byName(t, res, name)
 		p := c.Problems[0]
 		if p.Code != "entry-not-built" || !p.Warning || !p.Incomplete || summary(c) != name+" [kustomization] "+objects {

@@ -146,6 +146,9 @@ func (d *discoverer) leftOut(kusts []*kustomization.File) []manifest.Problem {
 			if e.IsHelm() {
 				msg = fmt.Sprintf("%s entry %q inflates a Helm chart, which mirrorlint does not do (it runs no helm): the kustomization is built without it, so what the chart renders is not linted; "+
 					"lint the rendered output (`kustomize build --enable-helm DIR | mirrorlint lint -`), or commit the chart's rendered manifests", e.Field, e.Value)
+			} else if e.Field == "configMapGenerator" || e.Field == "secretGenerator" {
+				msg = fmt.Sprintf("%s entry %q reads %q, which kustomize fetches over HTTP; mirrorlint runs offline and does not fetch it: the kustomization is built without the object this entry makes, so it is not linted; "+
+					"vendor the file into the repository, or lint the `kustomize build` output with `mirrorlint lint -`", e.Field, e.Generated, e.Value)
 			} else {
 				msg = fmt.Sprintf("%s entry %q is remote; mirrorlint runs offline and does not fetch it: the kustomization is built without it, so what it adds is not linted; "+
 					"vendor it, or lint the `kustomize build` output with `mirrorlint lint -`", e.Field, e.Value)

@@ -58,6 +58,10 @@ type Entry struct {
 	// InlineAt where it sits in the kustomization file.
 	Inline   string
 	InlineAt InlineText
+	// Generated is the name of the object a configMapGenerator or
+	// secretGenerator entry makes (such an entry is listed only when it
+	// reads a URL, see remoteGenerators).
+	Generated string
 }
 
 // PatchTarget is the kind and name a patch entry selects.
@@ -194,7 +198,9 @@ func Parse(path string) *File {
 				kf.Entries = append(kf.Entries, e)
 			}
 		case field == "configMapGenerator" || field == "secretGenerator":
-			kf.Sources = append(kf.Sources, generatorSources(field, val)...)
+			srcs := generatorSources(field, val)
+			kf.Sources = append(kf.Sources, srcs...)
+			kf.Entries = append(kf.Entries, remoteGenerators(field, val, srcs)...)
 		case field == "namespace" && val.Kind == yaml.ScalarNode:
 			kf.Namespace = val.Value
 		case field == "generatorOptions":

@@ -178,15 +178,24 @@ func (kf *File) LeftOut() []Entry {
 
 // NotBuilt reports whether builds leave the entry out: a remote resource,
 // base or component (kustomize fetches it with git or HTTP; mirrorlint
-// runs offline) or a Helm chart (kustomize runs the helm program for it,
-// only with --enable-helm). A remote entry of another field is no
-// addition a build can go on without.
+// runs offline), a configMapGenerator or secretGenerator item reading a
+// URL (fetched over HTTP), or a Helm chart (kustomize runs the helm
+// program for it, only with --enable-helm). A remote entry of another
+// field is no addition a build can go on without.
 func (e Entry) NotBuilt() bool {
-	return e.IsHelm() || e.IsRemote() && (e.Field == "resources" || e.Field == "bases" || e.Field == "components")
+	if e.IsHelm() {
+		return true
+	}
+	switch e.Field {
+	case "resources", "bases", "components", "configMapGenerator", "secretGenerator":
+		return e.IsRemote()
+	}
+	return false
 }
 
 // strippedFields are the lists Strip may drop items from.
 var strippedFields = []string{"resources", "bases", "components", "helmCharts", "helmChartInflationGenerator",
+	"configMapGenerator", "secretGenerator",
 	"generators", "transformers", "patches", "patchesStrategicMerge", "patchesJson6902"}
 
 // Strip returns the text of kf without the entries plugins name, without

@@ -27,6 +27,45 @@ type Source struct {
 	Column    int
 }
 
+// remoteGenerators returns an entry for each generator item of field
+// that reads a URL (kustomize fetches it over HTTP; mirrorlint runs
+// offline): the item's place, its first URL as the value and its name as
+// Generated. Builds leave the item out (Entry.NotBuilt).
+func remoteGenerators(field string, val *yaml.Node, srcs []Source) []Entry {
+	var out []Entry
+	for _, g := range Seq(DerefNode(val)) {
+		g = DerefNode(g)
+		if g == nil || g.Kind != yaml.MappingNode {
+			continue
+		}
+		for _, s := range srcs {
+			if strings.Contains(s.Path, "://") && within(g, s.Line, s.Column) {
+				out = append(out, Entry{Field: field, Value: s.Path, Generated: Scalar(g, "name"), Line: g.Line, Column: g.Column})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// within reports whether the node at line, column is one of item's
+// files, envs or env values.
+func within(item *yaml.Node, line, column int) bool {
+	for _, sub := range []string{"files", "envs", "env"} {
+		v := DerefNode(MapValue(item, sub))
+		nodes := Seq(v)
+		if v != nil && v.Kind == yaml.ScalarNode {
+			nodes = []*yaml.Node{v}
+		}
+		for _, n := range nodes {
+			if n = DerefNode(n); n != nil && n.Line == line && n.Column == column {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // generatorSources lists the files of the entries of one generator field.
 func generatorSources(field string, val *yaml.Node) []Source {
 	var out []Source
