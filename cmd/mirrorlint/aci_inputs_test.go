@@ -10,6 +10,7 @@ import (
 
 	"github.com/mirrorlint/mirrorlint/internal/gittest"
 	"github.com/mirrorlint/mirrorlint/internal/testtree"
+	"github.com/mirrorlint/mirrorlint/internal/wire"
 )
 
 // handWrittenRepo commits a hub repository laid out as hand-written ZTP
@@ -163,15 +164,7 @@ func TestOverridesValueReportedOnce(t *testing.T) {
 	}
 	t.Chdir(testtree.Write(t, map[string]string{"clusterinstance.yaml": string(src)}))
 	r := mlRun(t, "", "lint", "--config", "none", "--no-cache", "--format", "json", ".")
-	var doc struct {
-		Findings []struct {
-			Rule    string `json:"rule"`
-			Line    int    `json:"line"`
-			Related []struct {
-				Line, Column int
-			} `json:"related"`
-		} `json:"findings"`
-	}
+	var doc struct{ Findings []wire.Finding }
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatalf("%v\n%s", err, r.stdout)
 	}
