@@ -78,20 +78,6 @@ func readHosted(o *manifest.Object, pools []*manifest.Object) *Hosted {
 	return h
 }
 
-// releaseTagVersion reads 4.MINOR from a release image tag
-// ("…:4.19.12-x86_64"); zero for a digest or another tag.
-func releaseTagVersion(img string) render.Version {
-	i := strings.LastIndexByte(img, ':')
-	if i < 0 || strings.Contains(img[i:], "/") {
-		return render.Version{}
-	}
-	tag := img[i+1:]
-	if !strings.HasPrefix(tag, "4.") {
-		return render.Version{}
-	}
-	return siteVersion(tag)
-}
-
 // Check reports what the management cluster's API server refuses.
 func (h *Hosted) Check() []Finding {
 	var fs findings

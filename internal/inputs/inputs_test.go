@@ -113,19 +113,6 @@ imageDigestSources:
 	}
 }
 
-func TestVersions(t *testing.T) {
-	for in, want := range map[string]int{"openshift-4.21": 21, "img4.20-x86-64-appsub": 20, "ocp-4_18": 18, "latest": 0} {
-		if got := siteVersion(in).Minor; got != want {
-			t.Errorf("%s: 4.%d, want 4.%d", in, got, want)
-		}
-	}
-	for in, want := range map[string]int{"quay.io/x/release:4.19.12-x86_64": 19, "r.example.com:5000/release@sha256:abc": 0, "r.example.com:5000/release": 0} {
-		if got := releaseTagVersion(in).Minor; got != want {
-			t.Errorf("%s: 4.%d, want 4.%d", in, got, want)
-		}
-	}
-}
-
 // FuzzRead: any tree of these kinds is read without a panic, and every
 // finding has a position in a file.
 func FuzzRead(f *testing.F) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/mirrorlint/mirrorlint/internal/check"
@@ -28,22 +27,6 @@ const (
 type spokeSource struct {
 	Source  string   `json:"source"`
 	Mirrors []string `json:"mirrors,omitempty"`
-}
-
-var imageSetMinor = regexp.MustCompile(`4[._-](\d+)`)
-
-// siteVersion reads the release from a ClusterImageSet name such as
-// "openshift-4.21" or "img4.20-x86-64-appsub"; zero when it names none.
-func siteVersion(imageSet string) render.Version {
-	m := imageSetMinor.FindStringSubmatch(imageSet)
-	if m == nil {
-		return render.Version{}
-	}
-	minor, err := strconv.Atoi(m[1])
-	if err != nil || minor < 10 || minor > 40 {
-		return render.Version{}
-	}
-	return render.Version{Minor: minor, Patch: -1}
 }
 
 // spokeBase is the list assisted-service decodes a spoke's overrides
@@ -70,7 +53,7 @@ func hubBase(h *HubMirrors) spokeBase {
 func spoke(s *sites.Site, b spokeBase, v render.Version) (*Cluster, []Finding) {
 	var fs findings
 	c := &Cluster{Name: s.Name, Kind: "ztp-spoke", From: s.Object.Locate(s.Path), Version: v}
-	if iv := siteVersion(s.ImageSet); !iv.IsZero() {
+	if iv := nameVersion(s.ImageSet); !iv.IsZero() {
 		var ok bool
 		if c.Version, ok = modelled(iv); !ok {
 			field := "clusterImageSetNameRef "
