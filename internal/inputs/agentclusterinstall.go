@@ -6,7 +6,6 @@ import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/sites"
-	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // RuleACIDuplicatesSite reports a hand-written AgentClusterInstall for a
@@ -37,11 +36,11 @@ const RuleACIDuplicatesSite = "agent-cluster-install-duplicates-site"
 // any, reported, and joins that site's cluster (ofSite) as an input
 // instead of making one. A hub whose mirrors an AgentClusterInstall's
 // cluster gets is marked in used.
-func aciSpokes(acis, ss []*sites.Site, ofSite map[*sites.Site]*Cluster, hubs []*HubMirrors, used map[*HubMirrors]bool, cms []*manifest.Object, v render.Version) ([]*Cluster, []Finding) {
+func aciSpokes(acis, ss []*sites.Site, ofSite map[*sites.Site]*Cluster, hubs []*HubMirrors, used map[*HubMirrors]bool, cms []*manifest.Object, rel releases) ([]*Cluster, []Finding) {
 	var out []*Cluster
 	var fs []Finding
 	for _, a := range acis {
-		c, hub, f := aciSpoke(a, hubs, cms, v)
+		c, hub, f := aciSpoke(a, hubs, cms, rel)
 		fs = append(fs, f...)
 		if s := siteOf(a, ss); s != nil {
 			fs = append(fs, duplicatesSite(a, s))
@@ -63,7 +62,7 @@ func aciSpokes(acis, ss []*sites.Site, ofSite map[*sites.Site]*Cluster, hubs []*
 
 // aciSpoke is the cluster of the hand-written AgentClusterInstall a, and
 // the hub whose mirrors it gets (nil when it gets its own).
-func aciSpoke(a *sites.Site, hubs []*HubMirrors, cms []*manifest.Object, v render.Version) (*Cluster, *HubMirrors, []Finding) {
+func aciSpoke(a *sites.Site, hubs []*HubMirrors, cms []*manifest.Object, rel releases) (*Cluster, *HubMirrors, []Finding) {
 	var fs findings
 	var hub *HubMirrors
 	b, own, refused := ownMirrors(&fs, a, cms)
@@ -72,11 +71,11 @@ func aciSpoke(a *sites.Site, hubs []*HubMirrors, cms []*manifest.Object, v rende
 		hb := hubBase(hub)
 		b = &hb
 	}
-	c, f := spoke(a, *b, v)
+	c, f := spoke(a, *b, rel)
 	fs = append(fs, f...)
 	c.ByHand = true
 	c.Refused = c.Refused || refused
-	c.Inputs = append(append([]*manifest.Object{a.Object}, own...), hub.objects()...)
+	c.Inputs = append(append(append([]*manifest.Object{a.Object}, own...), hub.objects()...), c.Inputs...)
 	return c, hub, fs
 }
 

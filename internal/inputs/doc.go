@@ -15,6 +15,10 @@
 //   - HyperShift HostedCluster spec.imageContentSources and NodePool
 //     spec.config (the ConfigMaps it names).
 //
+// A created cluster is checked as the release its inputs name: a spoke's
+// is its ClusterImageSet's (imageset.go), a hosted cluster's its release
+// image's.
+//
 // Each is validated as the component that reads it does, with that
 // component's wording (Finding), and turned into the cluster it creates
 // (Cluster): the mirror objects the installer or HyperShift writes,

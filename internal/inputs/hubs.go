@@ -3,7 +3,6 @@ package inputs
 import (
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/sites"
-	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // spokes are the clusters hubs install: each site, with the mirrors of the
@@ -14,7 +13,7 @@ import (
 // no spoke of the tree is installed through, the spokes it installs, with
 // its mirrors as they are. Every hub whose ConfigMap assisted-service
 // reads is thus in some cluster, and its findings are reported there.
-func spokes(ss, acis []*sites.Site, hubs []*HubMirrors, cms []*manifest.Object, v render.Version) ([]*Cluster, []Finding) {
+func spokes(ss, acis []*sites.Site, hubs []*HubMirrors, cms []*manifest.Object, rel releases) ([]*Cluster, []Finding) {
 	var out []*Cluster
 	var fs []Finding
 	used := map[*HubMirrors]bool{}
@@ -22,20 +21,20 @@ func spokes(ss, acis []*sites.Site, hubs []*HubMirrors, cms []*manifest.Object, 
 	for _, s := range ss {
 		hub := nearestHub(s.Object.File, hubs)
 		used[hub] = true
-		c, f := spoke(s, hubBase(hub), v)
+		c, f := spoke(s, hubBase(hub), rel)
 		fs = append(fs, f...)
 		c.Site = s
-		c.Inputs = append([]*manifest.Object{s.Object}, hub.objects()...)
+		c.Inputs = append(append([]*manifest.Object{s.Object}, hub.objects()...), c.Inputs...)
 		out = append(out, c)
 		ofSite[s] = c
 	}
-	cs, f := aciSpokes(acis, ss, ofSite, hubs, used, cms, v)
+	cs, f := aciSpokes(acis, ss, ofSite, hubs, used, cms, rel)
 	out, fs = append(out, cs...), append(fs, f...)
 	for _, h := range hubs {
 		if used[h] || h.ConfigMap == nil || h.Err != "" {
 			continue
 		}
-		c, _ := spoke(&sites.Site{Name: "spokes-of-" + h.ASC.Name, Object: h.ASC, Path: manifest.Path{"spec", "mirrorRegistryRef"}}, hubBase(h), v)
+		c, _ := spoke(&sites.Site{Name: "spokes-of-" + h.ASC.Name, Object: h.ASC, Path: manifest.Path{"spec", "mirrorRegistryRef"}}, hubBase(h), rel)
 		c.Inputs = h.objects()
 		out = append(out, c)
 	}

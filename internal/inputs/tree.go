@@ -14,7 +14,7 @@ import (
 // some unmodelled kinds.
 var Kinds = []string{manifest.KindInstallConfig, "AgentConfig", "AgentServiceConfig", "ConfigMap",
 	sites.KindSiteConfig, sites.KindClusterInstance, sites.KindAgentClusterInstall, "HostedCluster", "NodePool",
-	string(manifest.KindIDMS), string(manifest.KindITMS), string(manifest.KindICSP), KindApplication}
+	string(manifest.KindIDMS), string(manifest.KindITMS), string(manifest.KindICSP), KindApplication, KindClusterImageSet}
 
 // Result is what a tree's inputs give: the findings and the clusters they
 // create, in file order.
@@ -74,7 +74,7 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 			hubs = append(hubs, h)
 		}
 	}
-	cs, f := spokes(ss, acis, hubs, byKind["ConfigMap"], v)
+	cs, f := spokes(ss, acis, hubs, byKind["ConfigMap"], releases{sets: byKind[KindClusterImageSet], assumed: v})
 	fs = append(fs, f...)
 	res.Clusters = append(res.Clusters, cs...)
 

@@ -48,19 +48,29 @@ func hubBase(h *HubMirrors) spokeBase {
 	return b
 }
 
+// releases is what spokes' releases are read from: the tree's
+// ClusterImageSets, and the release assumed for a spoke whose inputs name
+// none (zero: the newest behaviour).
+type releases struct {
+	sets    []*manifest.Object
+	assumed render.Version
+}
+
 // spoke is what one ZTP site gets: the base's digest entries, with the
-// site's overrides decoded over them.
-func spoke(s *sites.Site, b spokeBase, v render.Version) (*Cluster, []Finding) {
+// site's overrides decoded over them, checked as the release it names.
+// Its Inputs hold the ClusterImageSet it names when the tree has it; the
+// caller adds the site and the hub objects.
+func spoke(s *sites.Site, b spokeBase, rel releases) (*Cluster, []Finding) {
 	var fs findings
-	c := &Cluster{Name: s.Name, Kind: "ztp-spoke", From: s.Object.Locate(s.Path), Version: v}
-	if iv := nameVersion(s.ImageSet); !iv.IsZero() {
+	c := &Cluster{Name: s.Name, Kind: "ztp-spoke", From: s.Object.Locate(s.Path), Version: rel.assumed}
+	r := releaseOf(s, rel.sets)
+	if r.set != nil {
+		c.Inputs = []*manifest.Object{r.set}
+	}
+	if !r.v.IsZero() {
 		var ok bool
-		if c.Version, ok = modelled(iv); !ok {
-			field := "clusterImageSetNameRef "
-			if s.Kind == sites.KindAgentClusterInstall {
-				field = "imageSetRef "
-			}
-			releaseNote(&fs, iv, s.Object.Locate(s.ImageSetPath), field+s.ImageSet)
+		if c.Version, ok = modelled(r.v); !ok {
+			releaseNote(&fs, r.v, r.at, r.from)
 		}
 	}
 	var base []spokeSource
