@@ -62,6 +62,13 @@ type Settings struct {
 	// hosted cluster; config defaultClusterImagePolicy: false or
 	// --no-default-cluster-image-policy).
 	NoDefaultPolicy bool
+	// SpokesApart says that the ZTP spokes of the sites and hand-written
+	// AgentClusterInstalls the cluster holds are linted as clusters of
+	// their own (ztp-spoke/…), made of every object of the tree each one
+	// reads: how a spoke is checked (its release, which its
+	// ClusterImageSet says, wherever in the tree that lies) is told there,
+	// not by this cluster, which may hold the site without the set.
+	SpokesApart bool
 }
 
 // Defaults are the settings of a cluster nothing says more about: the

@@ -21,6 +21,11 @@ type Finding struct {
 	// At is the exact place inside an embedded document (a JSON string)
 	// when Pos is the key holding it; zero otherwise.
 	At manifest.Position
+	// OfSpoke marks a finding about how a ZTP spoke is checked (its
+	// release), which only a read of every object the spoke reads can
+	// tell: a cluster of the tree whose spokes are linted apart leaves it
+	// to them (cluster.Settings.SpokesApart).
+	OfSpoke bool
 }
 
 func (f Finding) String() string {

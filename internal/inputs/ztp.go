@@ -71,6 +71,7 @@ func spoke(s *sites.Site, b spokeBase, rel releases) (*Cluster, []Finding) {
 		var ok bool
 		if c.Version, ok = modelled(r.v); !ok {
 			releaseNote(&fs, r.v, r.at, r.from)
+			fs[len(fs)-1].OfSpoke = true
 		}
 	}
 	var base []spokeSource

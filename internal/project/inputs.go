@@ -66,6 +66,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 	}
 	want := p.selection(opts)
 	tree := p.extraTree(res, objs, all)
+	spokesApart(p.Clusters, r.Clusters)
 	first := map[string]*inputs.Cluster{}
 	for i, c := range r.Clusters {
 		name := names[i]
@@ -111,6 +112,20 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 		p.Clusters = append(p.Clusters, cl)
 	}
 	return nil
+}
+
+// spokesApart marks the tree's clusters when the inputs create ZTP spokes:
+// each spoke is a cluster holding every object of the tree it reads (its
+// ClusterImageSet included, in whatever directory), so how it is checked
+// is told there, not by a cluster of the tree holding its site alone. A
+// run that creates none (a stream) leaves its cluster to tell it.
+func spokesApart(treeClusters []*cluster.Cluster, created []*inputs.Cluster) {
+	if !slices.ContainsFunc(created, func(c *inputs.Cluster) bool { return c.Kind == "ztp-spoke" }) {
+		return
+	}
+	for _, cl := range treeClusters {
+		cl.Settings.SpokesApart = true
+	}
 }
 
 // selectable are the names a run can select, each once.

@@ -24,6 +24,9 @@ func inputRule(id string, sev check.Severity, origin check.Origin, summary strin
 		Reads:    inputs.Kinds,
 		Check: func(p *check.Pass) {
 			for _, f := range inputsMemo.Get(p.Context).Findings {
+				if f.OfSpoke && p.Context.Settings.SpokesApart {
+					continue
+				}
 				if f.Rule == id {
 					r := p.ReportAt(f.Pos, "%s", f.Message).AtMost(f.Severity)
 					if f.At.Line > 0 {
