@@ -121,7 +121,7 @@ func TestZTPFleetClusters(t *testing.T) {
 	for _, line := range []string{
 		"\nztp-spoke/sno1\n  source:   input: ZTP spoke: ",
 		"; and the objects of the policies its labels bind it to\n  paths:    siteconfig/sno1.yaml, policygentemplates/common-ranGen.yaml, policygentemplates/group-du-sno-ranGen.yaml\n",
-		"  labels:   common=true, group-du-sno=\"\", name=sno1, sites=sno1; set at import from the cluster, values known to the hub only: cloud, clusterID, vendor\n  policies: 2\n" +
+		"  labels:   cluster.open-cluster-management.io/clusterset=default, common=true, group-du-sno=\"\", name=sno1, sites=sno1; set at import from the cluster, values known to the hub only: clusterID, feature.open-cluster-management.io/addon-*, openshiftVersion, openshiftVersion-major, openshiftVersion-major-minor\n  policies: 2\n" +
 			"    Policy/ztp-common/common-config-policy: bound to common=true (policygentemplates/common-ranGen.yaml:7:3): the site has common=true\n" +
 			"    Policy/ztp-group/group-du-sno-config-policy: bound to group-du-sno (policygentemplates/group-du-sno-ranGen.yaml:7:3): the site has group-du-sno=\"\"\n",
 	} {

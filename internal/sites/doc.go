@@ -25,9 +25,10 @@
 //	                                  // spec.clusters[i] or spec
 //	site.Labels                       // the ManagedCluster's labels as the
 //	                                  // generator/operator writes them, and
-//	                                  // name, which ACM's import adds
+//	                                  // name and the cluster set, which the
+//	                                  // hub adds
 //	site.HubLabels                    // labels whose values only the hub
-//	                                  // knows: cloud, vendor, clusterID
+//	                                  // knows: clusterID, the version, ...
 //	site.LabelPos(key)                // where a label is written
 //	site.Overrides                    // nil without installConfigOverrides
 //	site.Overrides.Annotation()       // the AgentClusterInstall annotation value
@@ -42,10 +43,12 @@
 //     "auto-detect" until ACM imports the cluster and fills them in), then
 //     spec.extraLabels.ManagedCluster for the keys the template does not
 //     set (the operator lets the template's labels win);
-//   - both: ACM's import adds name (the cluster's name) unless the site
-//     sets it, and cloud, vendor and clusterID from what it finds on the
-//     cluster; a cloud or vendor the site writes is kept, "auto-detect"
-//     is replaced. Those found on the cluster are HubLabels, not Labels.
+//   - both: the hub sets name (the cluster's name) and the cluster set
+//     ("default" when unset); it replaces a cloud or vendor of
+//     "auto-detect" with what it finds on the cluster, and sets
+//     clusterID, the OpenShift version and one label per add-on from the
+//     cluster. Those found on the cluster are HubLabels, not Labels (see
+//     hublabels.go for what was read of the hub's controllers).
 //
 // A ClusterInstance rendered from a custom templateRefs set gets that
 // template's labels, which the tree does not show: Labels then holds only

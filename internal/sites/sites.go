@@ -28,17 +28,6 @@ const DefaultClusterTemplates = "ai-cluster-templates-v1"
 // writes; ACM's import replaces the values with the detected ones.
 var defaultTemplateLabels = map[string]string{"cloud": "auto-detect", "vendor": "auto-detect"}
 
-// NameLabel is the label ACM's import gives every managed cluster that
-// does not set it: the ManagedCluster's name, the site's clusterName.
-const NameLabel = "name"
-
-// importDetected are the labels ACM's import sets on every managed
-// cluster from what it finds on the running cluster (cloud, vendor) or
-// generates there (clusterID): their values are the hub's to know. A
-// value the site writes for cloud or vendor other than "auto-detect" is
-// kept by the import.
-var importDetected = []string{"cloud", "clusterID", "vendor"}
-
 // Site is one spoke cluster: a site's (SiteConfig cluster entry or
 // ClusterInstance), or a hand-written AgentClusterInstall's.
 type Site struct {
@@ -50,14 +39,16 @@ type Site struct {
 	// SiteConfig, spec for a ClusterInstance or an AgentClusterInstall.
 	Path manifest.Path
 	// Labels are the ManagedCluster's labels whose values the tree gives:
-	// those the site writes and the template's, and the name label ACM's
-	// import adds; labelPaths says where the user wrote each (template
-	// and import labels have none).
+	// those the site writes and the template's, and those the hub sets to
+	// values known here (name, the cluster set; see hubLabels);
+	// labelPaths says where the user wrote each (template and hub labels
+	// have none).
 	Labels     map[string]string
 	labelPaths map[string]manifest.Path
 	// HubLabels are the labels the managed cluster has once imported whose
-	// values only the hub knows (ACM detects cloud and vendor, and sets
-	// clusterID), sorted; none of them is in Labels.
+	// values only the hub knows (cloud and vendor written "auto-detect",
+	// clusterID, the OpenShift version, the add-ons' AddonLabels), sorted;
+	// none of them is in Labels.
 	HubLabels []string
 	// TemplateKnown is false for a ClusterInstance whose cluster templates
 	// are not the default set: their own labels are unknown here.
@@ -158,7 +149,7 @@ func siteConfig(o *manifest.Object) ([]*Site, []Problem) {
 		}
 		s.common(cm)
 		probs = append(probs, s.readLabels(cm["clusterLabels"], s.Path.Child("clusterLabels"))...)
-		s.imported()
+		s.hubLabels()
 		probs = append(probs, s.readOverrides(cm)...)
 		out = append(out, s)
 	}
@@ -188,26 +179,9 @@ func clusterInstance(o *manifest.Object) (*Site, []Problem) {
 			delete(s.labelPaths, k)
 		}
 	}
-	s.imported()
+	s.hubLabels()
 	probs = append(probs, s.readOverrides(spec)...)
 	return s, probs
-}
-
-// imported gives the labels ACM's import sets: name, when the site does
-// not write it, and the detected ones, whose values leave Labels for
-// HubLabels ("auto-detect" is replaced by what the import finds).
-func (s *Site) imported() {
-	if _, ok := s.Labels[NameLabel]; !ok && s.Name != "" {
-		s.Labels[NameLabel] = s.Name
-	}
-	for _, k := range importDetected {
-		if v, ok := s.Labels[k]; ok && v != "auto-detect" && k != "clusterID" {
-			continue
-		}
-		delete(s.Labels, k)
-		delete(s.labelPaths, k)
-		s.HubLabels = append(s.HubLabels, k)
-	}
 }
 
 // usesDefaultTemplates reports whether the cluster-level templateRefs are

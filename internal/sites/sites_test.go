@@ -32,25 +32,28 @@ func TestSites(t *testing.T) {
 	if a.Name != "sno-a" || a.Kind != KindSiteConfig || a.Namespace != "ztp" || a.ImageSet != "openshift-4.20" {
 		t.Errorf("site a: %+v", a)
 	}
-	// ACM's import adds name; cloud, vendor and clusterID are the hub's.
-	if want := map[string]string{"group-du-sno": "", "sites": "sno-a", "name": "sno-a"}; !maps.Equal(a.Labels, want) {
+	// ACM's import adds name, the registration webhook the default
+	// cluster set; the cluster's ID, version and add-ons are the hub's. A
+	// SiteConfig's ManagedCluster has no cloud or vendor to detect.
+	if want := map[string]string{"group-du-sno": "", "sites": "sno-a", "name": "sno-a", ClusterSetLabel: "default"}; !maps.Equal(a.Labels, want) {
 		t.Errorf("a labels %v, want %v", a.Labels, want)
 	}
-	if want := []string{"cloud", "clusterID", "vendor"}; !slices.Equal(a.HubLabels, want) {
-		t.Errorf("a hub labels %v, want %v", a.HubLabels, want)
+	if !slices.Equal(a.HubLabels, fromHub) {
+		t.Errorf("a hub labels %v, want %v", a.HubLabels, fromHub)
 	}
 	if p := a.LabelPos("sites"); p.Line != 12 || p.Column != 7 {
 		t.Errorf("label position %v, want line 12 column 7", p)
 	}
 	// The template's cloud: auto-detect wins over extraLabels, and the
 	// import replaces it with what it detects.
-	if want := map[string]string{"common": "true", "name": "ci-1"}; !maps.Equal(c1.Labels, want) || !slices.Equal(c1.HubLabels, []string{"cloud", "clusterID", "vendor"}) {
-		t.Errorf("ClusterInstance labels %v, hub labels %v, want %v and cloud, clusterID, vendor", c1.Labels, c1.HubLabels, want)
+	detected := slices.Sorted(slices.Values(append([]string{"cloud", "vendor"}, fromHub...)))
+	if want := map[string]string{"common": "true", "name": "ci-1", ClusterSetLabel: "default"}; !maps.Equal(c1.Labels, want) || !slices.Equal(c1.HubLabels, detected) {
+		t.Errorf("ClusterInstance labels %v, hub labels %v, want %v and %v", c1.Labels, c1.HubLabels, want, detected)
 	}
 	if !c1.TemplateKnown || c2.TemplateKnown {
 		t.Errorf("TemplateKnown: %v %v, want true false", c1.TemplateKnown, c2.TemplateKnown)
 	}
-	if want := map[string]string{"env": "lab", "name": "ci-2"}; !maps.Equal(c2.Labels, want) {
+	if want := map[string]string{"env": "lab", "name": "ci-2", ClusterSetLabel: "default"}; !maps.Equal(c2.Labels, want) {
 		t.Errorf("custom-template labels %v, want %v", c2.Labels, want)
 	}
 

@@ -110,6 +110,31 @@ func TestDecideOnHubLabels(t *testing.T) {
 	}
 }
 
+// An entry of the hub's labels ending in "*" stands for labels the hub may
+// or may not set (one per add-on): even Exists and DoesNotExist on one are
+// the hub's to decide, unless the cluster's own labels decide first.
+func TestDecideOnHubLabelPrefix(t *testing.T) {
+	labels := map[string]string{"name": "sno1"}
+	hub := []string{"clusterID", "feature.open-cluster-management.io/addon-*"}
+	addon := "feature.open-cluster-management.io/addon-config-policy-controller"
+	for _, c := range []struct {
+		req     Requirement
+		selects bool
+		open    []string
+	}{
+		{Requirement{Key: addon, Operator: "Exists"}, false, []string{addon}},
+		{Requirement{Key: addon, Operator: "DoesNotExist"}, false, []string{"!" + addon}},
+		{Requirement{Key: addon, Operator: "In", Values: []string{"available"}}, false, []string{addon + "=available"}},
+		{Requirement{Key: "feature.open-cluster-management.io/other", Operator: "Exists"}, false, nil},
+	} {
+		s := Selector{Requirements: []Requirement{c.req, {Key: "name", Operator: "In", Values: []string{"sno1"}}}}
+		selects, open := s.Decide("sno1", labels, hub)
+		if selects != c.selects || !slices.Equal(open, c.open) {
+			t.Errorf("%s: selects %v, open %q; want %v, %q", s, selects, open, c.selects, c.open)
+		}
+	}
+}
+
 // The PlacementRule a PolicyGenTemplate's bindingRules become, and one
 // written by hand with matchLabels and spec.clusters.
 func TestPlacementRuleSelector(t *testing.T) {

@@ -44,19 +44,22 @@ func (s Selector) Selects(name string, labels map[string]string) bool {
 // Decide is Selects for a cluster that also has the labels hub, whose
 // values only the hub knows (those ACM's import detects): a requirement
 // that one Exists holds and that it DoesNotExist fails, but In and NotIn
-// cannot be decided here. When every other requirement holds, open lists
-// those (as String writes them) and selects is false: whether the cluster
-// gets the policy is the hub's to say.
+// cannot be decided here. An entry of hub ending in "*" stands for the
+// labels whose keys begin with the rest, which the hub may or may not
+// set (one per add-on): no requirement on one is decided. When every
+// other requirement holds, open lists those (as String writes them) and
+// selects is false: whether the cluster gets the policy is the hub's to
+// say.
 func (s Selector) Decide(name string, labels map[string]string, hub []string) (selects bool, open []string) {
 	if s.Unknown != "" || s.Names != nil && !slices.Contains(s.Names, name) {
 		return false, nil
 	}
 	for _, r := range s.Requirements {
-		if _, known := labels[r.Key]; !known && slices.Contains(hub, r.Key) {
-			switch r.Operator {
-			case "Exists":
+		if _, known := labels[r.Key]; !known && hubHas(hub, r.Key) {
+			switch {
+			case r.Operator == "Exists" && slices.Contains(hub, r.Key):
 				continue
-			case "In", "NotIn":
+			case r.Operator == "In" || r.Operator == "NotIn" || !slices.Contains(hub, r.Key):
 				open = append(open, Selector{Requirements: []Requirement{r}}.String())
 				continue
 			}
@@ -84,7 +87,7 @@ func (s Selector) Because(labels map[string]string, hub ...string) []string {
 	for _, r := range s.Requirements {
 		v, has := labels[r.Key]
 		switch {
-		case !has && slices.Contains(hub, r.Key):
+		case !has && hubHas(hub, r.Key):
 			out = append(out, r.Key+" (set at import)")
 		case !has:
 			out = append(out, "no "+r.Key)
@@ -95,6 +98,14 @@ func (s Selector) Because(labels map[string]string, hub ...string) []string {
 		}
 	}
 	return out
+}
+
+// hubHas reports whether key is one of the labels hub (see Decide).
+func hubHas(hub []string, key string) bool {
+	return slices.ContainsFunc(hub, func(h string) bool {
+		prefix, wild := strings.CutSuffix(h, "*")
+		return h == key || wild && strings.HasPrefix(key, prefix)
+	})
 }
 
 // Matches tells whether a cluster with these labels gets the policy.
