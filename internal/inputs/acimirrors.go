@@ -71,5 +71,5 @@ func pickNamespaced(cms []*manifest.Object, name, ns, from string) *manifest.Obj
 			cands = append(cands, cm)
 		}
 	}
-	return nearest(from, cands)
+	return manifest.Nearest(from, cands)
 }

@@ -39,7 +39,7 @@ func readHub(asc *manifest.Object, cms []*manifest.Object) *HubMirrors {
 
 // pickConfigMap finds the ConfigMap named name for a reference written in
 // file from: of those in the namespaces given (the operator's usual
-// namespaces), else of all, the nearest (see nearest).
+// namespaces), else of all, the nearest (see near.go).
 func pickConfigMap(cms []*manifest.Object, name, from string, prefer ...string) *manifest.Object {
 	var named, preferred []*manifest.Object
 	for _, cm := range cms {
@@ -53,9 +53,9 @@ func pickConfigMap(cms []*manifest.Object, name, from string, prefer ...string) 
 		}
 	}
 	if len(preferred) > 0 {
-		return nearest(from, preferred)
+		return manifest.Nearest(from, preferred)
 	}
-	return nearest(from, named)
+	return manifest.Nearest(from, named)
 }
 
 // Check reports what assisted-service refuses or drops in the hub file.

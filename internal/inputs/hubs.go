@@ -7,7 +7,7 @@ import (
 
 // spokes are the clusters hubs install: each site, with the mirrors of the
 // hub nearest it in the tree (a repository holding several hubs keeps each
-// hub's sites beside it; see nearest); each hand-written
+// hub's sites beside it; see near.go); each hand-written
 // AgentClusterInstall that no site declares too, likewise, or with the
 // mirrors of its own mirrorRegistryRef (see aciSpokes); and, for each hub
 // no spoke of the tree is installed through, the spokes it installs, with
@@ -48,7 +48,7 @@ func nearestHub(file string, hubs []*HubMirrors) *HubMirrors {
 	for i, h := range hubs {
 		ascs[i] = h.ASC
 	}
-	asc := nearest(file, ascs)
+	asc := manifest.Nearest(file, ascs)
 	for _, h := range hubs {
 		if h.ASC == asc {
 			return h

@@ -73,7 +73,7 @@ func releaseOf(s *sites.Site, sets []*manifest.Object) spokeRelease {
 }
 
 // pickImageSet is the ClusterImageSet named name that a reference written
-// in file from means: of those of that name, the nearest (see nearest).
+// in file from means: of those of that name, the nearest (see manifest.Nearest).
 // The kind is cluster-scoped, so a namespace written on one is not part
 // of its identity: each hub holds one set of each name, and a repository
 // holding several hubs' sets keeps each beside what it is applied with.
@@ -84,5 +84,5 @@ func pickImageSet(sets []*manifest.Object, name, from string) *manifest.Object {
 			named = append(named, o)
 		}
 	}
-	return nearest(from, named)
+	return manifest.Nearest(from, named)
 }

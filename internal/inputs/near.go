@@ -11,21 +11,8 @@ import (
 // ConfigMap is usually named after the documentation's example. What is
 // applied together is written together, so of several equal candidates
 // the one nearest the reference in the tree is taken, not the first one
-// found, which would give one hub's mirrors to every hub.
-
-// nearest returns the one of cands nearest file: in the same file, else
-// in the directory sharing the most leading elements with file's; the
-// first in order among equals, nil for none.
-func nearest(file string, cands []*manifest.Object) *manifest.Object {
-	var best *manifest.Object
-	bestScore := -1
-	for _, c := range cands {
-		if s := manifest.Closeness(file, c.File); s > bestScore {
-			best, bestScore = c, s
-		}
-	}
-	return best
-}
+// found, which would give one hub's mirrors to every hub
+// (manifest.Nearest).
 
 // ownPools are the NodePools of pools that may belong to hc: all of them,
 // but when other HostedClusters of hcs have hc's name and namespace, only
@@ -47,7 +34,7 @@ func ownPools(hc *manifest.Object, hcs, pools []*manifest.Object) []*manifest.Ob
 	}
 	var own []*manifest.Object
 	for _, np := range pools {
-		if nearest(np.File, same) == hc {
+		if manifest.Nearest(np.File, same) == hc {
 			own = append(own, np)
 		}
 	}

@@ -76,3 +76,17 @@ func Closeness(a, b string) int {
 	}
 	return n
 }
+
+// Nearest returns the one of cands nearest file (see Closeness): in the
+// same file, else in the directory sharing the most leading elements with
+// file's; the first in order among equals, nil for none.
+func Nearest(file string, cands []*Object) *Object {
+	var best *Object
+	bestScore := -1
+	for _, c := range cands {
+		if s := Closeness(file, c.File); s > bestScore {
+			best, bestScore = c, s
+		}
+	}
+	return best
+}
