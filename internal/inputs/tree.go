@@ -65,7 +65,11 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 			fs.add(p.Pos, check.Error, RuleOverridesJSON, "kube-apiserver", "%s", p.Message)
 			continue
 		}
-		fs.add(p.Pos, check.Error, RuleSiteLabels, "siteconfig", "%s", p.Message)
+		component := "siteconfig"
+		if p.Component != "" {
+			component = p.Component
+		}
+		fs.add(p.Pos, check.Error, RuleSiteLabels, component, "%s", p.Message)
 	}
 	var hubs []*HubMirrors
 	for _, asc := range byKind["AgentServiceConfig"] {

@@ -36,8 +36,9 @@ type ConfigMapRef struct {
 // Such a site is named after its ClusterDeployment (clusterDeploymentRef,
 // else its own name), which is what a site's clusterName names too (the
 // generator and the operator name the ClusterDeployment, the
-// AgentClusterInstall and their namespace after it). It has no labels:
-// those are on a ManagedCluster written beside it, which is not read.
+// AgentClusterInstall and their namespace after it). Its labels are those
+// of the ManagedCluster of objs of that name (the nearest, when the tree
+// holds copies), with the hub's; without one it has none (Labels nil).
 //
 // An annotation that is no string (unquoted JSON, which YAML reads as a
 // mapping) is a problem, and the object no site: the API server refuses
@@ -45,6 +46,7 @@ type ConfigMapRef struct {
 func AgentClusterInstalls(objs []*manifest.Object) ([]*Site, []Problem) {
 	var out []*Site
 	var probs []Problem
+	var mcs map[string][]*manifest.Object
 	for _, o := range objs {
 		if o.Node == nil || o.Content == nil || o.Partial ||
 			string(o.Kind) != KindAgentClusterInstall || o.APIVersion != APIVersionAgentClusterInstall {
@@ -52,9 +54,16 @@ func AgentClusterInstalls(objs []*manifest.Object) ([]*Site, []Problem) {
 		}
 		s, p := agentClusterInstall(o)
 		probs = append(probs, p...)
-		if s != nil {
-			out = append(out, s)
+		if s == nil {
+			continue
 		}
+		if mcs == nil {
+			mcs = managedClusters(objs)
+		}
+		if mc := manifest.Nearest(o.File, mcs[s.Name]); mc != nil {
+			probs = append(probs, s.readManagedCluster(mc)...)
+		}
+		out = append(out, s)
 	}
 	return out, probs
 }

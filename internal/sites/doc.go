@@ -6,7 +6,8 @@
 // gets and its installConfigOverrides, everything positioned in the file;
 // and every AgentClusterInstall written by hand
 // (extensions.hive.openshift.io/v1beta1), with its install-config-overrides
-// annotation read as an installConfigOverrides is.
+// annotation read as an installConfigOverrides is, and the labels of the
+// ManagedCluster written for it.
 //
 // API:
 //
@@ -16,7 +17,8 @@
 //	                                  // manifest.UnmodelledAll keeps them whole)
 //	sites.AgentClusterInstalls(objs) ([]*Site, []Problem)
 //	                                  // the hand-written AgentClusterInstalls,
-//	                                  // as sites without labels
+//	                                  // as sites labelled by their
+//	                                  // ManagedClusters among objs
 //	site.Name, site.Namespace         // clusterName (an AgentClusterInstall's
 //	                                  // ClusterDeployment), the object's namespace
 //	site.Kind                         // "SiteConfig", "ClusterInstance" or
@@ -33,6 +35,8 @@
 //	site.Overrides                    // nil without installConfigOverrides
 //	site.Overrides.Annotation()       // the AgentClusterInstall annotation value
 //	site.MirrorRegistryRef            // an AgentClusterInstall's mirror ConfigMap
+//	site.ManagedCluster               // an AgentClusterInstall's ManagedCluster,
+//	                                  // nil when the tree holds none
 //	site.Overrides.Locate(path)       // a JSON path ("imageDigestSources[0].mirrors")
 //	                                  // → file position
 //
@@ -43,7 +47,10 @@
 //     "auto-detect" until ACM imports the cluster and fills them in), then
 //     spec.extraLabels.ManagedCluster for the keys the template does not
 //     set (the operator lets the template's labels win);
-//   - both: the hub sets name (the cluster's name) and the cluster set
+//   - hand-written AgentClusterInstall: the metadata.labels of the
+//     ManagedCluster named after its cluster (the nearest of several),
+//     none without one (Labels nil: unknown, not empty);
+//   - all: the hub sets name (the cluster's name) and the cluster set
 //     ("default" when unset); it replaces a cloud or vendor of
 //     "auto-detect" with what it finds on the cluster, and sets
 //     clusterID, the OpenShift version and one label per add-on from the

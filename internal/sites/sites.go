@@ -18,7 +18,7 @@ const (
 )
 
 // Kinds are the kinds this package reads.
-var Kinds = []string{KindSiteConfig, KindClusterInstance, KindAgentClusterInstall}
+var Kinds = []string{KindSiteConfig, KindClusterInstance, KindAgentClusterInstall, KindManagedCluster}
 
 // DefaultClusterTemplates is the ClusterInstance cluster-level template set
 // the SiteConfig operator ships for the assisted installer flow.
@@ -69,6 +69,13 @@ type Site struct {
 	// MirrorRegistryRef is an AgentClusterInstall's spec.mirrorRegistryRef,
 	// nil when it sets none and for a site.
 	MirrorRegistryRef *ConfigMapRef
+	// ManagedCluster is the ManagedCluster a hand-written
+	// AgentClusterInstall's labels are read from, nil when the tree holds
+	// none of its name and for a site. ManagedClusterRefused is set when
+	// the API server refuses it (labels that are not strings): the spoke
+	// is then never imported, and Labels is nil.
+	ManagedCluster        *manifest.Object
+	ManagedClusterRefused bool
 }
 
 // Problem is something wrong with a site's declaration that keeps part of
@@ -79,22 +86,47 @@ type Problem struct {
 	// Overrides is set for a problem with the overrides document (one that
 	// is no string), not with the labels.
 	Overrides bool
+	// Component is who refuses what the problem is in: "" for the site's
+	// generator or operator (or its CRD), kube-apiserver for a
+	// ManagedCluster.
+	Component string
 }
 
 // LabelPos returns where label key is written, the labels' mapping (or the
 // site) when it is not written by the user.
 func (s *Site) LabelPos(key string) manifest.Position {
+	o := s.labelsObject()
 	if p, ok := s.labelPaths[key]; ok {
-		return s.Object.LocateKey(p)
+		return o.LocateKey(p)
 	}
-	return s.Object.Locate(s.labelsPath())
+	return o.Locate(s.labelsPath())
+}
+
+// labelsObject is the object the labels are written in: the site's own,
+// or a hand-written AgentClusterInstall's ManagedCluster.
+func (s *Site) labelsObject() *manifest.Object {
+	if s.ManagedCluster != nil {
+		return s.ManagedCluster
+	}
+	return s.Object
 }
 
 func (s *Site) labelsPath() manifest.Path {
-	if s.Kind == KindSiteConfig {
+	switch {
+	case s.ManagedCluster != nil:
+		return manifest.Path{"metadata", "labels"}
+	case s.Kind == KindSiteConfig:
 		return s.Path.Child("clusterLabels")
 	}
 	return s.Path.Child("extraLabels", "ManagedCluster")
+}
+
+// labelsRef names the object the labels are written in, for messages.
+func (s *Site) labelsRef() string {
+	if s.ManagedCluster != nil {
+		return KindManagedCluster + "/" + s.ManagedCluster.Name
+	}
+	return s.Ref()
 }
 
 // Ref names the site for messages: "SiteConfig/ns/name cluster ran-1".
@@ -213,9 +245,10 @@ func (s *Site) readLabels(v any, at manifest.Path) []Problem {
 	if v == nil {
 		return nil
 	}
+	o := s.labelsObject()
 	m, ok := v.(map[string]any)
 	if !ok {
-		return []Problem{{Pos: s.Object.Locate(at), Message: fmt.Sprintf("%s: %s must be a map of label names to values", s.Ref(), at)}}
+		return []Problem{{Pos: o.Locate(at), Message: fmt.Sprintf("%s: %s must be a map of label names to values", s.labelsRef(), at)}}
 	}
 	var probs []Problem
 	for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -225,12 +258,12 @@ func (s *Site) readLabels(v any, at manifest.Path) []Problem {
 			// into strings, which takes any scalar as the text it is
 			// written with (common: true is "true"); only the
 			// ClusterInstance CRD refuses a value that is no string.
-			if n := s.Object.ValueNode(at.Child(k)); n != nil && n.Kind == yaml.ScalarNode {
+			if n := o.ValueNode(at.Child(k)); n != nil && n.Kind == yaml.ScalarNode {
 				val, ok = n.Value, true
 			}
 		}
 		if !ok && m[k] != nil {
-			probs = append(probs, Problem{Pos: s.Object.Locate(at.Child(k)), Message: fmt.Sprintf("%s: label %q must have a string value (quote it)", s.Ref(), k)})
+			probs = append(probs, Problem{Pos: o.Locate(at.Child(k)), Message: fmt.Sprintf("%s: label %q must have a string value (quote it)", s.labelsRef(), k)})
 			continue
 		}
 		s.Labels[k], s.labelPaths[k] = val, at.Child(k)
