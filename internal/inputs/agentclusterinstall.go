@@ -73,9 +73,17 @@ func aciSpoke(a *sites.Site, hubs []*HubMirrors, cms []*manifest.Object, rel rel
 	}
 	c, f := spoke(a, *b, rel)
 	fs = append(fs, f...)
-	c.ByHand = true
+	c.ByHand, c.ManagedCluster = true, a.ManagedCluster
 	c.Refused = c.Refused || refused
 	c.Inputs = append(append(append([]*manifest.Object{a.Object}, own...), hub.objects()...), c.Inputs...)
+	if a.ManagedCluster != nil {
+		// Its labels decide which policies the spoke gets: a change to
+		// it is a change to the spoke.
+		c.Inputs = append(c.Inputs, a.ManagedCluster)
+	}
+	if a.Labels != nil {
+		c.Site = a
+	}
 	return c, hub, fs
 }
 

@@ -215,3 +215,38 @@ spec:
 		t.Errorf("the hand-written annotation is not checked: %v", unknown)
 	}
 }
+
+// A hand-written AgentClusterInstall whose ManagedCluster the tree holds
+// is a spoke with that ManagedCluster's labels: a site of the result, the
+// ManagedCluster among its cluster's inputs (its labels decide the
+// policies the spoke gets). One whose ManagedCluster has a label that is
+// no string is refused by the API server: reported, and no site.
+func TestAgentClusterInstallManagedCluster(t *testing.T) {
+	mc := func(name, labels string) string {
+		return fmt.Sprintf("apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata:\n  name: %s\n  labels:\n%sspec:\n  hubAcceptsClient: true\n", name, labels)
+	}
+	res := readTree(t, map[string]string{
+		"spokes/sno1/aci.yaml": aciFile("sno1", "sno1", "sno1", "", ""),
+		"spokes/sno1/mc.yaml":  mc("sno1", "    common: \"true\"\n"),
+		"spokes/sno2/aci.yaml": aciFile("sno2", "sno2", "sno2", "", ""),
+		"spokes/sno2/mc.yaml":  mc("sno2", "    common: true\n"),
+	}, render.Version{})
+	if len(res.Sites) != 1 || res.Sites[0].Name != "sno1" || res.Sites[0].Labels["common"] != "true" {
+		t.Fatalf("sites %v, want sno1's", res.Sites)
+	}
+	if len(res.Clusters) != 2 {
+		t.Fatalf("clusters %d, want the two spokes", len(res.Clusters))
+	}
+	sno1, sno2 := res.Clusters[0], res.Clusters[1]
+	if sno1.Site != res.Sites[0] || sno1.ManagedCluster == nil || !slices.Contains(sno1.Inputs, sno1.ManagedCluster) ||
+		!strings.Contains(sno1.Reason(), "; its labels from ManagedCluster sno1 (") {
+		t.Errorf("sno1: site %v, inputs %v, reason %q", sno1.Site, sno1.Inputs, sno1.Reason())
+	}
+	if sno2.Site != nil || sno2.ManagedCluster == nil || !strings.Contains(sno2.Reason(), "the API server refuses its ManagedCluster") {
+		t.Errorf("sno2: site %v, reason %q", sno2.Site, sno2.Reason())
+	}
+	labels := rulesOf(res, RuleSiteLabels)
+	if len(labels) != 1 || labels[0].Component != "kube-apiserver" || !strings.HasSuffix(labels[0].Pos.File, "spokes/sno2/mc.yaml") || labels[0].Pos.Line != 6 {
+		t.Errorf("site-labels findings %+v, want sno2's ManagedCluster's label", labels)
+	}
+}

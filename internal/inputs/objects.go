@@ -48,15 +48,18 @@ type Cluster struct {
 	// hub's objects, the HostedCluster and its NodePools).
 	Objects []*manifest.Object
 	Inputs  []*manifest.Object
-	// Site is the ZTP site a spoke is installed for; nil for other
-	// clusters, for the spokes of a hub without sites, and for a spoke a
-	// hand-written AgentClusterInstall declares (ByHand): the labels its
-	// ManagedCluster gets are in another object, not read, so no policy
-	// is placed on it.
+	// Site is the ZTP site a spoke is installed for, or the hand-written
+	// AgentClusterInstall (ByHand) whose ManagedCluster the tree holds:
+	// its labels place policies on the spoke. nil for other clusters, for
+	// the spokes of a hub without sites, and for a hand-written spoke
+	// without a ManagedCluster (or with one the API server refuses),
+	// whose labels are not known.
 	Site *sites.Site
 	// ByHand is set for a ZTP spoke declared by a hand-written
-	// AgentClusterInstall rather than a site.
-	ByHand bool
+	// AgentClusterInstall rather than a site; ManagedCluster is then the
+	// ManagedCluster read for it, nil when the tree holds none.
+	ByHand         bool
+	ManagedCluster *manifest.Object
 }
 
 // ObjectsYAML serializes the cluster's mirror objects as the installer and
@@ -250,11 +253,24 @@ func (c *Cluster) Reason() string {
 		return "agent-based installer: install-config.yaml beside agent-config.yaml"
 	case "ztp-spoke":
 		if c.ByHand {
-			return "ZTP spoke of a hand-written AgentClusterInstall: assisted-service's imageDigestSources from its mirrorRegistryRef's registries.conf, else the hub's, and its install-config-overrides annotation"
+			return "ZTP spoke of a hand-written AgentClusterInstall: assisted-service's imageDigestSources from its mirrorRegistryRef's registries.conf, else the hub's, and its install-config-overrides annotation" + c.managedClusterNote()
 		}
 		return "ZTP spoke: assisted-service's imageDigestSources from the hub's mirror registries.conf and the site's installConfigOverrides"
 	case "hosted-cluster":
 		return "HyperShift: the IDMS cluster from HostedCluster spec.imageContentSources, and the NodePool configs"
 	}
 	return c.Kind
+}
+
+// managedClusterNote says, for a hand-written spoke, where its labels come
+// from, or why it has none.
+func (c *Cluster) managedClusterNote() string {
+	mc := c.ManagedCluster
+	switch {
+	case mc == nil:
+		return "; the tree applies no ManagedCluster " + c.Name + ", so its labels are unknown: the tree's policies are not evaluated against it, and none is linted with it"
+	case c.Site == nil:
+		return "; the API server refuses its ManagedCluster (" + mc.Position().String() + "), so it is never imported and no policy reaches it"
+	}
+	return "; its labels from ManagedCluster " + mc.Name + " (" + mc.Position().String() + ")"
 }

@@ -13,11 +13,14 @@ import (
 // Kinds are the object kinds Read looks at, for a load that keeps only
 // some unmodelled kinds.
 var Kinds = []string{manifest.KindInstallConfig, "AgentConfig", "AgentServiceConfig", "ConfigMap",
-	sites.KindSiteConfig, sites.KindClusterInstance, sites.KindAgentClusterInstall, "HostedCluster", "NodePool",
+	sites.KindSiteConfig, sites.KindClusterInstance, sites.KindAgentClusterInstall, sites.KindManagedCluster, "HostedCluster", "NodePool",
 	string(manifest.KindIDMS), string(manifest.KindITMS), string(manifest.KindICSP), KindApplication, KindClusterImageSet}
 
 // Result is what a tree's inputs give: the findings and the clusters they
-// create, in file order.
+// create, in file order; Sites are the spokes whose ManagedCluster labels
+// the tree gives, which policies are placed by: the sites (SiteConfig
+// clusters, ClusterInstances), then the hand-written AgentClusterInstalls
+// whose ManagedCluster it holds.
 type Result struct {
 	Findings []Finding
 	Clusters []*Cluster
@@ -58,8 +61,13 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 	}
 
 	ss, probs := sites.From(objs)
-	res.Sites = ss
 	acis, aciProbs := sites.AgentClusterInstalls(objs)
+	res.Sites = slices.Clip(ss)
+	for _, a := range acis {
+		if a.Labels != nil {
+			res.Sites = append(res.Sites, a)
+		}
+	}
 	for _, p := range append(probs, aciProbs...) {
 		if p.Overrides {
 			fs.add(p.Pos, check.Error, RuleOverridesJSON, "kube-apiserver", "%s", p.Message)

@@ -36,13 +36,14 @@ func (n Needs) mayHoldFileKinds(name string, kinds []string, unsure bool, u Unmo
 
 // inputKinds are the kinds of the mirror inputs that are not mirror
 // objects (install-config, the hub's AgentServiceConfig and its mirror
-// ConfigMap, ZTP sites and hand-written AgentClusterInstalls, the
-// ClusterImageSets they name, HostedCluster and NodePool, and the Argo CD
+// ConfigMap, ZTP sites and hand-written AgentClusterInstalls with their
+// ManagedClusters, the ClusterImageSets they name, HostedCluster and
+// NodePool, and the Argo CD
 // Applications that sync directories into hosted clusters): kept whole whenever
 // unmodelled kinds are kept at all (UnmodelledImages too), since the
 // checks of those inputs read them whole.
 var inputKinds = map[string]bool{
 	KindInstallConfig: true, "AgentConfig": true, "AgentServiceConfig": true, "ConfigMap": true,
-	"SiteConfig": true, "ClusterInstance": true, "AgentClusterInstall": true, "HostedCluster": true, "NodePool": true,
+	"SiteConfig": true, "ClusterInstance": true, "AgentClusterInstall": true, "ManagedCluster": true, "HostedCluster": true, "NodePool": true,
 	"Application": true, "ClusterImageSet": true,
 }

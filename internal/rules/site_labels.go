@@ -7,4 +7,4 @@ import (
 
 // siteLabels: see docs/site-labels.md; the check itself is in package inputs.
 var siteLabels = inputRule(inputs.RuleSiteLabels, check.Error, check.OriginTool,
-	"SiteConfig clusterLabels that are not a map, or ClusterInstance extraLabels.ManagedCluster that are not a map of strings.")
+	"SiteConfig clusterLabels that are not a map, or ClusterInstance extraLabels.ManagedCluster or a hand-written ManagedCluster's labels that are not a map of strings.")
