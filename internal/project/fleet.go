@@ -78,7 +78,7 @@ type policyCluster struct {
 // loaded then; in a pre-commit run, a site that gets a policy the commit
 // changes is linted with it.
 func (p *Project) fleet(opts Options, res *cluster.Result) {
-	if !slices.ContainsFunc(p.sites, func(s *sites.Site) bool { return s.Name != "" }) {
+	if !slices.ContainsFunc(p.sites, func(s *sites.Site) bool { return s.Name != "" }) && len(p.unlabelled) == 0 {
 		return
 	}
 	// Each spoke's own site: several sites of the tree may have one name
@@ -115,6 +115,9 @@ func (p *Project) fleet(opts Options, res *cluster.Result) {
 		}
 	}
 	if len(selected) == 0 {
+		// No site to join: the policies the run holds are still told of
+		// the spokes whose labels are unknown.
+		p.noteUnlabelled(p.policies(p.Clusters, acm), nil, res)
 		return
 	}
 	var todo []*cluster.Cluster
@@ -180,6 +183,7 @@ func (p *Project) fleet(opts Options, res *cluster.Result) {
 		p.unplaced[cl] = "the tree writes " + first.ref + " again in " + strings.Join(first.cl.Paths, ", ") +
 			", and the hub holds one Policy of that name: the sites get that one, so this one is linted on its own"
 	}
+	p.noteUnlabelled(all, placed, res)
 }
 
 // samePolicy keeps the first cluster of each policy: two generators (a

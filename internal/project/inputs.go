@@ -57,6 +57,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 	r := inputs.Read(objs, versionIf(flagVersion, global))
 	p.sites = r.Sites
 	names := r.Names(res.DirName)
+	p.unlabelled = unlabelledSpokes(r.Clusters, names)
 	if createdName(opts.Cluster) {
 		full, err := createdFull(opts.Cluster, selectable(names))
 		if err != nil {

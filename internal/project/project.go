@@ -117,8 +117,9 @@ type Project struct {
 
 	// created holds what made each cluster the tree's mirror inputs create.
 	created map[*cluster.Cluster]*inputs.Cluster
-	// sites are the tree's ZTP sites; spare the clusters they create that
-	// the run did not select (a pre-commit run may add those that get a
+	// sites are the tree's ZTP sites (and hand-written spokes with their
+	// ManagedClusters: inputs.Result.Sites); spare the clusters they
+	// create that the run did not select (a pre-commit run may add those that get a
 	// changed policy). fleets, unplaced and absorbed are the fleet view
 	// (fleet.go): the sites joined with their policies, the policies no
 	// site gets, and those linted on the sites instead of on their own.
@@ -127,6 +128,9 @@ type Project struct {
 	fleets   map[*cluster.Cluster]*SiteFleet
 	unplaced map[*cluster.Cluster]string
 	absorbed map[*cluster.Cluster]bool
+	// unlabelled are the spokes whose labels the tree does not give
+	// (unlabelled.go).
+	unlabelled []unlabelledSpoke
 	// extra are the extra manifests each site's spoke gets (extra.go).
 	extra map[*inputs.Cluster]*extramanifests.Set
 	// files and load are what the tree's inputs are read from.

@@ -227,3 +227,27 @@ spec:
 		t.Errorf("numberOfClusters: %+v", n)
 	}
 }
+
+// A cluster whose labels are unknown but for its name: only requirements
+// on name, and the names a selector is limited to, can leave it out.
+func TestMaySelect(t *testing.T) {
+	for _, c := range []struct {
+		s    Selector
+		want bool
+	}{
+		{Selector{}, true},
+		{Selector{Requirements: []Requirement{{Key: "common", Operator: "In", Values: []string{"true"}}}}, true},
+		{Selector{Requirements: []Requirement{{Key: "du-profile", Operator: "DoesNotExist"}}}, true},
+		{Selector{Requirements: []Requirement{{Key: "name", Operator: "In", Values: []string{"sno1"}}}}, true},
+		{Selector{Requirements: []Requirement{{Key: "name", Operator: "In", Values: []string{"sno2"}}}}, false},
+		{Selector{Requirements: []Requirement{{Key: "name", Operator: "NotIn", Values: []string{"sno1"}}}}, false},
+		{Selector{Requirements: []Requirement{{Key: "name", Operator: "DoesNotExist"}}}, false},
+		{Selector{Names: []string{"sno2"}}, false},
+		{Selector{Names: []string{"sno1"}}, true},
+		{Selector{Unknown: "the placement placementName p, which is not evaluated here"}, false},
+	} {
+		if got := c.s.MaySelect("sno1"); got != c.want {
+			t.Errorf("%s (names %v, unknown %q): MaySelect(sno1) = %v, want %v", c.s, c.s.Names, c.s.Unknown, got, c.want)
+		}
+	}
+}
