@@ -116,6 +116,23 @@ func TestHandWrittenManagedClusters(t *testing.T) {
 		strings.Contains(r.stderr, "ztp-spoke/sno1:") || strings.Contains(r.stderr, "ztp-spoke/sno2:") {
 		t.Errorf("lint's notes:\n%s", r.stderr)
 	}
+	// The pre-commit path: a committed ManagedCluster gives what the full
+	// run gives of it, and its spoke is linted with its policies.
+	full := lintJSON(t, ".")
+	for _, file := range []string{"clusters/sno1/mc.yaml", "clusters/sno2/mc.yaml"} {
+		var want []string
+		for _, f := range full {
+			if strings.Contains(f, " "+file+":") {
+				want = append(want, f)
+			}
+		}
+		if file == "clusters/sno2/mc.yaml" && len(want) == 0 {
+			t.Errorf("the full run reports nothing in %s", file)
+		}
+		if only := lintJSON(t, file); !slices.Equal(only, want) {
+			t.Errorf("lint %s:\n%s\nwant:\n%s", file, strings.Join(only, "\n"), strings.Join(want, "\n"))
+		}
+	}
 	// The spoke's render holds the policy its labels bind it to.
 	r = mlRun(t, "", "render", "--config", "none", "--cluster", "ztp-spoke/sno1", ".")
 	if r.code != exitOK || !strings.Contains(r.stdout, "mirror-c.example.com/common") {
