@@ -46,7 +46,9 @@ func aciSpokes(acis, ss []*sites.Site, ofSite map[*sites.Site]*Cluster, hubs []*
 			fs = append(fs, duplicatesSite(a, s))
 			site := ofSite[s]
 			for _, o := range c.Inputs {
-				if !slices.Contains(site.Inputs, o) {
+				// The site's labels are its own: the ManagedCluster
+				// written beside is another copy of the one it renders.
+				if o != a.ManagedCluster && !slices.Contains(site.Inputs, o) {
 					site.Inputs = append(site.Inputs, o)
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -248,5 +249,24 @@ func TestAgentClusterInstallManagedCluster(t *testing.T) {
 	labels := rulesOf(res, RuleSiteLabels)
 	if len(labels) != 1 || labels[0].Component != "kube-apiserver" || !strings.HasSuffix(labels[0].Pos.File, "spokes/sno2/mc.yaml") || labels[0].Pos.Line != 6 {
 		t.Errorf("site-labels findings %+v, want sno2's ManagedCluster's label", labels)
+	}
+}
+
+// The ManagedCluster written beside a hand-written AgentClusterInstall
+// that a site declares too is another copy of the one the site renders:
+// the site's labels are its own, so it is no input of the site's cluster.
+func TestDuplicateSiteManagedCluster(t *testing.T) {
+	res := readTree(t, map[string]string{
+		"sno1/clusterinstance.yaml": "apiVersion: siteconfig.open-cluster-management.io/v1alpha1\nkind: ClusterInstance\nmetadata:\n  name: sno1\n  namespace: sno1\nspec:\n  clusterName: sno1\n",
+		"sno1/aci.yaml":             aciFile("sno1", "sno1", "sno1", "", ""),
+		"sno1/mc.yaml":              "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata:\n  name: sno1\n  labels:\n    common: \"true\"\n",
+	}, render.Version{})
+	if len(res.Clusters) != 1 {
+		t.Fatalf("clusters %d, want the site's", len(res.Clusters))
+	}
+	c := res.Clusters[0]
+	if c.ByHand || c.Site == nil || c.Site.Kind != "ClusterInstance" || c.Site.Labels["common"] != "" ||
+		slices.ContainsFunc(c.Inputs, func(o *manifest.Object) bool { return o.Kind == "ManagedCluster" }) {
+		t.Errorf("the site's cluster: site %+v, inputs %v", c.Site, c.Inputs)
 	}
 }
