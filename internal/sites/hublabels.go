@@ -10,13 +10,16 @@ import (
 // those the hub puts on it, which are not in the tree. Which the hub puts,
 // as read in the hub's own controllers (Aug 2026: ocm main 00f84c32,
 // stolostron/managedcluster-import-controller main 3cd774d7,
-// stolostron/multicloud-operators-foundation main 29ea877d):
+// stolostron/multicloud-operators-foundation main 29ea877d; the
+// siteconfig-generator's ManagedCluster template in cnf-features-deploy
+// just before its removal, 4af8038e3^):
 //
 //   - name: the import controller merges name=<the ManagedCluster's name>
 //     into its labels each time it reconciles it, over any value written
 //     there; a different written value is put back by whatever applies
 //     the ManagedCluster (Argo CD, the SiteConfig operator), and the two
-//     take turns, so its value is then the hub's to know;
+//     take turns (inferred, not seen run), so its value is then the hub's
+//     to know;
 //   - cluster.open-cluster-management.io/clusterset: the registration
 //     webhook sets it to "default" on create and update when it is absent
 //     or empty (feature gate DefaultClusterSet, on by default);
