@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -50,29 +51,9 @@ spec:
   clusterImageSetNameRef: img4.18.3-x86-64-appsub
 `, name)
 	}
-	dir := testtree.Write(t, map[string]string{
-		"clusters/kustomization.yaml":     "resources: [hub, sno1, sno2, sno3, sno4]\n",
-		"clusters/hub/kustomization.yaml": "resources: [asc.yaml]\n",
-		"clusters/hub/asc.yaml": `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: mirrors
-  namespace: multicluster-engine
-data:
-  registries.conf: |
-    [[registry]]
-    location = "quay.io/openshift-release-dev/ocp-release"
-    [[registry.mirror]]
-    location = "mirror.example.com/ocp/release"
----
-apiVersion: agent-install.openshift.io/v1beta1
-kind: AgentServiceConfig
-metadata:
-  name: agent
-spec:
-  mirrorRegistryRef:
-    name: mirrors
-`,
+	files := testtree.Hub("clusters/hub", map[string]string{"quay.io/openshift-release-dev/ocp-release": "mirror.example.com/ocp/release"})
+	maps.Copy(files, map[string]string{
+		"clusters/kustomization.yaml":               "resources: [hub, sno1, sno2, sno3, sno4]\n",
 		"clusters/sno1/kustomization.yaml":          "resources: [03-agentclusterinstall.yaml, clusterinstance.yaml]\n",
 		"clusters/sno1/03-agentclusterinstall.yaml": aci("sno1", `{"networking":{"networkType":"OVNKubernetes"}}`),
 		"clusters/sno1/clusterinstance.yaml":        ci("sno1"),
@@ -86,6 +67,7 @@ spec:
 		"clusters/sno4/03-agentclusterinstall.yaml": aci("sno4",
 			`{"imageDigestSources":[{"source":"quay.io/openshift-release-dev/ocp-release","mirrors":["mirror.example.com/ocp/release"],"sourcePolicy":"NeverContactSource"}]}`),
 	})
+	dir := testtree.Write(t, files)
 	git := gittest.Runner(t, dir)
 	git("init", "-q")
 	git("add", ".")

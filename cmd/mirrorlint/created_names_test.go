@@ -17,28 +17,13 @@ import (
 func alikeRepo(t *testing.T) string {
 	t.Helper()
 	hub := func(x string) string {
-		return fmt.Sprintf(`apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: custom-registries
-  namespace: multicluster-engine
-data:
-  registries.conf: |
-    [[registry]]
-    prefix = "registry.redhat.io"
-    location = "registry.redhat.io/%[1]s"
+		return testtree.HubFile("custom-registries", fmt.Sprintf(`[[registry]]
+prefix = "registry.redhat.io"
+location = "registry.redhat.io/%[1]s"
 
-    [[registry.mirror]]
-      location = "registry.example.com:5000/%[1]s"
----
-apiVersion: agent-install.openshift.io/v1beta1
-kind: AgentServiceConfig
-metadata:
-  name: agent
-spec:
-  mirrorRegistryRef:
-    name: custom-registries
-`, x)
+[[registry.mirror]]
+  location = "registry.example.com:5000/%[1]s"
+`, x))
 	}
 	ic := func(mirror string) string {
 		return "apiVersion: v1\nmetadata:\n  name: ocp4\nimageDigestSources:\n- source: quay.io/openshift-release-dev/ocp-release\n  mirrors: [" + mirror + "]\n"

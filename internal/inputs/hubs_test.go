@@ -18,28 +18,13 @@ import (
 // registries.conf writes a prefix (hub-mirror-prefix-ignored) and mirrors
 // source to mirror.
 func hubFile(source, mirror string) string {
-	return fmt.Sprintf(`apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: custom-registries
-  namespace: multicluster-engine
-data:
-  registries.conf: |
-    [[registry]]
-    prefix = "registry.redhat.io"
-    location = %q
+	return testtree.HubFile("custom-registries", fmt.Sprintf(`[[registry]]
+prefix = "registry.redhat.io"
+location = %q
 
-    [[registry.mirror]]
-      location = %q
----
-apiVersion: agent-install.openshift.io/v1beta1
-kind: AgentServiceConfig
-metadata:
-  name: agent
-spec:
-  mirrorRegistryRef:
-    name: custom-registries
-`, source, mirror)
+[[registry.mirror]]
+  location = %q
+`, source, mirror))
 }
 
 func hostedFile(ns, source, mirror string) string {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
 	"github.com/mirrorlint/mirrorlint/render"
 )
 
@@ -26,28 +27,13 @@ func TestOverridesDuplicateMirror(t *testing.T) {
 }
 
 // repeatHub is a hub whose registries.conf lists one mirror twice.
-const repeatHub = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: mirrors
-  namespace: multicluster-engine
-data:
-  registries.conf: |
-    [[registry]]
-    location = "quay.io/a"
-    [[registry.mirror]]
-    location = "m.example.com/a"
-    [[registry.mirror]]
-    location = "m.example.com/a"
----
-apiVersion: agent-install.openshift.io/v1beta1
-kind: AgentServiceConfig
-metadata:
-  name: agent
-spec:
-  mirrorRegistryRef:
-    name: mirrors
-`
+var repeatHub = testtree.HubFile("mirrors", `[[registry]]
+location = "quay.io/a"
+[[registry.mirror]]
+location = "m.example.com/a"
+[[registry.mirror]]
+location = "m.example.com/a"
+`)
 
 // An override entry without mirrors keeps the hub entry's, repeat
 // included: that is the hub file's to fix, not the override's.

@@ -5,6 +5,7 @@ import (
 	"encoding/pem"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,26 @@ func TestPublicKeyDataIsAPEMKey(t *testing.T) {
 	}
 	if blk, _ := pem.Decode(b); blk == nil || blk.Type != "PUBLIC KEY" {
 		t.Fatalf("not a PEM public key:\n%s", b)
+	}
+}
+
+// HubFile indents registries.conf into its ConfigMap (blank lines stay
+// blank), from line 8, and names the ConfigMap in the AgentServiceConfig;
+// Hub puts it in asc.yaml of its directory, beside a kustomization listing
+// it, with each source's mirror in the sources' order.
+func TestHubFiles(t *testing.T) {
+	file := HubFile("cm", "[[registry]]\nlocation = \"q\"\n\n  [[registry.mirror]]\n")
+	lines := strings.Split(file, "\n")
+	if lines[3] != "  name: cm" || lines[7] != "    [[registry]]" || lines[9] != "" || lines[10] != "      [[registry.mirror]]" ||
+		!strings.HasSuffix(file, "kind: AgentServiceConfig\nmetadata:\n  name: agent\nspec:\n  mirrorRegistryRef:\n    name: cm\n") {
+		t.Errorf("HubFile:\n%s", file)
+	}
+	for dir, prefix := range map[string]string{"": "", "clusters/hub": "clusters/hub/"} {
+		files := Hub(dir, map[string]string{"quay.io/b": "m.example.com/b", "quay.io/a": "m.example.com/a"})
+		want := HubFile("mirrors", "[[registry]]\nlocation = \"quay.io/a\"\n[[registry.mirror]]\nlocation = \"m.example.com/a\"\n"+
+			"[[registry]]\nlocation = \"quay.io/b\"\n[[registry.mirror]]\nlocation = \"m.example.com/b\"\n")
+		if len(files) != 2 || files[prefix+"asc.yaml"] != want || files[prefix+"kustomization.yaml"] != "resources: [asc.yaml]\n" {
+			t.Errorf("Hub(%q) = %q", dir, files)
+		}
 	}
 }
