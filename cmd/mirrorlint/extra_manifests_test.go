@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -14,19 +15,8 @@ import (
 // documents.
 func extraManifestsRepo(t *testing.T) string {
 	t.Helper()
-	dir := testtree.Write(t, map[string]string{
-		"hub/kustomization.yaml": "resources: [asc.yaml, mirrors.yaml]\n",
-		"hub/asc.yaml":           "apiVersion: agent-install.openshift.io/v1beta1\nkind: AgentServiceConfig\nmetadata: {name: agent}\nspec:\n  mirrorRegistryRef: {name: mirrors}\n",
-		"hub/mirrors.yaml": `apiVersion: v1
-kind: ConfigMap
-metadata: {name: mirrors, namespace: multicluster-engine}
-data:
-  registries.conf: |
-    [[registry]]
-    location = "quay.io/a"
-    [[registry.mirror]]
-    location = "hub.example.com/a"
-`,
+	files := testtree.Hub("hub", map[string]string{"quay.io/a": "hub.example.com/a"})
+	maps.Copy(files, map[string]string{
 		"siteconfig/kustomization.yaml": "generators: [sites/sno1.yaml]\n",
 		"siteconfig/sites/sno1.yaml": `apiVersion: ran.openshift.io/v1
 kind: SiteConfig
@@ -56,6 +46,7 @@ kind: Namespace
 metadata: {name: dropped}
 `,
 	})
+	dir := testtree.Write(t, files)
 	git := gittest.Runner(t, dir)
 	git("init", "-q")
 	git("add", ".")

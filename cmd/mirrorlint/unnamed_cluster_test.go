@@ -11,30 +11,10 @@ import (
 // AgentServiceConfig creates) is selected by --cluster ., and an unknown
 // name counts it among the clusters.
 func TestUnnamedClusterSelectedByDot(t *testing.T) {
-	dir := testtree.Write(t, map[string]string{
-		"idms.yaml": "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: apps\nspec:\n  imageDigestMirrors:\n  - source: quay.io/acme/app\n    mirrors: [tree.example.com/acme/app]\n",
-		"hub/asc.yaml": `apiVersion: agent-install.openshift.io/v1beta1
-kind: AgentServiceConfig
-metadata:
-  name: agent
-spec:
-  mirrorRegistryRef:
-    name: mirrors
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: mirrors
-  namespace: multicluster-engine
-data:
-  registries.conf: |
-    [[registry]]
-      location = "quay.io/acme/hub"
-
-      [[registry.mirror]]
-        location = "hub.example.com/acme/hub"
-`,
-	})
+	files := testtree.Hub("hub", map[string]string{"quay.io/acme/hub": "hub.example.com/acme/hub"})
+	delete(files, "hub/kustomization.yaml") // a plain tree: its one cluster is the unnamed one
+	files["idms.yaml"] = "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: apps\nspec:\n  imageDigestMirrors:\n  - source: quay.io/acme/app\n    mirrors: [tree.example.com/acme/app]\n"
+	dir := testtree.Write(t, files)
 	r := mlRun(t, "", "render", "--config", "none", dir)
 	if r.code != exitUsage || !strings.Contains(r.stderr, "(. for the unnamed one") {
 		t.Errorf("render of two clusters: exit %d, want 2 and how to name the unnamed one\n%s", r.code, r.stderr)

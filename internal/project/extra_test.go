@@ -1,6 +1,7 @@
 package project
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,19 +22,8 @@ func extraTree(t *testing.T) string {
 	idms := func(name, mirror string) string {
 		return "apiVersion: config.openshift.io/v1\nkind: ImageDigestMirrorSet\nmetadata:\n  name: " + name + "\nspec:\n  imageDigestMirrors:\n  - source: quay.io/a\n    mirrors:\n    - " + mirror + "\n"
 	}
-	return testtree.Write(t, map[string]string{
-		"hub/kustomization.yaml": "resources: [asc.yaml, mirrors.yaml]\n",
-		"hub/asc.yaml":           "apiVersion: agent-install.openshift.io/v1beta1\nkind: AgentServiceConfig\nmetadata: {name: agent}\nspec:\n  mirrorRegistryRef: {name: mirrors}\n",
-		"hub/mirrors.yaml": `apiVersion: v1
-kind: ConfigMap
-metadata: {name: mirrors, namespace: multicluster-engine}
-data:
-  registries.conf: |
-    [[registry]]
-    location = "quay.io/a"
-    [[registry.mirror]]
-    location = "hub.example.com/a"
-`,
+	files := testtree.Hub("hub", map[string]string{"quay.io/a": "hub.example.com/a"})
+	maps.Copy(files, map[string]string{
 		"siteconfig/kustomization.yaml": "generators: [sites/sno1.yaml]\n",
 		"siteconfig/sites/sno1.yaml": `apiVersion: ran.openshift.io/v1
 kind: SiteConfig
@@ -61,6 +51,7 @@ spec:
 		"ci/extra/idms.yaml": idms("generated", "gen.example.com/a"),
 		"ci/forgotten.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: forgotten, namespace: sno2}\ndata:\n  idms.yaml: |\n" + strings.ReplaceAll("    "+idms("forgotten", "f.example.com/a"), "\n", "\n    ") + "\n",
 	})
+	return testtree.Write(t, files)
 }
 
 func clusterNamed(p *Project, name string) *cluster.Cluster {
