@@ -40,17 +40,7 @@ spec:
     controlPlaneAgents: 1
 `, name, ann)
 	}
-	ci := func(name string) string {
-		return fmt.Sprintf(`apiVersion: siteconfig.open-cluster-management.io/v1alpha1
-kind: ClusterInstance
-metadata:
-  name: %[1]s
-  namespace: %[1]s
-spec:
-  clusterName: %[1]s
-  clusterImageSetNameRef: img4.18.3-x86-64-appsub
-`, name)
-	}
+	ci := func(name string) string { return testtree.ClusterInstance(name, "img4.18.3-x86-64-appsub", "") }
 	files := testtree.Hub("clusters/hub", map[string]string{"quay.io/openshift-release-dev/ocp-release": "mirror.example.com/ocp/release"})
 	maps.Copy(files, map[string]string{
 		"clusters/kustomization.yaml":               "resources: [hub, sno1, sno2, sno3, sno4]\n",

@@ -19,17 +19,8 @@ import (
 func unlistedInputsRepo(t *testing.T) string {
 	t.Helper()
 	ci := func(name string) string {
-		return fmt.Sprintf(`apiVersion: siteconfig.open-cluster-management.io/v1alpha1
-kind: ClusterInstance
-metadata:
-  name: %[1]s
-  namespace: %[1]s
-spec:
-  clusterName: %[1]s
-  clusterImageSetNameRef: openshift-4.20
-  installConfigOverrides: |
-    {"imageDigestSources": [{"source": "quay.io/openshift-release-dev/ocp-release", "mirrors": ["m.example.com/ocp", "m.example.com/ocp"]}]}
-`, name)
+		return testtree.ClusterInstance(name, "openshift-4.20",
+			`{"imageDigestSources": [{"source": "quay.io/openshift-release-dev/ocp-release", "mirrors": ["m.example.com/ocp", "m.example.com/ocp"]}]}`)
 	}
 	hc := func(name string, mirrors ...string) string {
 		return fmt.Sprintf(`apiVersion: hypershift.openshift.io/v1beta1

@@ -21,17 +21,8 @@ import (
 // not list it, which openshift-install reads from its directory anyway.
 func unlistedInputsTree(t *testing.T) string {
 	ci := func(name, entryExtra string) string {
-		return fmt.Sprintf(`apiVersion: siteconfig.open-cluster-management.io/v1alpha1
-kind: ClusterInstance
-metadata:
-  name: %[1]s
-  namespace: %[1]s
-spec:
-  clusterName: %[1]s
-  clusterImageSetNameRef: openshift-4.20
-  installConfigOverrides: |
-    {"imageDigestSources": [{"source": "quay.io/openshift-release-dev/ocp-release", "mirrors": ["m.example.com/ocp"]%[2]s}]}
-`, name, entryExtra)
+		return testtree.ClusterInstance(name, "openshift-4.20",
+			`{"imageDigestSources": [{"source": "quay.io/openshift-release-dev/ocp-release", "mirrors": ["m.example.com/ocp"]`+entryExtra+`}]}`)
 	}
 	hc := func(name string) string {
 		return fmt.Sprintf(`apiVersion: hypershift.openshift.io/v1beta1

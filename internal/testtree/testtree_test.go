@@ -73,3 +73,16 @@ func TestHubFiles(t *testing.T) {
 		}
 	}
 }
+
+// ClusterInstance writes its overrides as a block from line 9, the last
+// line ended once, and leaves the key out without them.
+func TestClusterInstance(t *testing.T) {
+	with := ClusterInstance("sno1", "openshift-4.20", "{\"a\":\n  1}")
+	if lines := strings.Split(with, "\n"); len(lines) != 12 || lines[3] != "  name: sno1" || lines[7] != "  clusterImageSetNameRef: openshift-4.20" ||
+		lines[8] != "  installConfigOverrides: |" || lines[9] != `    {"a":` || lines[10] != "      1}" {
+		t.Errorf("with overrides:\n%s", with)
+	}
+	if without := ClusterInstance("sno1", "x", ""); strings.Contains(without, "installConfigOverrides") || !strings.HasSuffix(without, "  clusterName: sno1\n  clusterImageSetNameRef: x\n") {
+		t.Errorf("without overrides:\n%s", without)
+	}
+}
