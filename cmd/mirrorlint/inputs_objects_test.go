@@ -29,10 +29,10 @@ spec:
     - mirror.example.com/ocp/release
 `
 
-// The ImageContentSourcePolicies the installer makes of imageContentSources
-// are objects of the cluster it creates: every rule reads them beside the
+// The ImageContentSourcePolicy the installer makes of imageContentSources
+// is an object of the cluster it creates: every rule reads it beside the
 // day-2 objects of manifests/, at the install-config's lines, and the
-// render holds their mirrors. icsp-deprecated is left to the
+// render holds its mirrors. icsp-deprecated is left to the
 // install-config's own deprecation warning at the same key.
 func TestInstallConfigICSPsSeenByEveryRule(t *testing.T) {
 	t.Parallel()
@@ -41,9 +41,9 @@ func TestInstallConfigICSPsSeenByEveryRule(t *testing.T) {
 	r.stdout = strings.ReplaceAll(r.stdout, dir+"/", "")
 	for _, want := range []string{
 		"c1/manifests/idms.yaml:9:5: warning mirror-order-conflict: 2 entries give digest mirrors for \"quay.io/openshift-release-dev/ocp-release\" in contradicting orders",
-		"    also c1/install-config.yaml:7:3 (ImageContentSourcePolicy/image-policy-0 spec.repositoryDigestMirrors[0].mirrors)",
-		"c1/manifests/idms.yaml:4:9: error icsp-mixed-with-sets: 1 ImageContentSourcePolicy object(s) (image-policy-0)",
-		"    also c1/install-config.yaml:4:1 (ImageContentSourcePolicy/image-policy-0 metadata.name)",
+		"    also c1/install-config.yaml:7:3 (ImageContentSourcePolicy/image-policy spec.repositoryDigestMirrors[0].mirrors)",
+		"c1/manifests/idms.yaml:4:9: error icsp-mixed-with-sets: 1 ImageContentSourcePolicy object(s) (image-policy)",
+		"    also c1/install-config.yaml:4:1 (ImageContentSourcePolicy/image-policy metadata.name)",
 		"c1/install-config.yaml:4:1: warning install-config-image-content-sources: imageContentSources is deprecated",
 	} {
 		if !strings.Contains(r.stdout, want) {
@@ -60,7 +60,7 @@ func TestInstallConfigICSPsSeenByEveryRule(t *testing.T) {
 	}
 	r = mlRun(t, "", "clusters", dir)
 	if !strings.Contains(r.stdout, "objects:  3 (1 ImageContentSourcePolicy, 1 ImageDigestMirrorSet, 1 InstallConfig") ||
-		!strings.Contains(r.stdout, "the ImageContentSourcePolicies image-policy-<i> from install-config.yaml imageContentSources") {
+		!strings.Contains(r.stdout, "the ImageContentSourcePolicy image-policy from install-config.yaml imageContentSources") {
 		t.Errorf("clusters:\n%s", r.stdout)
 	}
 }

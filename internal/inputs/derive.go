@@ -76,15 +76,15 @@ func (c *Cluster) deriveAt(entries [][]DigestSource, at manifest.Position) {
 	}
 }
 
-// deriveICSPs places the ICSPs of imageContentSources (image-policy-<i>,
-// made from entry i alone) as loaded objects at the entries they copy,
-// their own fields at at.
-func (c *Cluster) deriveICSPs(icsps []*operatorv1alpha1.ImageContentSourcePolicy, list []DigestSource, at manifest.Position) {
+// deriveICSPs places the ICSPs of imageContentSources as loaded objects,
+// each at the entries it copies (entries[i] are icsps[i]'s), their own
+// fields at at.
+func (c *Cluster) deriveICSPs(icsps []*operatorv1alpha1.ImageContentSourcePolicy, entries [][]DigestSource, at manifest.Position) {
 	for i, icsp := range icsps {
-		if i >= len(list) {
+		if i >= len(entries) {
 			break
 		}
-		if o, err := derivedObject(icsp, "repositoryDigestMirrors", list[i:i+1], at); err == nil {
+		if o, err := derivedObject(icsp, "repositoryDigestMirrors", entries[i], at); err == nil {
 			c.Objects = append(c.Objects, o)
 		}
 	}

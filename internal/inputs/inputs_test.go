@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -150,10 +151,9 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// The ICSPs of imageContentSources are loaded objects, one entry each,
-// placed at the entry they copy; their own fields sit at the list's key.
-func TestContentSourceICSPsPlaced(t *testing.T) {
-	res := readTree(t, map[string]string{"install-config.yaml": `apiVersion: v1
+// contentSourcesConfig is an install-config of imageContentSources alone:
+// quay.io/a's entry on lines 5-7, quay.io/b's on lines 8-9.
+const contentSourcesConfig = `apiVersion: v1
 metadata:
   name: c
 imageContentSources:
@@ -162,30 +162,87 @@ imageContentSources:
   - m.example.com/a
 - source: quay.io/b
   mirrors: [m.example.com/b, m2.example.com/b]
-`}, render.Version{})
-	c := res.Clusters[0]
-	if len(c.Objects) != 2 {
-		t.Fatalf("%d objects, want the 2 ICSPs", len(c.Objects))
-	}
-	for i, tc := range []struct {
+`
+
+// The ICSPs of imageContentSources are what the installer of the release
+// writes: from 4.14 one, image-policy, holding every entry; before, one
+// per entry, image-policy-<i>. Each is a loaded object placed at the
+// entries it copies, its own fields at the list's key.
+func TestContentSourceICSPsPlaced(t *testing.T) {
+	type place struct {
+		object    int
 		path      string
 		line, col int
+	}
+	for _, tc := range []struct {
+		v      render.Version
+		names  []string
+		places []place
 	}{
-		{"kind", 4, 1},
-		{"spec.repositoryDigestMirrors[0].source", 8, 11},
-		{"spec.repositoryDigestMirrors[0].mirrors[1]", 9, 30},
-		{"spec.repositoryDigestMirrors[0].mirrors", 9, 12},
+		{render.Version{}, []string{"image-policy"}, []place{
+			{0, "kind", 4, 1},
+			{0, "spec.repositoryDigestMirrors[1].source", 8, 11},
+			{0, "spec.repositoryDigestMirrors[1].mirrors[1]", 9, 30},
+			{0, "spec.repositoryDigestMirrors[0].mirrors[0]", 7, 5},
+		}},
+		{render.Version{Minor: 13, Patch: 30}, []string{"image-policy-0", "image-policy-1"}, []place{
+			{0, "kind", 4, 1},
+			{1, "spec.repositoryDigestMirrors[0].source", 8, 11},
+			{1, "spec.repositoryDigestMirrors[0].mirrors[1]", 9, 30},
+			{1, "spec.repositoryDigestMirrors[0].mirrors", 9, 12},
+		}},
 	} {
-		o := c.Objects[1]
-		if i == 0 {
-			o = c.Objects[0]
+		c := readTree(t, map[string]string{"install-config.yaml": contentSourcesConfig}, tc.v).Clusters[0]
+		var names []string
+		for _, o := range c.Objects {
+			if o.Kind != manifest.KindICSP || o.ICSP == nil {
+				t.Errorf("%v: object %s/%s, want ICSPs alone", tc.v, o.Kind, o.Name)
+			}
+			names = append(names, o.Name)
 		}
-		if p := o.Locate(manifest.ParsePath(tc.path)); p.Line != tc.line || p.Column != tc.col {
-			t.Errorf("%s %s at %d:%d, want %d:%d", o.Name, tc.path, p.Line, p.Column, tc.line, tc.col)
+		if !slices.Equal(names, tc.names) || len(c.ICSPs) != len(tc.names) {
+			t.Fatalf("%v: objects %v (%d ICSPs), want %v", tc.v, names, len(c.ICSPs), tc.names)
+		}
+		for _, p := range tc.places {
+			o := c.Objects[p.object]
+			if got := o.Locate(manifest.ParsePath(p.path)); got.Line != p.line || got.Column != p.col {
+				t.Errorf("%v: %s %s at %d:%d, want %d:%d", tc.v, o.Name, p.path, got.Line, got.Column, p.line, p.col)
+			}
 		}
 	}
-	if c.Objects[1].Kind != manifest.KindICSP || c.Objects[1].Name != "image-policy-1" || c.Objects[1].ICSP == nil {
-		t.Errorf("second object %s/%s", c.Objects[1].Kind, c.Objects[1].Name)
+}
+
+// A 4.12 or 4.13 installer pads the index of image-policy-<i> to the
+// digits of the number of entries: twelve entries are image-policy-00 to
+// image-policy-11, nine image-policy-0 to image-policy-8.
+func TestContentSourceICSPNamesPadded(t *testing.T) {
+	for n, want := range map[int][]string{12: {"image-policy-00", "image-policy-09", "image-policy-11"}, 9: {"image-policy-0", "image-policy-8"}} {
+		list := make([]DigestSource, n)
+		for i := range list {
+			list[i] = DigestSource{Source: fmt.Sprintf("quay.io/r%d", i), Mirrors: []string{fmt.Sprintf("m.example.com/r%d", i)}}
+		}
+		icsps, entries := installerICSPs(list, render.Version{Minor: 12, Patch: -1})
+		if len(icsps) != n || len(entries) != n {
+			t.Fatalf("%d entries: %d ICSPs, %d groups", n, len(icsps), len(entries))
+		}
+		for _, name := range want {
+			if !slices.ContainsFunc(icsps, func(p *operatorv1alpha1.ImageContentSourcePolicy) bool { return p.Name == name }) {
+				t.Errorf("%d entries: no %s", n, name)
+			}
+		}
+		if last := icsps[n-1].Spec.RepositoryDigestMirrors; len(last) != 1 || last[0].Source != list[n-1].Source {
+			t.Errorf("%d entries: last ICSP holds %v, want the last entry alone", n, last)
+		}
+	}
+}
+
+// Before 4.21 the installer's bootstrap template has no "blocked" line:
+// the 4.13 file of imageContentSources is the 4.21 one without it.
+func TestBootstrapWithoutBlockedBefore421(t *testing.T) {
+	newest := readTree(t, map[string]string{"install-config.yaml": contentSourcesConfig}, render.Version{}).Clusters[0].Bootstrap
+	old := readTree(t, map[string]string{"install-config.yaml": contentSourcesConfig}, render.Version{Minor: 13, Patch: -1}).Clusters[0].Bootstrap
+	if want := strings.ReplaceAll(string(newest), "blocked = false\n", ""); string(old) != want || !strings.Contains(string(newest), "blocked = false\n") {
+		t.Errorf("4.13 bootstrap:\n%s\nwant the 4.21 one without its blocked lines:\n%s", old, newest)
 	}
 }
 
@@ -307,7 +364,8 @@ func TestInstallConfigReason(t *testing.T) {
 	}{
 		{Cluster{Kind: "install-config"}, "which sets no mirrors"},
 		{Cluster{Kind: "install-config", IDMSs: make([]*configv1.ImageDigestMirrorSet, 1)}, "the IDMS image-digest-mirror"},
-		{Cluster{Kind: "install-config", ICSPs: make([]*operatorv1alpha1.ImageContentSourcePolicy, 1)}, "image-policy-<i>"},
+		{Cluster{Kind: "install-config", ICSPs: make([]*operatorv1alpha1.ImageContentSourcePolicy, 1)}, "the ImageContentSourcePolicy image-policy from"},
+		{Cluster{Kind: "install-config", ICSPs: make([]*operatorv1alpha1.ImageContentSourcePolicy, 2), Version: render.Version{Minor: 13, Patch: -1}}, "the ImageContentSourcePolicies image-policy-<i> from"},
 	} {
 		if got := c.cl.Reason(); !strings.Contains(got, c.want) {
 			t.Errorf("%+v: %q, want %q in it", c.cl, got, c.want)

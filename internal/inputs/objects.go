@@ -36,9 +36,6 @@ type Cluster struct {
 	// through assisted-service, which runs the installer too: they have
 	// one; hosted clusters have none).
 	Bootstrap []byte
-	// Unconfirmed says the objects follow a step not seen in the
-	// component's code (the ICSPs of imageContentSources).
-	Unconfirmed string
 	// Stopped are the hosted cluster's NodePools that HyperShift stops for
 	// their config (see NotRendered).
 	Stopped []PoolStop
@@ -111,29 +108,19 @@ func installerIDMS(list []DigestSource) *configv1.ImageDigestMirrorSet {
 	return idms
 }
 
-// contentSourceICSPs models the ICSPs of imageContentSources as MCO's
-// bootstrap test data has them: image-policy-<i>, one entry each.
-func contentSourceICSPs(list []DigestSource) []*operatorv1alpha1.ImageContentSourcePolicy {
-	var out []*operatorv1alpha1.ImageContentSourcePolicy
-	for i, ds := range list {
-		out = append(out, &operatorv1alpha1.ImageContentSourcePolicy{
-			TypeMeta:   metav1.TypeMeta{APIVersion: "operator.openshift.io/v1alpha1", Kind: "ImageContentSourcePolicy"},
-			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("image-policy-%d", i)},
-			Spec: operatorv1alpha1.ImageContentSourcePolicySpec{RepositoryDigestMirrors: []operatorv1alpha1.RepositoryDigestMirrors{
-				{Source: ds.Source, Mirrors: ds.Mirrors},
-			}},
-		})
-	}
-	return out
-}
-
-// bootstrapConf is the bootstrap node's registries.conf, from the
-// installer's registries.conf.template over MergedMirrorSets: groups keyed
-// by (source, sourcePolicy) in first-seen order, each mirror once (first
-// kept), groups without mirrors skipped; every table insecure = false,
-// mirror-by-digest-only = true, blocked = true only for
-// NeverContactSource. No groups give an empty file.
-func bootstrapConf(list []DigestSource) []byte {
+// bootstrapConf is the bootstrap node's registries.conf that
+// openshift-install of release v (zero: the newest) writes, from its
+// registries.conf.template over MergedMirrorSets: groups keyed by (source,
+// sourcePolicy) in first-seen order, each mirror once (first kept), groups
+// without mirrors skipped; every table insecure = false,
+// mirror-by-digest-only = true. No groups give an empty file. The table's
+// "blocked" line (true only for NeverContactSource) came with the
+// installer's sourcePolicy (PR #10073, Nov 2025): the template of 4.12,
+// 4.13, 4.14 and of main in Sept 2025 (as vendored by
+// openshift/installer-aro-wrapper) has none, so before 4.21 there is
+// none, and no policy either (the installer drops it, see dropPolicies).
+func bootstrapConf(list []DigestSource, v render.Version) []byte {
+	blockedLine := v.IsZero() || v.Minor >= sourcePolicySince
 	type group struct {
 		source  string
 		blocked bool
@@ -162,7 +149,11 @@ func bootstrapConf(list []DigestSource) []byte {
 		if len(g.mirrors) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "[[registry]]\nlocation = %q\ninsecure = false\nmirror-by-digest-only = true\nblocked = %t\n\n", g.source, g.blocked)
+		fmt.Fprintf(&b, "[[registry]]\nlocation = %q\ninsecure = false\nmirror-by-digest-only = true\n", g.source)
+		if blockedLine {
+			fmt.Fprintf(&b, "blocked = %t\n", g.blocked)
+		}
+		b.WriteString("\n")
 		for _, m := range g.mirrors {
 			fmt.Fprintf(&b, "[[registry.mirror]]\nlocation = %q\ninsecure = false\n", m)
 		}
@@ -184,27 +175,24 @@ func (ic *InstallConfig) Cluster(v render.Version) *Cluster {
 		return c
 	}
 	list := ic.Digest
+	if !v.IsZero() && v.Minor < sourcePolicySince {
+		// Older installers drop the field before writing anything.
+		list = dropPolicies(list)
+	}
+	var icspEntries [][]DigestSource
 	if len(list) > 0 {
 		c.IDMSs = []*configv1.ImageDigestMirrorSet{installerIDMS(list)}
 	} else if len(ic.Content) > 0 {
 		list = ic.Content
-		c.ICSPs = contentSourceICSPs(list)
-		c.Unconfirmed = "the ImageContentSourcePolicies of imageContentSources are modelled on MCO's bootstrap test data (image-policy-<i>); the installer's writer was not seen"
+		c.ICSPs, icspEntries = installerICSPs(list, v)
 	}
-	if !v.IsZero() && v.Minor < sourcePolicySince {
-		// Older installers drop the field before writing anything.
-		list = dropPolicies(list)
-		if len(c.IDMSs) > 0 {
-			c.IDMSs = []*configv1.ImageDigestMirrorSet{installerIDMS(list)}
-		}
-	}
-	c.Bootstrap = bootstrapConf(list)
+	c.Bootstrap = bootstrapConf(list, v)
 	// The objects' own fields sit at the list they come from, so a rule
 	// about the object as a whole points at that key.
 	if len(c.IDMSs) > 0 {
-		c.deriveAt([][]DigestSource{list}, ic.Object.LocateKey(manifest.Path{"imageDigestSources"}))
+		c.deriveAt([][]DigestSource{list}, ic.Object.LocateKey(manifest.Path{keyDigest}))
 	}
-	c.deriveICSPs(c.ICSPs, list, ic.Object.LocateKey(manifest.Path{"imageContentSources"}))
+	c.deriveICSPs(c.ICSPs, icspEntries, ic.Object.LocateKey(manifest.Path{keyContent}))
 	return c
 }
 
@@ -244,7 +232,7 @@ func (c *Cluster) Reason() string {
 		case c.Refused:
 			return "openshift-install: install-config.yaml, which it refuses"
 		case len(c.ICSPs) > 0:
-			return "openshift-install: the ImageContentSourcePolicies image-policy-<i> from install-config.yaml imageContentSources"
+			return "openshift-install: " + icspNames(c.Version) + " from install-config.yaml imageContentSources"
 		case len(c.IDMSs) > 0:
 			return "openshift-install: the IDMS image-digest-mirror from install-config.yaml imageDigestSources"
 		}

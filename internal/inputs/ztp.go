@@ -120,7 +120,7 @@ func spoke(s *sites.Site, b spokeBase, rel releases) (*Cluster, []Finding) {
 	if len(entries) > 0 {
 		c.IDMSs = append(c.IDMSs, installerIDMS(entries))
 	}
-	c.Bootstrap = bootstrapConf(entries)
+	c.Bootstrap = bootstrapConf(entries, c.Version)
 	c.derive([][]DigestSource{entries})
 	return c, fs
 }
