@@ -43,7 +43,8 @@ func rulesOf(res *Result, rules ...string) []Finding {
 // named after its ClusterDeployment, the hub's mirrors with the
 // annotation decoded over them (what it leaves out of an entry is the
 // hub entry's), its release from the ClusterImageSet's name (4.10, checked
-// as the oldest modelled, and said at imageSetRef), the objects placed at
+// as the oldest modelled, and said at imageSetRef; before 4.14 the
+// mirrors are imageContentSources, one ICSP each), the objects placed at
 // the values they come from; and the annotation is checked where it is
 // written, with the override rules, in its own name.
 func TestAgentClusterInstallSpoke(t *testing.T) {
@@ -51,7 +52,7 @@ func TestAgentClusterInstallSpoke(t *testing.T) {
 		"hub/hub.yaml": hubFile("quay.io/acme", "hub.example.com/acme") + "---\n" +
 			mirrorsCM("other", "multicluster-engine", "    [[registry]]\n    location = \"quay.io/other\"\n    [[registry.mirror]]\n    location = \"hub.example.com/other\"\n"),
 		"spokes/sno1/aci.yaml": aciFile("sno1-install", "sno1", "sno1",
-			`{"imageDigestSources":[{"source":"quay.io/acme"},{"source":"quay.io/extra","mirrors":["m.example.com/extra:v1"]}]}`, ""),
+			`{"imageContentSources":[{"source":"quay.io/acme"},{"source":"quay.io/extra","mirrors":["m.example.com/extra:v1"]}]}`, ""),
 	}, render.Version{})
 	if len(res.Sites) != 0 {
 		t.Errorf("sites %v: an AgentClusterInstall has no labels to place policies by", res.Sites)
@@ -71,17 +72,21 @@ func TestAgentClusterInstallSpoke(t *testing.T) {
 		t.Errorf("inputs %v, want the AgentClusterInstall and the hub's two objects", c.Inputs)
 	}
 	// The extra entry's mirror is placed in the annotation; the mirror the first inherits, in the hub file.
-	if o := c.Objects[0]; o.Locate(mirrorPath(1, 0)).Column != 145 || !strings.HasSuffix(o.Locate(mirrorPath(0, 0)).File, "hub.yaml") || o.Locate(mirrorPath(0, 0)).Line != 13 {
-		t.Errorf("mirrors placed at %v and %v", o.Locate(mirrorPath(0, 0)), o.Locate(mirrorPath(1, 0)))
+	icspMirror := []any{"spec", "repositoryDigestMirrors", 0, "mirrors", 0}
+	if len(c.Objects) != 2 || c.Objects[1].Name != "image-policy-1" {
+		t.Fatalf("objects %v, want image-policy-0 and image-policy-1", c.Objects)
+	}
+	if first, extra := c.Objects[0].Locate(icspMirror), c.Objects[1].Locate(icspMirror); extra.Column != 146 || !strings.HasSuffix(first.File, "hub.yaml") || first.Line != 13 {
+		t.Errorf("mirrors placed at %v and %v", first, extra)
 	}
 	inherits := rulesOf(res, RuleOverridesInherits)
 	format := rulesOf(res, RuleInstallMirrorFormat)
 	notes := rulesOf(res, RuleReleaseUnmodelled)
-	if len(inherits) != 1 || !strings.HasPrefix(inherits[0].Message, "install-config-overrides.imageDigestSources[0] has no mirrors: assisted-service decodes it over the hub's entry 0") ||
-		inherits[0].Pos.Line != 7 || inherits[0].Pos.Column != 82 {
+	if len(inherits) != 1 || !strings.HasPrefix(inherits[0].Message, "install-config-overrides.imageContentSources[0] has no mirrors: assisted-service decodes it over the hub's entry 0") ||
+		inherits[0].Pos.Line != 7 || inherits[0].Pos.Column != 83 {
 		t.Errorf("inherits: %v", inherits)
 	}
-	if len(format) != 1 || !strings.HasPrefix(format[0].Message, `install-config-overrides.imageDigestSources[1].mirrors[0]: Invalid value: "m.example.com/extra:v1"`) || format[0].Pos.Column != 145 {
+	if len(format) != 1 || !strings.HasPrefix(format[0].Message, `install-config-overrides.imageContentSources[1].mirrors[0]: Invalid value: "m.example.com/extra:v1"`) || format[0].Pos.Column != 146 {
 		t.Errorf("mirror format: %v", format)
 	}
 	if len(notes) != 1 || notes[0].Pos.Line != 12 || !strings.HasPrefix(notes[0].Message, "imageSetRef img4.10.5-x86-64-appsub names OpenShift 4.10") {
@@ -105,8 +110,6 @@ func TestAgentClusterInstallRefused(t *testing.T) {
 		requireRefused(t, res)
 	}
 }
-
-func mirrorPath(i, j int) []any { return []any{"spec", "imageDigestMirrors", i, "mirrors", j} }
 
 // The ConfigMap an AgentClusterInstall names in spec.mirrorRegistryRef
 // replaces the hub's mirrors for its spoke, merged with nothing (the hub
@@ -189,7 +192,7 @@ spec:
 		"sno1/clusterinstance.yaml": site,
 		"sno1/aci.yaml": aciFile("sno1", "sno1", "sno1",
 			`{"imageDigestSources":[{"source":"quay.io/hand","mirrors":["hand.example.com/hand"],"sourcePolicy":"NeverContactSource"}]}`, ""),
-		"lab/aci.yaml": aciFile("sno1", "lab", "sno1", `{"imageDigestSources":[{"source":"quay.io/lab","mirrors":["lab.example.com/lab"]}]}`, ""),
+		"lab/aci.yaml": aciFile("sno1", "lab", "sno1", `{"imageContentSources":[{"source":"quay.io/lab","mirrors":["lab.example.com/lab"]}]}`, ""),
 	})
 	got := map[string][]string{}
 	var site1 *Cluster

@@ -63,6 +63,24 @@ func readsDigestSources(v render.Version) bool {
 	return v.IsZero() || v.Minor >= digestSourcesSince
 }
 
+// spokeKey is the install-config key assisted-service writes a spoke's
+// mirrors under, by the spoke's release v.
+func spokeKey(v render.Version) string {
+	if readsDigestSources(v) {
+		return keyDigest
+	}
+	return keyContent
+}
+
+// unknownFieldWarning is what openshift-install of release v logs when its
+// strict decode of install-config.yaml meets a field it lacks.
+func unknownFieldWarning(v render.Version) string {
+	if !v.IsZero() && v.Minor == 12 {
+		return "failed to parse first occurence of unknown field"
+	}
+	return "failed to parse first occurrence of unknown field"
+}
+
 // installerICSPs are the ImageContentSourcePolicies openshift-install of
 // release v writes from imageContentSources list, and for each the entries
 // it holds (see above).

@@ -53,7 +53,11 @@ func derivedObject(obj any, list string, entries []DigestSource, at manifest.Pos
 	if at.File == "" {
 		return nil, fmt.Errorf("derived object without a file")
 	}
-	return manifest.Derived(b, at.File, at, place)
+	o, err := manifest.Derived(b, at.File, at, place)
+	if err == nil {
+		o.Created = true
+	}
+	return o, err
 }
 
 // derive places the cluster's IDMSs (made from entries, in order) as

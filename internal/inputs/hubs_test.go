@@ -61,7 +61,8 @@ func readAt(t *testing.T, files map[string]string) (*Result, func(string) string
 	return Read(set.Objects, render.Version{}), dirOf
 }
 
-// mirrorsOf are the mirrors of c's IDMSs, in order.
+// mirrorsOf are the mirrors of c's IDMSs, then of its ICSPs (a spoke
+// before 4.14 has these instead), in order.
 func mirrorsOf(c *Cluster) []string {
 	var out []string
 	for _, idms := range c.IDMSs {
@@ -69,6 +70,11 @@ func mirrorsOf(c *Cluster) []string {
 			for _, m := range e.Mirrors {
 				out = append(out, string(m))
 			}
+		}
+	}
+	for _, icsp := range c.ICSPs {
+		for _, e := range icsp.Spec.RepositoryDigestMirrors {
+			out = append(out, e.Mirrors...)
 		}
 	}
 	return out

@@ -240,10 +240,14 @@ func (c *Cluster) Reason() string {
 	case "agent-installer":
 		return "agent-based installer: install-config.yaml beside agent-config.yaml"
 	case "ztp-spoke":
-		if c.ByHand {
-			return "ZTP spoke of a hand-written AgentClusterInstall: assisted-service's imageDigestSources from its mirrorRegistryRef's registries.conf, else the hub's, and its install-config-overrides annotation" + c.managedClusterNote()
+		list := "assisted-service's " + spokeKey(c.Version)
+		if !readsDigestSources(c.Version) {
+			list += " (OpenShift " + c.Version.String() + ": " + icspNames(c.Version) + ")"
 		}
-		return "ZTP spoke: assisted-service's imageDigestSources from the hub's mirror registries.conf and the site's installConfigOverrides"
+		if c.ByHand {
+			return "ZTP spoke of a hand-written AgentClusterInstall: " + list + " from its mirrorRegistryRef's registries.conf, else the hub's, and its install-config-overrides annotation" + c.managedClusterNote()
+		}
+		return "ZTP spoke: " + list + " from the hub's mirror registries.conf and the site's installConfigOverrides"
 	case "hosted-cluster":
 		return "HyperShift: the IDMS cluster from HostedCluster spec.imageContentSources, and the NodePool configs"
 	}

@@ -167,6 +167,13 @@ type Object struct {
 	// clusters ("Policy/<namespace>/<name>", see acm.go); empty for an
 	// object applied as it is.
 	DeliveredBy string
+	// Created marks an object no file holds: a component writes it from a
+	// mirror input (the installer's ImageDigestMirrorSet or
+	// ImageContentSourcePolicies of an install-config or a ZTP spoke,
+	// HyperShift's of a HostedCluster), placed at the values it copies
+	// (see Derived). What a rule would advise the object's author has no
+	// author to reach.
+	Created bool
 	// BoundTo says in words which managed clusters that policy is bound
 	// to ("bound to the managed clusters labelled common=true"), when the
 	// generator that wrote it says (package ztp); "" when unknown.

@@ -33,3 +33,25 @@ func TestICSPDeprecatedFrom413(t *testing.T) {
 		}
 	}
 }
+
+// An ICSP an installer writes (a ZTP spoke before 4.14) has no file to
+// convert: nothing is reported of it.
+func TestICSPDeprecatedNotOfCreated(t *testing.T) {
+	set, err := manifest.Load([]string{"testdata/icsp-deprecated/bad"}, manifest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range set.Objects {
+		o.Created = true
+	}
+	cl := &cluster.Cluster{Objects: set.Objects, Settings: cluster.Settings{Version: render.Version{Minor: 13, Patch: 30}}}
+	fs, _, err := newEngine(t).Lint(cl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if f.Rule == "icsp-deprecated" {
+			t.Errorf("reported of a created ICSP: %v", f)
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mirrorlint/mirrorlint/internal/testtree"
+)
+
+// spokeReleaseTree is a hub with one mirror and two sites: old names a
+// 4.9 release, mid a 4.13 one, by ClusterImageSets beside the hub.
+func spokeReleaseTree(t *testing.T) string {
+	t.Helper()
+	site := func(name, set string) string {
+		return "apiVersion: siteconfig.open-cluster-management.io/v1alpha1\nkind: ClusterInstance\nmetadata:\n  name: " + name +
+			"\n  namespace: " + name + "\nspec:\n  clusterName: " + name + "\n  clusterImageSetNameRef: " + set + "\n"
+	}
+	set := func(name, tag string) string {
+		return "apiVersion: hive.openshift.io/v1\nkind: ClusterImageSet\nmetadata:\n  name: " + name +
+			"\nspec:\n  releaseImage: quay.io/openshift-release-dev/ocp-release:" + tag + "\n"
+	}
+	return testtree.Write(t, map[string]string{
+		"sites/kustomization.yaml": "resources: [old.yaml, mid.yaml]\n",
+		"sites/old.yaml":           site("old", "openshift-old"),
+		"sites/mid.yaml":           site("mid", "openshift-mid"),
+		"hub/kustomization.yaml":   "resources: [hub.yaml, sets.yaml]\n",
+		"hub/sets.yaml":            set("openshift-old", "4.9.59-x86_64") + "---\n" + set("openshift-mid", "4.13.30-x86_64"),
+		"hub/hub.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: mirrors
+  namespace: multicluster-engine
+data:
+  registries.conf: |
+    [[registry]]
+    location = "quay.io/openshift-release-dev/ocp-release"
+    [[registry.mirror]]
+    location = "mirror.example.com/ocp/release"
+---
+apiVersion: agent-install.openshift.io/v1beta1
+kind: AgentServiceConfig
+metadata:
+  name: agent
+spec:
+  mirrorRegistryRef:
+    name: mirrors
+`,
+	})
+}
+
+// spokeRuns lints dir and lists its clusters with the extra flags, and
+// returns each spoke's release and mirror kinds, and the release notes.
+func spokeRuns(t *testing.T, dir string, flags ...string) (versions, kinds map[string]string, notes []string) {
+	t.Helper()
+	r := mlRun(t, "", append(append([]string{"lint", "--config", "none", "--format", "json"}, flags...), dir)...)
+	var lint struct {
+		Findings []struct{ Rule, Message string } `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &lint); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, r.stdout, r.stderr)
+	}
+	for _, f := range lint.Findings {
+		if f.Rule == "release-unmodelled" {
+			notes = append(notes, f.Message)
+		}
+	}
+	r = mlRun(t, "", append(append([]string{"clusters", "--config", "none", "--format", "json"}, flags...), dir)...)
+	var doc struct {
+		Clusters []clusterInfo `json:"clusters"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	versions, kinds = map[string]string{}, map[string]string{}
+	for _, c := range doc.Clusters {
+		versions[c.Name] = c.OpenShiftVersion
+		for _, k := range []string{"ImageContentSourcePolicy", "ImageDigestMirrorSet"} {
+			if c.Kinds[k] > 0 {
+				kinds[c.Name] = k
+			}
+		}
+	}
+	return versions, kinds, notes
+}
+
+// A spoke before 4.14 gets ImageContentSourcePolicies, which are the
+// installer's, not the tree's; its release-unmodelled note says the
+// release it is checked as.
+func TestSpokeReleaseFromSetOrFlag(t *testing.T) {
+	t.Parallel()
+	dir := spokeReleaseTree(t)
+	versions, kinds, notes := spokeRuns(t, dir)
+	if versions["ztp-spoke/old"] != "4.12" || versions["ztp-spoke/mid"] != "4.13.30" ||
+		kinds["ztp-spoke/old"] != "ImageContentSourcePolicy" || kinds["ztp-spoke/mid"] != "ImageContentSourcePolicy" {
+		t.Errorf("versions %v, kinds %v; want old 4.12 and mid 4.13.30, both with ICSPs", versions, kinds)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "names OpenShift 4.9, outside the releases mirrorlint models (4.12–4.21): the cluster is checked and rendered as 4.12, whose MCO and installer may differ from its own") {
+		t.Errorf("notes %q", notes)
+	}
+	// The installer's ICSPs are no file to convert: icsp-deprecated says
+	// nothing of the 4.13 spoke's.
+	if r := mlRun(t, "", "lint", "--config", "none", "--fail-on", "info", dir); r.code != 1 || strings.Contains(r.stdout, "icsp-deprecated") {
+		t.Errorf("lint: exit %d\n%s", r.code, r.stdout)
+	}
+
+}
