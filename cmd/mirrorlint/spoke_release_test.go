@@ -86,7 +86,9 @@ func spokeRuns(t *testing.T, dir string, flags ...string) (versions, kinds map[s
 
 // A spoke before 4.14 gets ImageContentSourcePolicies, which are the
 // installer's, not the tree's; its release-unmodelled note says the
-// release it is checked as.
+// release it is checked as. With --openshift-version that release is
+// every spoke's, objects included, and the note says so rather than
+// naming the nearest modelled release.
 func TestSpokeReleaseFromSetOrFlag(t *testing.T) {
 	t.Parallel()
 	dir := spokeReleaseTree(t)
@@ -104,4 +106,12 @@ func TestSpokeReleaseFromSetOrFlag(t *testing.T) {
 		t.Errorf("lint: exit %d\n%s", r.code, r.stdout)
 	}
 
+	versions, kinds, notes = spokeRuns(t, dir, "--openshift-version", "4.16")
+	if versions["ztp-spoke/old"] != "4.16" || versions["ztp-spoke/mid"] != "4.16" ||
+		kinds["ztp-spoke/old"] != "ImageDigestMirrorSet" || kinds["ztp-spoke/mid"] != "ImageDigestMirrorSet" {
+		t.Errorf("--openshift-version 4.16: versions %v, kinds %v; want 4.16 and an IDMS for both", versions, kinds)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "names OpenShift 4.9, outside the releases mirrorlint models (4.12–4.21): the cluster is checked and rendered as 4.16, the release the run is given (--openshift-version or openshiftVersion), not the nearest modelled one") {
+		t.Errorf("--openshift-version 4.16: notes %q", notes)
+	}
 }

@@ -51,8 +51,13 @@ import (
 // Settings takes them as they are. Settings built by hand start from
 // Defaults.
 type Settings struct {
-	Version      render.Version
-	ReleaseImage string
+	Version render.Version
+	// VersionAssumed says that nothing gave Version (no flag, config or
+	// input): it is the newest only by default (Defaults), and what reads
+	// the cluster's mirror inputs takes the release each names instead
+	// (a ZTP spoke's ClusterImageSet), as that spoke's own cluster does.
+	VersionAssumed bool
+	ReleaseImage   string
 	// FeatureSet is the cluster's feature set (config featureSet or
 	// --feature-set); "" takes it from FeatureGate/cluster in the tree,
 	// else Default.
@@ -74,7 +79,7 @@ type Settings struct {
 // Defaults are the settings of a cluster nothing says more about: the
 // newest modelled release, no release image, the feature set the tree
 // gives, the release's default signature policy.
-func Defaults() Settings { return Settings{Version: render.Newest} }
+func Defaults() Settings { return Settings{Version: render.Newest, VersionAssumed: true} }
 
 // WholeTree reports whether the cluster is the whole input only because
 // nothing in it names clusters: a plain tree with no kustomization and no

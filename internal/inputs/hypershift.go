@@ -78,13 +78,18 @@ func readHosted(o *manifest.Object, pools []*manifest.Object) *Hosted {
 	return h
 }
 
-// Check reports what the management cluster's API server refuses.
-func (h *Hosted) Check() []Finding {
+// Check reports what the management cluster's API server refuses, and a
+// release image outside the modelled releases, checked as given (the
+// run's release; zero: the nearest modelled one).
+func (h *Hosted) Check(given render.Version) []Finding {
 	var fs findings
 	img, _ := manifest.NestedString(h.Object.Content, "spec", "release", "image")
 	if v := releaseTagVersion(img); !v.IsZero() {
-		if _, ok := modelled(v); !ok {
-			releaseNote(&fs, v, h.Object.Locate(manifest.Path{"spec", "release", "image"}), "spec.release.image "+img)
+		if near, ok := modelled(v); !ok {
+			if !given.IsZero() {
+				near = given
+			}
+			releaseNote(&fs, v, near, h.Object.Locate(manifest.Path{"spec", "release", "image"}), "spec.release.image "+img)
 		}
 	}
 	for _, ds := range h.Sources {

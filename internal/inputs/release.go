@@ -24,11 +24,16 @@ func modelled(v render.Version) (render.Version, bool) {
 }
 
 // releaseNote says that the release v, read at at (from names the value),
-// is checked as the nearest modelled one: MCO and the installer of v may
-// do otherwise, and --openshift-version refuses v for the same reason.
-func releaseNote(fs *findings, v render.Version, at manifest.Position, from string) {
-	near, _ := modelled(v)
+// is outside the modelled ones, and that the cluster is checked as used:
+// the nearest release mirrorlint models, whose MCO and installer may do
+// otherwise (--openshift-version refuses v for the same reason), or the
+// release the run is given, which every cluster is checked as.
+func releaseNote(fs *findings, v, used render.Version, at manifest.Position, from string) {
+	how := "whose MCO and installer may differ from its own"
+	if near, _ := modelled(v); used != near {
+		how = "the release the run is given (--openshift-version or openshiftVersion), not the nearest modelled one"
+	}
 	fs.add(at, check.Info, RuleReleaseUnmodelled, "mirrorlint",
-		"%s names OpenShift 4.%d, outside the releases mirrorlint models (4.%d–4.%d): the cluster is checked and rendered as %s, whose MCO and installer may differ from its own",
-		from, v.Minor, render.Oldest.Minor, render.Newest.Minor, near)
+		"%s names OpenShift 4.%d, outside the releases mirrorlint models (4.%d–4.%d): the cluster is checked and rendered as %s, %s",
+		from, v.Minor, render.Oldest.Minor, render.Newest.Minor, used, how)
 }

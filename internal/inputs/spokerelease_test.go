@@ -153,3 +153,45 @@ func TestSpokeContentOverridesFrom414(t *testing.T) {
 		t.Errorf("deprecation %v, want one at the ICSP's own place %v", dep, c.Objects[0].Locate(manifest.Path{"kind"}))
 	}
 }
+
+// A release the run is given is every spoke's, as it is every cluster's:
+// a 4.9 set's spoke is modelled and checked as 4.16 (an IDMS), its note
+// naming the release used and why; a 4.20 set's spoke read as 4.13 gets
+// ICSPs. Without a given release the set's stands.
+func TestSpokeReleaseGivenToTheRun(t *testing.T) {
+	res := readTree(t, releaseSite("4.9.59-x86_64", ""), render.Version{Minor: 16, Patch: -1})
+	c := onlySpoke(t, res)
+	if c.Version != (render.Version{Minor: 16, Patch: -1}) || len(c.IDMSs) != 1 {
+		t.Errorf("version %v, IDMSs %d; want 4.16 and the IDMS", c.Version, len(c.IDMSs))
+	}
+	n := releaseNotes(res)
+	if len(n) != 1 || !strings.Contains(n[0].Message, "names OpenShift 4.9, outside the releases mirrorlint models (4.12–4.21): the cluster is checked and rendered as 4.16, the release the run is given (--openshift-version or openshiftVersion)") {
+		t.Errorf("notes %v", n)
+	}
+	res = readTree(t, releaseSite("4.9.59-x86_64", ""), render.Version{})
+	if n := releaseNotes(res); len(n) != 1 || !strings.HasSuffix(n[0].Message, "checked and rendered as 4.12, whose MCO and installer may differ from its own") {
+		t.Errorf("without a given release: notes %v", n)
+	}
+	if c := onlySpoke(t, readTree(t, releaseSite("4.20.2-x86_64", ""), render.Version{Minor: 13, Patch: 30})); len(c.ICSPs) != 2 || len(c.IDMSs) != 0 {
+		t.Errorf("4.20 set read as 4.13.30: ICSPs %d, IDMSs %d; want 2 and none", len(c.ICSPs), len(c.IDMSs))
+	}
+}
+
+// A HostedCluster's release image is its release unless the run is given
+// one, which its note then names, as a spoke's does.
+func TestHostedReleaseGivenToTheRun(t *testing.T) {
+	hc := "apiVersion: hypershift.openshift.io/v1beta1\nkind: HostedCluster\nmetadata:\n  name: h\n  namespace: clusters\nspec:\n  release:\n    image: quay.io/openshift-release-dev/ocp-release:4.10.3-x86_64\n"
+	for given, want := range map[render.Version]string{
+		{}:                     "checked and rendered as 4.12, whose MCO",
+		{Minor: 18, Patch: -1}: "checked and rendered as 4.18, the release the run is given",
+	} {
+		res := readTree(t, map[string]string{"hc.yaml": hc}, given)
+		used := given
+		if used.IsZero() {
+			used = render.Version{Minor: 12, Patch: -1}
+		}
+		if n := releaseNotes(res); len(n) != 1 || !strings.Contains(n[0].Message, want) || res.Clusters[0].Version != used {
+			t.Errorf("given %v: version %v, notes %v; want %v and %q", given, res.Clusters[0].Version, n, used, want)
+		}
+	}
+}

@@ -28,8 +28,10 @@ type Result struct {
 }
 
 // Read reads the inputs of objs (a load with manifest.UnmodelledAll).
-// v is the release assumed where the input does not name one (zero: the
-// newest behaviour).
+// v is the release the run is given (--openshift-version), which the
+// inputs are read as, a ZTP spoke's own release included; zero when none
+// is given: each input's own where it names one, else the newest
+// behaviour.
 func Read(objs []*manifest.Object, v render.Version) *Result { return ReadRelease(objs, v, "") }
 
 // ReadRelease is Read for a cluster whose release image is release (""
@@ -86,7 +88,7 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 			hubs = append(hubs, h)
 		}
 	}
-	cs, f := spokes(ss, acis, hubs, byKind["ConfigMap"], releases{sets: byKind[KindClusterImageSet], assumed: v})
+	cs, f := spokes(ss, acis, hubs, byKind["ConfigMap"], releases{sets: byKind[KindClusterImageSet], given: v})
 	fs = append(fs, f...)
 	res.Clusters = append(res.Clusters, cs...)
 
@@ -94,7 +96,11 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 	for _, o := range byKind["HostedCluster"] {
 		h := readHosted(o, ownPools(o, byKind["HostedCluster"], byKind["NodePool"]))
 		hosted = append(hosted, h)
-		fs = append(fs, h.Check()...)
+		fs = append(fs, h.Check(v)...)
+		if !v.IsZero() {
+			// The run's release is every cluster's (see spoke).
+			h.Version = v
+		}
 		c := h.Cluster(byKind["ConfigMap"], &fs)
 		c.Inputs = append([]*manifest.Object{o}, h.NodePools...)
 		for _, np := range h.NodePools {

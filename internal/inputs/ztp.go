@@ -43,29 +43,34 @@ func hubBase(h *HubMirrors) spokeBase {
 }
 
 // releases is what spokes' releases are read from: the tree's
-// ClusterImageSets, and the release assumed for a spoke whose inputs name
-// none (zero: the newest behaviour).
+// ClusterImageSets, and the release the run is given, which every spoke is
+// read as (zero when none: each spoke's own, else the newest behaviour).
 type releases struct {
-	sets    []*manifest.Object
-	assumed render.Version
+	sets  []*manifest.Object
+	given render.Version
 }
 
 // spoke is what one ZTP site gets: the base's entries, with the site's
 // overrides decoded over them, written as the installer of the spoke's
 // release writes them (see contentsources.go), and checked as that
-// release. Its Inputs hold the ClusterImageSet it names when the tree has
-// it; the caller adds the site and the hub objects.
+// release: the run's when it gives one (--openshift-version), as it does
+// for every cluster, else the one the site names. Its Inputs hold the
+// ClusterImageSet it names when the tree has it; the caller adds the site
+// and the hub objects.
 func spoke(s *sites.Site, b spokeBase, rel releases) (*Cluster, []Finding) {
 	var fs findings
-	c := &Cluster{Name: s.Name, Kind: "ztp-spoke", From: s.Object.Locate(s.Path), Version: rel.assumed}
+	c := &Cluster{Name: s.Name, Kind: "ztp-spoke", From: s.Object.Locate(s.Path), Version: rel.given}
 	r := releaseOf(s, rel.sets)
 	if r.set != nil {
 		c.Inputs = []*manifest.Object{r.set}
 	}
 	if !r.v.IsZero() {
-		var ok bool
-		if c.Version, ok = modelled(r.v); !ok {
-			releaseNote(&fs, r.v, r.at, r.from)
+		near, ok := modelled(r.v)
+		if rel.given.IsZero() {
+			c.Version = near
+		}
+		if !ok {
+			releaseNote(&fs, r.v, c.Version, r.at, r.from)
 			fs[len(fs)-1].OfSpoke = true
 		}
 	}

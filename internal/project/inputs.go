@@ -85,7 +85,7 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 		}
 		s := global
 		if !flagVersion && !c.Version.IsZero() {
-			s.Version = c.Version
+			s.Version, s.VersionAssumed = c.Version, false
 		}
 		if c.Kind == "hosted-cluster" {
 			// HyperShift guests have no default ClusterImagePolicy.

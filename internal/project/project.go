@@ -203,7 +203,7 @@ func ResolveSettings(opts Options, cfg *config.Config) (cluster.Settings, error)
 		if err != nil {
 			return s, &UsageError{Err: fmt.Errorf("%s: %w", from, err)}
 		}
-		s.Version = pv
+		s.Version, s.VersionAssumed = pv, false
 	}
 	fs, from := cfg.FeatureSet, cfg.Where("featureSet")
 	if opts.FeatureSet != "" {

@@ -35,3 +35,28 @@ func TestSignatureSettings(t *testing.T) {
 		t.Errorf("misspelt key: %v", err)
 	}
 }
+
+// A release the flag or the config gives is the run's, not one assumed:
+// the inputs are then read as it, a spoke's own release included.
+func TestVersionGivenOrAssumed(t *testing.T) {
+	cfg, err := config.Parse(".mirrorlint.yaml", []byte("openshiftVersion: \"4.16\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		opts    Options
+		cfg     *config.Config
+		assumed bool
+		want    string
+	}{
+		{"nothing", Options{}, &config.Config{}, true, "4.21"},
+		{"the config", Options{}, cfg, false, "4.16"},
+		{"the flag", Options{OpenShiftVersion: "4.13.30"}, cfg, false, "4.13.30"},
+	} {
+		s, err := ResolveSettings(tc.opts, tc.cfg)
+		if err != nil || s.VersionAssumed != tc.assumed || s.Version.String() != tc.want {
+			t.Errorf("%s: version %v, assumed %v (%v); want %s, %v", tc.name, s.Version, s.VersionAssumed, err, tc.want, tc.assumed)
+		}
+	}
+}

@@ -48,6 +48,7 @@ func readSettings(t *testing.T, dir string) cluster.Settings {
 			if s.Version, err = render.ParseVersion(v); err != nil {
 				t.Fatal(err)
 			}
+			s.VersionAssumed = false
 		case "releaseImage":
 			s.ReleaseImage = v
 		case "featureSet":

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/mirrorlint/mirrorlint/internal/check"
 	"github.com/mirrorlint/mirrorlint/internal/inputs"
+	"github.com/mirrorlint/mirrorlint/render"
 )
 
 // The mirror inputs that are not mirror objects (install-config, the hub's
@@ -10,8 +11,14 @@ import (
 // and checked once per cluster by package inputs; each rule here reports
 // the findings of its id, at most at the severity the component gives
 // them (a check that only warns on an older release stays a warning).
+// A release the settings only assume is not given to the read: each input
+// then is checked as the release it names, as the cluster it creates is.
 var inputsMemo = check.NewMemo("rules.inputs", func(c *check.Context) *inputs.Result {
-	return inputs.ReadRelease(c.Cluster.Objects, c.Settings.Version, c.Settings.ReleaseImage)
+	v := c.Settings.Version
+	if c.Settings.VersionAssumed {
+		v = render.Version{}
+	}
+	return inputs.ReadRelease(c.Cluster.Objects, v, c.Settings.ReleaseImage)
 })
 
 func inputRule(id string, sev check.Severity, origin check.Origin, summary string) *check.Rule {
