@@ -73,9 +73,15 @@ type InstallConfig struct {
 	TrustPolicy string
 	HasDigest   bool // imageDigestSources is set (even empty)
 	HasContent  bool
+	// DroppedDigest is set when the installer of the release read as has
+	// no imageDigestSources (before 4.14) and the file writes the key: it
+	// warns and drops the list, so Digest is empty.
+	DroppedDigest bool
 }
 
-func readInstallConfig(o *manifest.Object, agentDirs map[string]bool) *InstallConfig {
+// readInstallConfig reads o as openshift-install of release v (zero: the
+// newest) reads it.
+func readInstallConfig(o *manifest.Object, agentDirs map[string]bool, v render.Version) *InstallConfig {
 	ic := &InstallConfig{Object: o, Agent: agentDirs[path.Dir(o.File)]}
 	ic.Name, _ = manifest.NestedString(o.Content, "metadata", "name")
 	ic.Publish, _ = o.Content["publish"].(string)
@@ -89,6 +95,11 @@ func readInstallConfig(o *manifest.Object, agentDirs map[string]bool) *InstallCo
 	ic.Content = readSources(o.Content["imageContentSources"], manifest.Path{"imageContentSources"})
 	locate(o, ic.Digest)
 	locate(o, ic.Content)
+	if ic.HasDigest && !readsDigestSources(v) {
+		// Its strict decode fails on the key, and the lenient one
+		// leaves it out (see contentsources.go).
+		ic.DroppedDigest, ic.HasDigest, ic.Digest = true, false, nil
+	}
 	return ic
 }
 
@@ -129,9 +140,14 @@ func (ic *InstallConfig) Check(v render.Version) []Finding {
 		}
 		fs.add(o.LocateKey(manifest.Path{"imageContentSources"}), check.Error, RuleInstallBothLists, installer,
 			"imageContentSources and imageDigestSources cannot both be set (%s: %s): move the entries into imageDigestSources and delete imageContentSources", installer, msg)
-	} else if len(ic.Content) > 0 {
+	} else if len(ic.Content) > 0 && readsDigestSources(v) {
 		fs.add(o.LocateKey(manifest.Path{"imageContentSources"}), check.Warning, RuleInstallDeprecated, installer,
 			"imageContentSources is deprecated, please use ImageDigestSources (%s warns): rename the key to imageDigestSources, the entries keep their form", installer)
+	}
+	if ic.DroppedDigest {
+		fs.add(o.LocateKey(manifest.Path{keyDigest}), check.Warning, RuleInstallUnknownField, installer,
+			"imageDigestSources is not read by %s %s (the field exists from 4.%d): it warns %q and drops it, so the cluster is installed without these mirrors; write them as imageContentSources entries (source, mirrors)",
+			installer, v, digestSourcesSince, unknownFieldWarning(v))
 	}
 	for _, list := range [][]DigestSource{ic.Digest, ic.Content} {
 		for _, ds := range list {

@@ -51,7 +51,7 @@ func ReadRelease(objs []*manifest.Object, v render.Version, release string) *Res
 		}
 	}
 	for _, o := range byKind[manifest.KindInstallConfig] {
-		ic := readInstallConfig(o, agentDirs)
+		ic := readInstallConfig(o, agentDirs, v)
 		f := ic.Check(v)
 		fs = append(fs, f...)
 		ic.checkReleaseSource(&fs, release)
