@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,5 +114,76 @@ func TestSpokeReleaseFromSetOrFlag(t *testing.T) {
 	}
 	if len(notes) != 1 || !strings.Contains(notes[0], "names OpenShift 4.9, outside the releases mirrorlint models (4.12–4.21): the cluster is checked and rendered as 4.16, the release the run is given (--openshift-version or openshiftVersion), not the nearest modelled one") {
 		t.Errorf("--openshift-version 4.16: notes %q", notes)
+	}
+}
+
+// A SiteConfig of two sites of two releases is an input of both spokes:
+// each spoke's cluster reads the other site as that site's own cluster
+// does (its ClusterImageSet included), so what is said of an override is
+// said once, the same in both: the 4.13 site's imageDigestSources are
+// dropped, the 4.16 site's replace the hub's.
+func TestSpokeSiblingsOfOneSiteConfig(t *testing.T) {
+	t.Parallel()
+	dir := testtree.Write(t, map[string]string{
+		"sets.yaml": `apiVersion: hive.openshift.io/v1
+kind: ClusterImageSet
+metadata:
+  name: set-413
+spec:
+  releaseImage: quay.io/openshift-release-dev/ocp-release:4.13.30-x86_64
+---
+apiVersion: hive.openshift.io/v1
+kind: ClusterImageSet
+metadata:
+  name: set-416
+spec:
+  releaseImage: quay.io/openshift-release-dev/ocp-release:4.16.3-x86_64
+`,
+		"siteconfig.yaml": `apiVersion: ran.openshift.io/v1
+kind: SiteConfig
+metadata:
+  name: sites
+  namespace: sites
+spec:
+  baseDomain: example.com
+  clusterImageSetNameRef: set-416
+  clusters:
+  - clusterName: a
+    clusterImageSetNameRef: set-413
+    installConfigOverrides: '{"imageDigestSources":[{"source":"quay.io/a","mirrors":["m.example.com/a"]}]}'
+  - clusterName: b
+    installConfigOverrides: '{"imageDigestSources":[{"source":"quay.io/b","mirrors":["m.example.com/b"]}]}'
+`,
+		"hub.yaml": `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: mirrors
+  namespace: multicluster-engine
+data:
+  registries.conf: |
+    [[registry]]
+    location = "quay.io/openshift-release-dev/ocp-release"
+    [[registry.mirror]]
+    location = "mirror.example.com/ocp/release"
+---
+apiVersion: agent-install.openshift.io/v1beta1
+kind: AgentServiceConfig
+metadata:
+  name: agent
+spec:
+  mirrorRegistryRef:
+    name: mirrors
+`,
+	})
+	want := []string{
+		"install-config-overrides-replaces-hub-mirrors siteconfig.yaml:14:31 [ztp-spoke/a ztp-spoke/b]",
+		"install-config-unknown-field siteconfig.yaml:12:31 [ztp-spoke/a ztp-spoke/b]",
+	}
+	var got []string
+	for _, f := range lintJSON(t, dir) {
+		got = append(got, strings.ReplaceAll(f, dir+"/", ""))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings\n%q\nwant\n%q", got, want)
 	}
 }

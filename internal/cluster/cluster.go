@@ -52,10 +52,11 @@ import (
 // Defaults.
 type Settings struct {
 	Version render.Version
-	// VersionAssumed says that nothing gave Version (no flag, config or
-	// input): it is the newest only by default (Defaults), and what reads
-	// the cluster's mirror inputs takes the release each names instead
-	// (a ZTP spoke's ClusterImageSet), as that spoke's own cluster does.
+	// VersionAssumed says that no flag or config gave Version: it is the
+	// newest by default (Defaults), or the release a cluster an input
+	// creates takes from that input. What reads the cluster's mirror
+	// inputs then reads each as the release it names (each ZTP spoke of a
+	// SiteConfig its own ClusterImageSet's), as a given one never is.
 	VersionAssumed bool
 	ReleaseImage   string
 	// FeatureSet is the cluster's feature set (config featureSet or

@@ -1,6 +1,8 @@
 package inputs
 
 import (
+	"slices"
+
 	"github.com/mirrorlint/mirrorlint/internal/manifest"
 	"github.com/mirrorlint/mirrorlint/internal/sites"
 )
@@ -28,6 +30,7 @@ func spokes(ss, acis []*sites.Site, hubs []*HubMirrors, cms []*manifest.Object, 
 		out = append(out, c)
 		ofSite[s] = c
 	}
+	siblingSets(ss, ofSite)
 	cs, f := aciSpokes(acis, ss, ofSite, hubs, used, cms, rel)
 	out, fs = append(out, cs...), append(fs, f...)
 	for _, h := range hubs {
@@ -68,4 +71,25 @@ func (h *HubMirrors) objects() []*manifest.Object {
 		return []*manifest.Object{h.ASC}
 	}
 	return []*manifest.Object{h.ASC, h.ConfigMap}
+}
+
+// siblingSets adds to each site's cluster the ClusterImageSets of the other
+// sites of its object (a SiteConfig of several clusters): the cluster
+// holds that object whole, and what its checks say of a sibling's
+// overrides depends on the sibling's release, which must read as in the
+// sibling's own cluster.
+func siblingSets(ss []*sites.Site, ofSite map[*sites.Site]*Cluster) {
+	for _, s := range ss {
+		c := ofSite[s]
+		for _, o := range ss {
+			if o == s || o.Object != s.Object {
+				continue
+			}
+			for _, in := range ofSite[o].Inputs {
+				if in.Kind == KindClusterImageSet && !slices.Contains(c.Inputs, in) {
+					c.Inputs = append(c.Inputs, in)
+				}
+			}
+		}
+	}
 }

@@ -85,7 +85,9 @@ func (p *Project) addCreated(opts Options, cfg *config.Config, global cluster.Se
 		}
 		s := global
 		if !flagVersion && !c.Version.IsZero() {
-			s.Version, s.VersionAssumed = c.Version, false
+			// Its own, still not given: a read of its inputs (a
+			// SiteConfig of several sites) takes each one's own.
+			s.Version = c.Version
 		}
 		if c.Kind == "hosted-cluster" {
 			// HyperShift guests have no default ClusterImagePolicy.
