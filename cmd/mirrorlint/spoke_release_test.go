@@ -27,26 +27,7 @@ func spokeReleaseTree(t *testing.T) string {
 		"sites/mid.yaml":           site("mid", "openshift-mid"),
 		"hub/kustomization.yaml":   "resources: [hub.yaml, sets.yaml]\n",
 		"hub/sets.yaml":            set("openshift-old", "4.9.59-x86_64") + "---\n" + set("openshift-mid", "4.13.30-x86_64"),
-		"hub/hub.yaml": `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: mirrors
-  namespace: multicluster-engine
-data:
-  registries.conf: |
-    [[registry]]
-    location = "quay.io/openshift-release-dev/ocp-release"
-    [[registry.mirror]]
-    location = "mirror.example.com/ocp/release"
----
-apiVersion: agent-install.openshift.io/v1beta1
-kind: AgentServiceConfig
-metadata:
-  name: agent
-spec:
-  mirrorRegistryRef:
-    name: mirrors
-`,
+		"hub/hub.yaml":             releaseHub,
 	})
 }
 
@@ -154,26 +135,7 @@ spec:
   - clusterName: b
     installConfigOverrides: '{"imageDigestSources":[{"source":"quay.io/b","mirrors":["m.example.com/b"]}]}'
 `,
-		"hub.yaml": `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: mirrors
-  namespace: multicluster-engine
-data:
-  registries.conf: |
-    [[registry]]
-    location = "quay.io/openshift-release-dev/ocp-release"
-    [[registry.mirror]]
-    location = "mirror.example.com/ocp/release"
----
-apiVersion: agent-install.openshift.io/v1beta1
-kind: AgentServiceConfig
-metadata:
-  name: agent
-spec:
-  mirrorRegistryRef:
-    name: mirrors
-`,
+		"hub.yaml": releaseHub,
 	})
 	want := []string{
 		"install-config-overrides-replaces-hub-mirrors siteconfig.yaml:14:31 [ztp-spoke/a ztp-spoke/b]",
@@ -187,3 +149,7 @@ spec:
 		t.Errorf("findings\n%q\nwant\n%q", got, want)
 	}
 }
+
+// releaseHub is the hub both trees install their spokes from: the release
+// mirrored.
+var releaseHub = testtree.HubFile("mirrors", "[[registry]]\nlocation = \"quay.io/openshift-release-dev/ocp-release\"\n[[registry.mirror]]\nlocation = \"mirror.example.com/ocp/release\"\n")
