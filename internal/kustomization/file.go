@@ -60,7 +60,7 @@ type Entry struct {
 	InlineAt InlineText
 	// Generated is the name of the object a configMapGenerator or
 	// secretGenerator entry makes (such an entry is listed only when it
-	// reads a URL, see remoteGenerators).
+	// reads a URL, see generatorSources).
 	Generated string
 }
 
@@ -198,9 +198,9 @@ func Parse(path string) *File {
 				kf.Entries = append(kf.Entries, e)
 			}
 		case field == "configMapGenerator" || field == "secretGenerator":
-			srcs := generatorSources(field, val)
+			srcs, remote := generatorSources(field, val)
 			kf.Sources = append(kf.Sources, srcs...)
-			kf.Entries = append(kf.Entries, remoteGenerators(field, val, srcs)...)
+			kf.Entries = append(kf.Entries, remote...)
 		case field == "namespace" && val.Kind == yaml.ScalarNode:
 			kf.Namespace = val.Value
 		case field == "generatorOptions":

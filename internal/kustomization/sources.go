@@ -27,48 +27,12 @@ type Source struct {
 	Column    int
 }
 
-// remoteGenerators returns an entry for each generator item of field
-// that reads a URL (kustomize fetches it over HTTP; mirrorlint runs
-// offline): the item's place, its first URL as the value and its name as
-// Generated. Builds leave the item out (Entry.NotBuilt).
-func remoteGenerators(field string, val *yaml.Node, srcs []Source) []Entry {
-	var out []Entry
-	for _, g := range Seq(DerefNode(val)) {
-		g = DerefNode(g)
-		if g == nil || g.Kind != yaml.MappingNode {
-			continue
-		}
-		for _, s := range srcs {
-			if strings.Contains(s.Path, "://") && within(g, s.Line, s.Column) {
-				out = append(out, Entry{Field: field, Value: s.Path, Generated: Scalar(g, "name"), Line: g.Line, Column: g.Column})
-				break
-			}
-		}
-	}
-	return out
-}
-
-// within reports whether the node at line, column is one of item's
-// files, envs or env values.
-func within(item *yaml.Node, line, column int) bool {
-	for _, sub := range []string{"files", "envs", "env"} {
-		v := DerefNode(MapValue(item, sub))
-		nodes := Seq(v)
-		if v != nil && v.Kind == yaml.ScalarNode {
-			nodes = []*yaml.Node{v}
-		}
-		for _, n := range nodes {
-			if n = DerefNode(n); n != nil && n.Line == line && n.Column == column {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// generatorSources lists the files of the entries of one generator field.
-func generatorSources(field string, val *yaml.Node) []Source {
-	var out []Source
+// generatorSources lists the files of the entries of one generator field,
+// and an entry for each item that reads a URL (kustomize fetches it over
+// HTTP; mirrorlint runs offline): the item's place, its first URL as the
+// value and its name as Generated. Builds leave such an item out
+// (Entry.NotBuilt).
+func generatorSources(field string, val *yaml.Node) (out []Source, remote []Entry) {
 	for _, g := range Seq(DerefNode(val)) {
 		g = DerefNode(g)
 		if g == nil || g.Kind != yaml.MappingNode {
@@ -91,12 +55,19 @@ func generatorSources(field string, val *yaml.Node) []Source {
 			out = append(out, Source{Generator: field, Name: name, Field: sub, Path: path, Key: key,
 				Namespace: ns, NoHash: noHash, Line: n.Line, Column: n.Column})
 		}
+		first := len(out)
 		for _, sub := range []string{"files", "envs"} {
 			for _, n := range Seq(DerefNode(MapValue(g, sub))) {
 				add(sub, n)
 			}
 		}
 		add("env", MapValue(g, "env"))
+		for _, src := range out[first:] {
+			if strings.Contains(src.Path, "://") {
+				remote = append(remote, Entry{Field: field, Value: src.Path, Generated: name, Line: g.Line, Column: g.Column})
+				break
+			}
+		}
 	}
-	return out
+	return out, remote
 }
