@@ -81,7 +81,7 @@ func overrideLists(fs *findings, ov *sites.Overrides, base []spokeSource, b spok
 		// these instead, and warns.
 		for i, e := range extra {
 			ds := DigestSource{Source: e.Source, Mirrors: e.Mirrors, Path: manifest.Path{keyContent, i}}
-			checkNames(fs, func(p manifest.Path) place { return placeIn(ov, p) }, ds, keyContent, installer, ov.Field+".")
+			checkNames(fs, placesIn(ov), ds, keyContent, installer, ov.Field+".")
 		}
 		fs.add(keyPos(ov, ov.Locate(keyContent, true)), check.Warning, RuleInstallDeprecated, installer,
 			"%s.imageContentSources: imageContentSources is deprecated, please use ImageDigestSources (%s warns): rename the key to imageDigestSources, the entries keep their form", ov.Field, installer)
@@ -212,7 +212,7 @@ func checkSpokeEntries(fs *findings, ov *sites.Overrides, decoded []spokeSource,
 				"%s.%s has no source: it keeps the %s entry %d's source %s; write the source out", ov.Field, entry, b.from, i, e.Source)
 		}
 		ds := DigestSource{Source: e.Source, Mirrors: e.Mirrors, Path: manifest.Path{key, i}}
-		checkNames(fs, func(p manifest.Path) place { return placeIn(ov, p) }, ds, key, installer, ov.Field+".")
+		checkNames(fs, placesIn(ov), ds, key, installer, ov.Field+".")
 		if key == keyDigest && ov.Has(entry+".mirrors") {
 			// Mirrors the entry inherits are the base file's to repeat;
 			// an ICSP's mirrors are no set, and mirror-duplicate reports
@@ -229,7 +229,7 @@ func checkSpokeEntries(fs *findings, ov *sites.Overrides, decoded []spokeSource,
 func checkDuplicates(fs *findings, ov *sites.Overrides, ds DigestSource) {
 	for _, j := range repeatedMirrors(ds) {
 		p := ds.Path.Child("mirrors", j)
-		fs.addAt(placeIn(ov, p), check.Error, RuleInstallDuplicate, "kube-apiserver",
+		fs.addAt(placesIn(ov)(p), check.Error, RuleInstallDuplicate, "kube-apiserver",
 			"%s.%s: duplicate mirror %q for %s: %s", ov.Field, p, ds.Mirrors[j], ds.Source, duplicateRefused)
 	}
 }

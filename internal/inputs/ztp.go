@@ -108,17 +108,19 @@ func keyPos(ov *sites.Overrides, fine manifest.Position) manifest.Position {
 	return ov.Key
 }
 
-// placeIn is where a finding about the JSON value at p goes (keyPos),
-// with the value's own place beside it when that is elsewhere: a rule
-// covering what the spoke's mirror objects would repeat about the value
-// drops those findings there.
-func placeIn(ov *sites.Overrides, p manifest.Path) place {
-	fine := ov.Locate(p.String(), false)
-	pl := place{pos: keyPos(ov, fine)}
-	if pl.pos != fine {
-		pl.at = fine
+// placesIn returns where a finding about the JSON value at a path of ov
+// goes (keyPos), with the value's own place beside it when that is
+// elsewhere: a rule covering what the spoke's mirror objects would repeat
+// about the value drops those findings there.
+func placesIn(ov *sites.Overrides) func(manifest.Path) place {
+	return func(p manifest.Path) place {
+		fine := ov.Locate(p.String(), false)
+		pl := place{pos: keyPos(ov, fine)}
+		if pl.pos != fine {
+			pl.at = fine
+		}
+		return pl
 	}
-	return pl
 }
 
 // overrides checks the site's JSON as the siteconfig webhook or generator
