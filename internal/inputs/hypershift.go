@@ -85,11 +85,8 @@ func (h *Hosted) Check(given render.Version) []Finding {
 	var fs findings
 	img, _ := manifest.NestedString(h.Object.Content, "spec", "release", "image")
 	if v := releaseTagVersion(img); !v.IsZero() {
-		if near, ok := modelled(v); !ok {
-			if !given.IsZero() {
-				near = given
-			}
-			releaseNote(&fs, v, near, h.Object.Locate(manifest.Path{"spec", "release", "image"}), "spec.release.image "+img)
+		if used, ok := checkedAs(v, given); !ok {
+			releaseNote(&fs, v, used, h.Object.Locate(manifest.Path{"spec", "release", "image"}), "spec.release.image "+img)
 		}
 	}
 	for _, ds := range h.Sources {

@@ -23,6 +23,17 @@ func modelled(v render.Version) (render.Version, bool) {
 	return v, true
 }
 
+// checkedAs is the release a cluster whose input names v is checked and
+// rendered as: the one the run is given (not zero), else the nearest
+// modelled one; ok is false when v is outside the modelled releases.
+func checkedAs(v, given render.Version) (used render.Version, ok bool) {
+	near, ok := modelled(v)
+	if !given.IsZero() {
+		return given, ok
+	}
+	return near, ok
+}
+
 // releaseNote says that the release v, read at at (from names the value),
 // is outside the modelled ones, and that the cluster is checked as used:
 // the nearest release mirrorlint models, whose MCO and installer may do

@@ -65,11 +65,8 @@ func spoke(s *sites.Site, b spokeBase, rel releases) (*Cluster, []Finding) {
 		c.Inputs = []*manifest.Object{r.set}
 	}
 	if !r.v.IsZero() {
-		near, ok := modelled(r.v)
-		if rel.given.IsZero() {
-			c.Version = near
-		}
-		if !ok {
+		var ok bool
+		if c.Version, ok = checkedAs(r.v, rel.given); !ok {
 			releaseNote(&fs, r.v, c.Version, r.at, r.from)
 			fs[len(fs)-1].OfSpoke = true
 		}
